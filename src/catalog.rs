@@ -1,0 +1,156 @@
+//! The source catalogue (`ontologies/sources.toml`): what to load, from where, and under which
+//! licence.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::ingest::Format;
+use crate::model::PrefixRule;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("{}: cannot read the catalogue: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// What kind of vocabulary a source is; decides which resources count as concepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    Obo,
+    Owl,
+    Skos,
+}
+
+impl SourceKind {
+    /// The rdf:type IRIs that mark a concept of this kind.
+    pub fn concept_types(self) -> Vec<String> {
+        match self {
+            SourceKind::Obo | SourceKind::Owl => vec![crate::ingest::vocab::OWL_CLASS.into()],
+            SourceKind::Skos => vec![crate::ingest::vocab::SKOS_CONCEPT.into()],
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpec {
+    pub id: String,
+    pub title: String,
+    pub kind: SourceKind,
+    /// obo, turtle, ntriples or rdfxml; guessed from the file name when absent.
+    #[serde(default)]
+    pub format: Option<String>,
+    /// Relative to the catalogue file.
+    pub path: PathBuf,
+    /// Where to download it, for users with the web.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// Whether the file ships in `ontologies/`; an absent unbundled file is skipped, not an error.
+    #[serde(default = "yes")]
+    pub bundled: bool,
+    /// The release used when the file states none.
+    #[serde(default)]
+    pub release: Option<String>,
+    #[serde(default)]
+    pub base_iri: Option<String>,
+    /// rdf:type IRIs that mark a concept, replacing the kind's default (owl:Class for OBO and
+    /// OWL, skos:Concept for SKOS).
+    #[serde(default)]
+    pub concept_types: Vec<String>,
+    #[serde(default)]
+    pub prefixes: Vec<PrefixRule>,
+    pub license: String,
+    pub attribution: String,
+    pub homepage: String,
+    pub scope: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Catalog {
+    #[serde(rename = "source", default)]
+    pub sources: Vec<SourceSpec>,
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+impl SourceSpec {
+    pub fn concept_types(&self) -> Vec<String> {
+        if self.concept_types.is_empty() {
+            self.kind.concept_types()
+        } else {
+            self.concept_types.clone()
+        }
+    }
+
+    pub fn format(&self) -> Option<Format> {
+        match &self.format {
+            Some(name) => Format::from_name(name),
+            None => Format::from_path(&self.path),
+        }
+    }
+}
+
+impl Catalog {
+    pub fn load(path: &Path) -> Result<Catalog, CatalogError> {
+        let text = std::fs::read_to_string(path).map_err(|source| CatalogError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut catalog: Catalog = toml::from_str(&text).map_err(|e| CatalogError::Invalid {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        catalog.dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        catalog.validate(path)?;
+        Ok(catalog)
+    }
+
+    fn validate(&self, path: &Path) -> Result<(), CatalogError> {
+        let invalid = |message: String| CatalogError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        };
+        let mut ids = std::collections::HashSet::new();
+        for source in &self.sources {
+            let ok_id = !source.id.is_empty()
+                && source
+                    .id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+            if !ok_id {
+                return Err(invalid(format!(
+                    "source id '{}' must be letters, digits, '-', '_' or '.'",
+                    source.id
+                )));
+            }
+            if !ids.insert(source.id.as_str()) {
+                return Err(invalid(format!("source id '{}' appears twice", source.id)));
+            }
+            if source.format().is_none() {
+                return Err(invalid(format!(
+                    "source '{}': unknown format; use obo, turtle, ntriples or rdfxml",
+                    source.id
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The file of a source, resolved against the catalogue's directory.
+    pub fn file(&self, source: &SourceSpec) -> PathBuf {
+        self.dir.join(&source.path)
+    }
+}

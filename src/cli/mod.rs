@@ -1,0 +1,87 @@
+//! The command line: argument parsing, progress bars and printing. Thin: every command calls
+//! into the library.
+
+mod build;
+mod lookup;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "ontoresolve",
+    version,
+    about = "Ontology and identifier resolution for AI agents"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct IndexArg {
+    /// Index directory.
+    #[arg(long, env = "ONTORESOLVE_INDEX", default_value = "index")]
+    index: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the index from the source catalogue.
+    Build {
+        /// Source catalogue.
+        #[arg(long, default_value = "ontologies/sources.toml")]
+        sources: PathBuf,
+        #[command(flatten)]
+        index: IndexArg,
+        /// Skip a source that fails instead of failing the build.
+        #[arg(long)]
+        keep_going: bool,
+    },
+    /// Look up an identifier or a name and print what the index knows.
+    Lookup {
+        /// An identifier (CURIE, IRI, OBO id) or a name.
+        query: String,
+        #[command(flatten)]
+        index: IndexArg,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// At most this many candidates for name searches.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+    },
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ONTORESOLVE_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    let result = match cli.command {
+        Command::Build {
+            sources,
+            index,
+            keep_going,
+        } => build::run(sources, index.index, keep_going),
+        Command::Lookup {
+            query,
+            index,
+            json,
+            limit,
+        } => lookup::run(&query, &index.index, json, limit),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(1)
+        }
+    }
+}

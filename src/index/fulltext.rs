@@ -1,0 +1,136 @@
+//! The tantivy full-text index over labels, synonyms and definitions.
+
+use std::path::Path;
+
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::QueryParser;
+use tantivy::schema::{Field, INDEXED, STORED, STRING, Schema, TEXT, Value};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, doc};
+
+use crate::model::Concept;
+
+#[derive(Debug, thiserror::Error)]
+#[error("full-text index: {0}")]
+pub struct FullTextError(#[from] tantivy::TantivyError);
+
+struct Fields {
+    id: Field,
+    label: Field,
+    synonym: Field,
+    definition: Field,
+    source: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut builder = Schema::builder();
+    let fields = Fields {
+        id: builder.add_u64_field("id", INDEXED | STORED),
+        label: builder.add_text_field("label", TEXT),
+        synonym: builder.add_text_field("synonym", TEXT),
+        definition: builder.add_text_field("definition", TEXT),
+        source: builder.add_text_field("source", STRING),
+    };
+    (builder.build(), fields)
+}
+
+pub struct FullTextWriter {
+    writer: IndexWriter,
+    fields: Fields,
+}
+
+impl FullTextWriter {
+    /// One indexing thread, so documents keep the order they were added in.
+    pub fn create(dir: &Path) -> Result<Self, FullTextError> {
+        let (schema, fields) = schema();
+        let index = Index::create_in_dir(dir, schema)?;
+        let writer = index.writer_with_num_threads(1, 128 * 1024 * 1024)?;
+        Ok(FullTextWriter { writer, fields })
+    }
+
+    pub fn add(
+        &mut self,
+        id: u32,
+        source_id: &str,
+        concept: &Concept,
+    ) -> Result<(), FullTextError> {
+        let f = &self.fields;
+        let mut document = doc!(f.id => u64::from(id), f.source => source_id);
+        for label in &concept.labels {
+            let field = if label.kind.is_primary() {
+                f.label
+            } else {
+                f.synonym
+            };
+            document.add_text(field, &label.text);
+        }
+        for definition in &concept.definitions {
+            document.add_text(f.definition, &definition.text);
+        }
+        self.writer.add_document(document)?;
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> Result<(), FullTextError> {
+        self.writer.commit()?;
+        self.writer.wait_merging_threads()?;
+        Ok(())
+    }
+}
+
+/// A full-text hit: the concept id and its BM25 score (labels weigh 3, synonyms 2,
+/// definitions 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextHit {
+    pub concept: u32,
+    pub score: f32,
+}
+
+pub struct FullText {
+    reader: IndexReader,
+    parser: QueryParser,
+    id: Field,
+}
+
+impl FullText {
+    pub fn open(dir: &Path) -> Result<Self, FullTextError> {
+        let index = Index::open_in_dir(dir)?;
+        let (_, fields) = schema();
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        let mut parser = QueryParser::for_index(
+            &index,
+            vec![fields.label, fields.synonym, fields.definition],
+        );
+        parser.set_field_boost(fields.label, 3.0);
+        parser.set_field_boost(fields.synonym, 2.0);
+        Ok(FullText {
+            reader,
+            parser,
+            id: fields.id,
+        })
+    }
+
+    /// The best `limit` hits for free text, and the total number of matching concepts. Query
+    /// syntax errors are forgiven: the text is searched as words.
+    pub fn search(&self, text: &str, limit: usize) -> Result<(Vec<TextHit>, usize), FullTextError> {
+        let (query, _) = self.parser.parse_query_lenient(text);
+        let searcher = self.reader.searcher();
+        let (top, total) = searcher.search(
+            &query,
+            &(TopDocs::with_limit(limit.max(1)).order_by_score(), Count),
+        )?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, address) in top.into_iter().take(limit) {
+            let document: TantivyDocument = searcher.doc(address)?;
+            if let Some(id) = document.get_first(self.id).and_then(|v| v.as_u64()) {
+                hits.push(TextHit {
+                    concept: id as u32,
+                    score,
+                });
+            }
+        }
+        Ok((hits, total))
+    }
+}

@@ -1,0 +1,138 @@
+//! The files of a built index and their readers: FST lexicons with postings, the concept table,
+//! the tantivy full-text index and the manifest. Only this module touches fst, tantivy or
+//! memmap2.
+//!
+//! On disk, `index/CURRENT` names the active build directory; a build writes a new directory
+//! and then replaces `CURRENT` atomically, so readers never see a half-written index.
+
+pub mod fulltext;
+pub mod lexicon;
+pub mod manifest;
+mod mmap;
+pub mod normalize;
+pub mod table;
+
+use std::path::{Path, PathBuf};
+
+pub use fulltext::{FullText, FullTextWriter, TextHit};
+pub use lexicon::{FuzzyHit, Lexicon, LexiconWriter, Posting};
+pub use manifest::{FORMAT_VERSION, Manifest};
+pub use table::{Table, TableWriter};
+
+/// The name of the file in the index directory that names the active build.
+pub const CURRENT: &str = "CURRENT";
+
+/// Paths of the files inside one build directory.
+#[derive(Clone, Debug)]
+pub struct BuildLayout {
+    pub dir: PathBuf,
+}
+
+impl BuildLayout {
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        BuildLayout { dir: dir.into() }
+    }
+    pub fn manifest(&self) -> PathBuf {
+        self.dir.join("manifest.json")
+    }
+    pub fn store(&self) -> PathBuf {
+        self.dir.join("store")
+    }
+    pub fn ids_fst(&self) -> PathBuf {
+        self.dir.join("ids.fst")
+    }
+    pub fn ids_postings(&self) -> PathBuf {
+        self.dir.join("ids.postings")
+    }
+    pub fn labels_fst(&self) -> PathBuf {
+        self.dir.join("labels.fst")
+    }
+    pub fn labels_postings(&self) -> PathBuf {
+        self.dir.join("labels.postings")
+    }
+    pub fn concepts_data(&self) -> PathBuf {
+        self.dir.join("concepts.dat")
+    }
+    pub fn concepts_index(&self) -> PathBuf {
+        self.dir.join("concepts.idx")
+    }
+    pub fn fulltext(&self) -> PathBuf {
+        self.dir.join("fulltext")
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("no index at {}: run `ontoresolve build` first", .0.display())]
+    NotBuilt(PathBuf),
+    #[error("index at {}: {message}", path.display())]
+    Damaged { path: PathBuf, message: String },
+    #[error("index at {} has format version {found}, this program reads {expected}: rebuild it", path.display())]
+    Version {
+        path: PathBuf,
+        found: u32,
+        expected: u32,
+    },
+}
+
+/// The build directory an index directory points at: the one named in `CURRENT`, or the
+/// directory itself when it is a build directory.
+pub fn active_build(index_dir: &Path) -> Result<BuildLayout, OpenError> {
+    if index_dir.join("manifest.json").is_file() {
+        return Ok(BuildLayout::new(index_dir));
+    }
+    let current = index_dir.join(CURRENT);
+    let name = std::fs::read_to_string(&current)
+        .map_err(|_| OpenError::NotBuilt(index_dir.to_path_buf()))?;
+    let name = name.trim();
+    if name.is_empty() || name.contains('/') || name.starts_with('.') {
+        return Err(OpenError::Damaged {
+            path: current,
+            message: "CURRENT does not name a build directory".into(),
+        });
+    }
+    Ok(BuildLayout::new(index_dir.join(name)))
+}
+
+/// The memory-mapped parts of a build, opened read-only.
+pub struct IndexFiles {
+    pub layout: BuildLayout,
+    pub manifest: Manifest,
+    pub ids: Lexicon,
+    pub labels: Lexicon,
+    pub table: Table,
+    pub fulltext: FullText,
+}
+
+impl IndexFiles {
+    pub fn open(index_dir: &Path) -> Result<Self, OpenError> {
+        let layout = active_build(index_dir)?;
+        let damaged = |e: &dyn std::fmt::Display| OpenError::Damaged {
+            path: layout.dir.clone(),
+            message: e.to_string(),
+        };
+        let manifest = Manifest::read(&layout.manifest()).map_err(|e| damaged(&e))?;
+        if manifest.format_version != FORMAT_VERSION {
+            return Err(OpenError::Version {
+                path: layout.dir.clone(),
+                found: manifest.format_version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        let ids =
+            Lexicon::open(&layout.ids_fst(), &layout.ids_postings()).map_err(|e| damaged(&e))?;
+        let labels = Lexicon::open(&layout.labels_fst(), &layout.labels_postings())
+            .map_err(|e| damaged(&e))?;
+        let table = Table::open(&layout.concepts_data(), &layout.concepts_index())
+            .map_err(|e| damaged(&e))?;
+        let fulltext = FullText::open(&layout.fulltext()).map_err(|e| damaged(&e))?;
+        Ok(IndexFiles {
+            layout,
+            manifest,
+            ids,
+            labels,
+            table,
+            fulltext,
+        })
+    }
+}

@@ -1,0 +1,456 @@
+//! Concept extraction: watches the triple stream of one source and builds [`Concept`]s.
+//!
+//! It also settles the source's release from the file when the file states one, as early in
+//! the stream as it can, so that the store can name the graph without a second pass.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use oxigraph::model::{NamedOrBlankNode, Term, Triple};
+
+use super::StatedRelease;
+use super::vocab::*;
+use crate::model::{
+    Concept, Definition, Label, LabelKind, Link, LinkKind, PrefixMap, Provenance, Replacement,
+    ReplacementKind, SourceIdx, Xref, XrefKind,
+};
+
+/// Counts of what one source yielded.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExtractStats {
+    pub triples: u64,
+    pub concepts: u64,
+    pub obsolete: u64,
+    pub labels: u64,
+    pub definitions: u64,
+    pub parent_links: u64,
+    pub xrefs: u64,
+    pub replacements: u64,
+}
+
+/// Which statement a file's release came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRelease {
+    pub value: String,
+    pub property: String,
+}
+
+/// Untyped version candidates kept while waiting for a subject's type; bounds memory.
+const MAX_UNTYPED_CANDIDATES: usize = 256;
+
+pub struct Extractor {
+    source: SourceIdx,
+    concept_types: Vec<String>,
+    namespaces: Vec<String>,
+    prefixes: PrefixMap,
+    concepts: HashMap<String, Concept>,
+    typed: HashSet<String>,
+    headers: HashMap<String, &'static str>,
+    candidates: Vec<(String, &'static str, String)>,
+    stated: Option<StatedRelease>,
+    settled: Option<Option<FileRelease>>,
+    last_subject: Option<String>,
+    triples: u64,
+}
+
+impl Extractor {
+    /// `namespaces` limits concepts to IRIs under these URI prefixes (all IRIs when empty).
+    pub fn new(
+        source: SourceIdx,
+        concept_types: Vec<String>,
+        namespaces: Vec<String>,
+        prefixes: PrefixMap,
+    ) -> Self {
+        Extractor {
+            source,
+            concept_types,
+            namespaces,
+            prefixes,
+            concepts: HashMap::new(),
+            typed: HashSet::new(),
+            headers: HashMap::new(),
+            candidates: Vec::new(),
+            stated: None,
+            settled: None,
+            last_subject: None,
+            triples: 0,
+        }
+    }
+
+    pub fn triples(&self) -> u64 {
+        self.triples
+    }
+
+    /// A release stated outside the triples (OBO `data-version`).
+    pub fn stated_release(&mut self, release: StatedRelease) {
+        self.stated = Some(release);
+    }
+
+    /// The release the file states, once it can no longer change; `None` until then.
+    pub fn settled_release(&mut self) -> Option<&Option<FileRelease>> {
+        if self.settled.is_none() {
+            if let Some(stated) = &self.stated {
+                self.settled = Some(Some(FileRelease {
+                    value: normalize_release(&stated.value),
+                    property: stated.property.to_string(),
+                }));
+            } else if let Some(best) = self.best_candidate() {
+                // Statements about one subject arrive together; once the stream has moved past
+                // the ontology header, its version statements are complete.
+                let moved_on = self.last_subject.as_deref() != Some(best.0.as_str());
+                if moved_on {
+                    self.settled = Some(Some(FileRelease {
+                        value: best.1,
+                        property: best.2.to_string(),
+                    }));
+                }
+            }
+        }
+        self.settled.as_ref()
+    }
+
+    /// Settles the release at the end of the window or of the input: what was found, or none.
+    pub fn settle_now(&mut self) -> Option<FileRelease> {
+        if self.settled_release().is_none() {
+            let best = self.best_candidate();
+            self.settled = Some(best.map(|(_, value, property)| FileRelease {
+                value,
+                property: property.to_string(),
+            }));
+        }
+        self.settled.clone().flatten()
+    }
+
+    /// The best version statement on a typed ontology or scheme: (subject, release, property).
+    fn best_candidate(&self) -> Option<(String, String, &'static str)> {
+        let rank = |property: &str, value: &str| match property {
+            "owl:versionIRI" if find_date(value).is_some() => 0,
+            "owl:versionInfo" => 1,
+            "dcterms:modified" => 2,
+            _ => 3,
+        };
+        self.candidates
+            .iter()
+            .filter(|(subject, property, _)| match self.headers.get(subject) {
+                Some(&"scheme") => true,
+                Some(_) => *property != "dcterms:modified",
+                None => false,
+            })
+            .min_by_key(|(_, property, value)| rank(property, value))
+            .map(|(subject, property, value)| {
+                let release = if *property == "owl:versionIRI" {
+                    find_date(value).map(str::to_string).unwrap_or_else(|| {
+                        value
+                            .trim_end_matches('/')
+                            .rsplit('/')
+                            .next()
+                            .unwrap_or(value)
+                            .to_string()
+                    })
+                } else {
+                    normalize_release(value)
+                };
+                (subject.clone(), release, *property)
+            })
+    }
+
+    pub fn observe(&mut self, triple: &Triple) {
+        self.triples += 1;
+        let NamedOrBlankNode::NamedNode(subject) = &triple.subject else {
+            self.last_subject = None;
+            return;
+        };
+        let s = subject.as_str();
+        if self.last_subject.as_deref() != Some(s) {
+            self.last_subject = Some(s.to_string());
+        }
+        let p = triple.predicate.as_str();
+        let prov = Provenance {
+            source: self.source,
+        };
+        match p {
+            RDF_TYPE => {
+                if let Term::NamedNode(class) = &triple.object {
+                    let class = class.as_str();
+                    if class == OWL_ONTOLOGY {
+                        self.headers.insert(s.to_string(), "ontology");
+                    } else if class == SKOS_CONCEPT_SCHEME {
+                        self.headers.insert(s.to_string(), "scheme");
+                    } else if self.concept_types.iter().any(|t| t == class) {
+                        self.typed.insert(s.to_string());
+                    }
+                }
+                return;
+            }
+            OWL_VERSION_IRI | OWL_VERSION_INFO | DCTERMS_MODIFIED => {
+                let property = match p {
+                    OWL_VERSION_IRI => "owl:versionIRI",
+                    OWL_VERSION_INFO => "owl:versionInfo",
+                    _ => "dcterms:modified",
+                };
+                let known = self.headers.contains_key(s);
+                if known || self.candidates.len() < MAX_UNTYPED_CANDIDATES {
+                    self.candidates
+                        .push((s.to_string(), property, term_text(&triple.object)));
+                }
+                return;
+            }
+            _ => {}
+        }
+        if let Some(kind) = label_kind(p) {
+            if let Term::Literal(lit) = &triple.object {
+                let text = lit.value().trim();
+                if !text.is_empty() {
+                    self.concept(s).labels.push(Label {
+                        text: text.to_string(),
+                        kind,
+                        lang: lit.language().map(str::to_string),
+                        prov,
+                    });
+                }
+            }
+            return;
+        }
+        if let Some(kind) = xref_kind(p) {
+            let target = term_text(&triple.object);
+            if !target.is_empty() {
+                self.concept(s).xrefs.push(Xref { target, kind, prov });
+            }
+            return;
+        }
+        match p {
+            IAO_DEFINITION | "http://www.w3.org/2004/02/skos/core#definition" => {
+                if let Term::Literal(lit) = &triple.object {
+                    self.concept(s).definitions.push(Definition {
+                        text: lit.value().to_string(),
+                        lang: lit.language().map(str::to_string),
+                        prov,
+                    });
+                }
+            }
+            RDFS_SUBCLASS_OF | "http://www.w3.org/2004/02/skos/core#broader" => {
+                if let Term::NamedNode(parent) = &triple.object
+                    && parent.as_str() != "http://www.w3.org/2002/07/owl#Thing"
+                {
+                    let kind = if p == RDFS_SUBCLASS_OF {
+                        LinkKind::SubClassOf
+                    } else {
+                        LinkKind::Broader
+                    };
+                    self.concept(s).parents.push(Link {
+                        iri: parent.as_str().to_string(),
+                        kind,
+                        prov,
+                    });
+                }
+            }
+            "http://www.w3.org/2004/02/skos/core#narrower" => {
+                if let Term::NamedNode(child) = &triple.object {
+                    self.concept(child.as_str()).parents.push(Link {
+                        iri: s.to_string(),
+                        kind: LinkKind::Broader,
+                        prov,
+                    });
+                }
+            }
+            OWL_DEPRECATED => {
+                if let Term::Literal(lit) = &triple.object
+                    && matches!(lit.value(), "true" | "1")
+                {
+                    self.concept(s).obsolete = true;
+                }
+            }
+            IAO_REPLACED_BY | OIO_REPLACED_BY | DCTERMS_IS_REPLACED_BY | OIO_CONSIDER => {
+                let kind = if p == OIO_CONSIDER {
+                    ReplacementKind::Consider
+                } else {
+                    ReplacementKind::ReplacedBy
+                };
+                let target = match &triple.object {
+                    Term::NamedNode(n) => n.as_str().to_string(),
+                    other => {
+                        let text = term_text(other);
+                        self.prefixes.expand(text.trim()).unwrap_or(text)
+                    }
+                };
+                if !target.trim().is_empty() {
+                    self.concept(s)
+                        .replacements
+                        .push(Replacement { target, kind, prov });
+                }
+            }
+            OIO_ALT_ID => {
+                let text = term_text(&triple.object);
+                if !text.is_empty() {
+                    self.concept(s).alt_ids.push(text);
+                }
+            }
+            "http://www.w3.org/2004/02/skos/core#topConceptOf" => {
+                self.concept(s).top_concept = true
+            }
+            "http://www.w3.org/2004/02/skos/core#hasTopConcept" => {
+                if let Term::NamedNode(top) = &triple.object {
+                    self.concept(top.as_str()).top_concept = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn concept(&mut self, iri: &str) -> &mut Concept {
+        let source = self.source;
+        self.concepts
+            .entry(iri.to_string())
+            .or_insert_with(|| Concept {
+                iri: iri.to_string(),
+                source,
+                ..Concept::default()
+            })
+    }
+
+    fn in_namespace(&self, iri: &str) -> bool {
+        self.namespaces.is_empty()
+            || self
+                .namespaces
+                .iter()
+                .any(|ns| iri.starts_with(ns.as_str()))
+    }
+
+    /// The typed concepts, sorted by IRI, with CURIEs, deduplicated items and children.
+    pub fn finish(mut self) -> (Vec<Concept>, ExtractStats) {
+        let typed = std::mem::take(&mut self.typed);
+        let mut concepts: BTreeMap<String, Concept> = BTreeMap::new();
+        for iri in typed {
+            if !self.in_namespace(&iri) {
+                continue;
+            }
+            let mut concept = self.concepts.remove(&iri).unwrap_or_else(|| Concept {
+                iri: iri.clone(),
+                source: self.source,
+                ..Concept::default()
+            });
+            concept.curie = self.prefixes.compress(&iri);
+            dedup(&mut concept.labels);
+            dedup(&mut concept.definitions);
+            dedup_sorted(&mut concept.parents);
+            dedup_sorted(&mut concept.xrefs);
+            dedup_sorted(&mut concept.replacements);
+            dedup_sorted(&mut concept.alt_ids);
+            concepts.insert(iri, concept);
+        }
+        let mut children: BTreeMap<String, Vec<Link>> = BTreeMap::new();
+        for concept in concepts.values() {
+            for parent in &concept.parents {
+                children.entry(parent.iri.clone()).or_default().push(Link {
+                    iri: concept.iri.clone(),
+                    kind: parent.kind,
+                    prov: parent.prov,
+                });
+            }
+        }
+        for (parent, links) in children {
+            if let Some(concept) = concepts.get_mut(&parent) {
+                concept.children = links;
+            }
+        }
+        let concepts: Vec<Concept> = concepts.into_values().collect();
+        let stats = ExtractStats {
+            triples: self.triples,
+            concepts: concepts.len() as u64,
+            obsolete: concepts.iter().filter(|c| c.obsolete).count() as u64,
+            labels: concepts.iter().map(|c| c.labels.len() as u64).sum(),
+            definitions: concepts.iter().map(|c| c.definitions.len() as u64).sum(),
+            parent_links: concepts.iter().map(|c| c.parents.len() as u64).sum(),
+            xrefs: concepts.iter().map(|c| c.xrefs.len() as u64).sum(),
+            replacements: concepts.iter().map(|c| c.replacements.len() as u64).sum(),
+        };
+        (concepts, stats)
+    }
+}
+
+fn label_kind(predicate: &str) -> Option<LabelKind> {
+    Some(match predicate {
+        RDFS_LABEL => LabelKind::Label,
+        OIO_EXACT_SYNONYM => LabelKind::ExactSynonym,
+        OIO_RELATED_SYNONYM | "http://www.geneontology.org/formats/oboInOwl#hasSynonym" => {
+            LabelKind::RelatedSynonym
+        }
+        OIO_BROAD_SYNONYM => LabelKind::BroadSynonym,
+        OIO_NARROW_SYNONYM => LabelKind::NarrowSynonym,
+        _ => match predicate.strip_prefix(SKOS)? {
+            "prefLabel" => LabelKind::PrefLabel,
+            "altLabel" => LabelKind::AltLabel,
+            "hiddenLabel" => LabelKind::HiddenLabel,
+            "notation" => LabelKind::Notation,
+            _ => return None,
+        },
+    })
+}
+
+fn xref_kind(predicate: &str) -> Option<XrefKind> {
+    Some(match predicate {
+        OIO_DB_XREF => XrefKind::DbXref,
+        _ => match predicate.strip_prefix(SKOS)? {
+            "exactMatch" => XrefKind::ExactMatch,
+            "closeMatch" => XrefKind::CloseMatch,
+            "broadMatch" => XrefKind::BroadMatch,
+            "narrowMatch" => XrefKind::NarrowMatch,
+            "relatedMatch" => XrefKind::RelatedMatch,
+            _ => return None,
+        },
+    })
+}
+
+fn term_text(term: &Term) -> String {
+    match term {
+        Term::NamedNode(n) => n.as_str().to_string(),
+        Term::Literal(l) => l.value().trim().to_string(),
+        Term::BlankNode(b) => b.to_string(),
+    }
+}
+
+/// Keeps the first of each equal item, preserving order.
+fn dedup<T: Eq + std::hash::Hash + Clone>(items: &mut Vec<T>) {
+    let mut seen = HashSet::new();
+    items.retain(|item| seen.insert(item.clone()));
+}
+
+fn dedup_sorted<T: Ord>(items: &mut Vec<T>) {
+    items.sort();
+    items.dedup();
+}
+
+/// The first `YYYY-MM-DD` in a string.
+fn find_date(value: &str) -> Option<&str> {
+    let bytes = value.as_bytes();
+    (0..bytes.len().saturating_sub(9)).find_map(|i| {
+        let window = &bytes[i..i + 10];
+        let shape = window.iter().enumerate().all(|(j, b)| match j {
+            4 | 7 => *b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+        let bounded = i == 0 || !bytes[i - 1].is_ascii_digit();
+        (shape && bounded).then(|| &value[i..i + 10])
+    })
+}
+
+/// A date inside a version string (`hp/releases/2025-01-16`) is the release; otherwise the
+/// trimmed string is.
+pub fn normalize_release(value: &str) -> String {
+    find_date(value).unwrap_or(value.trim()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn releases_normalize_to_dates() {
+        assert_eq!(normalize_release("hp/releases/2025-01-16"), "2025-01-16");
+        assert_eq!(normalize_release(" 9.16 "), "9.16");
+        assert_eq!(
+            normalize_release("http://purl.obolibrary.org/obo/pato/releases/2025-05-14/pato.owl"),
+            "2025-05-14"
+        );
+        assert_eq!(find_date("12025-01-16"), None);
+    }
+}

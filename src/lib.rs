@@ -1,0 +1,12 @@
+//! ontoresolve: ontology and identifier resolution for AI agents.
+//!
+//! Data flows one way. Offline: `ontologies/sources.toml` → [`ingest`] → [`model`] → [`build`]
+//! → [`store`] + [`index`] under `index/`. Online: `index/` → [`resolve`].
+
+pub mod build;
+pub mod catalog;
+pub mod index;
+pub mod ingest;
+pub mod model;
+pub mod resolve;
+pub mod store;

@@ -1,0 +1,7 @@
+//! The `ontoresolve` binary: see `cli` for the commands.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::run()
+}

@@ -1,0 +1,12 @@
+//! Domain types shared by ingest, index and resolve: concepts, labels, provenance, prefixes.
+//!
+//! Nothing heavy lives here (std and serde derive only), so every other module may depend on it.
+
+mod concept;
+mod prefix;
+
+pub use concept::{
+    Concept, Definition, Label, LabelKind, Link, LinkKind, Provenance, Replacement,
+    ReplacementKind, SourceIdx, Xref, XrefKind,
+};
+pub use prefix::{PrefixMap, PrefixRule};

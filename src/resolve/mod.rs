@@ -1,0 +1,293 @@
+//! The read API over a built index: identifier lookup, exact and fuzzy label lookup, full-text
+//! search and concept details. Synchronous, no writes, and no lookup scans the data set: every
+//! path goes through an FST, the full-text index or the concept table's offsets.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use crate::build::spelling;
+use crate::index::manifest::SourceRecord;
+use crate::index::normalize::{id_key, label_key};
+use crate::index::{IndexFiles, Lexicon, Manifest, OpenError};
+use crate::model::{Concept, Label, LinkKind, PrefixMap};
+use crate::store::{StoreError, StoreReader};
+
+/// Dense id of a concept in one build.
+pub type ConceptId = u32;
+
+/// How an identifier matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spelling {
+    Iri,
+    Curie,
+    Underscore,
+    LocalId,
+    AltId,
+}
+
+impl Spelling {
+    fn from_detail(detail: u16) -> Spelling {
+        match detail {
+            spelling::IRI => Spelling::Iri,
+            spelling::CURIE => Spelling::Curie,
+            spelling::UNDERSCORE => Spelling::Underscore,
+            spelling::LOCAL_ID => Spelling::LocalId,
+            _ => Spelling::AltId,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IdMatch {
+    pub concept: ConceptId,
+    pub spelling: Spelling,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelMatch {
+    pub concept: ConceptId,
+    /// The label that matched, with its kind and language.
+    pub label: Label,
+    /// Edit distance between the normalized query and the label (0 for exact lookups).
+    pub distance: u8,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextMatch {
+    pub concept: ConceptId,
+    pub score: f32,
+}
+
+/// A neighbour in the hierarchy, with its label when the index holds it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Related {
+    pub iri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curie: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    pub kind: LinkKind,
+}
+
+/// A concept with its source release and its neighbours resolved.
+#[derive(Clone, Debug)]
+pub struct ConceptDetails {
+    pub id: ConceptId,
+    pub concept: Concept,
+    pub source_id: String,
+    pub release: String,
+    pub parents: Vec<Related>,
+    pub children: Vec<Related>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ResolveError {
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("full-text search failed: {0}")]
+    FullText(#[from] crate::index::fulltext::FullTextError),
+}
+
+pub struct Resolver {
+    files: IndexFiles,
+    prefixes: PrefixMap,
+    store: OnceLock<Result<StoreReader, String>>,
+}
+
+impl Resolver {
+    /// Opens the active build under `index_dir`. Only memory maps are set up; the RDF store
+    /// opens on first use.
+    pub fn open(index_dir: &Path) -> Result<Resolver, OpenError> {
+        let files = IndexFiles::open(index_dir)?;
+        let prefixes = PrefixMap::new(files.manifest.prefixes.iter().cloned());
+        Ok(Resolver {
+            files,
+            prefixes,
+            store: OnceLock::new(),
+        })
+    }
+
+    pub fn manifest(&self) -> &Manifest {
+        &self.files.manifest
+    }
+
+    pub fn prefixes(&self) -> &PrefixMap {
+        &self.prefixes
+    }
+
+    pub fn concept_count(&self) -> u32 {
+        self.files.table.len()
+    }
+
+    pub fn label_lexicon(&self) -> &Lexicon {
+        &self.files.labels
+    }
+
+    /// The RDF store, opened read-only on first use.
+    pub fn store(&self) -> Result<&StoreReader, ResolveError> {
+        let store = self.store.get_or_init(|| {
+            StoreReader::open(&self.files.layout.store()).map_err(|e| e.to_string())
+        });
+        store
+            .as_ref()
+            .map_err(|e| ResolveError::Store(StoreError::GraphName(e.clone())))
+    }
+
+    pub fn concept(&self, id: ConceptId) -> Option<Concept> {
+        self.files.table.get(id)
+    }
+
+    /// The source a concept belongs to.
+    pub fn source_of(&self, concept: &Concept) -> Option<&SourceRecord> {
+        self.files.manifest.sources.get(usize::from(concept.source))
+    }
+
+    /// Concepts with this identifier in any indexed spelling: IRI, CURIE, `PREFIX_local`, bare
+    /// local id or alternative id, matched without regard to case.
+    pub fn lookup_id(&self, text: &str) -> Vec<IdMatch> {
+        let mut matches: Vec<IdMatch> = self
+            .files
+            .ids
+            .get(&id_key(text))
+            .into_iter()
+            .map(|p| IdMatch {
+                concept: p.concept,
+                spelling: Spelling::from_detail(p.detail),
+            })
+            .collect();
+        matches.dedup_by_key(|m| m.concept);
+        matches
+    }
+
+    fn label_matches(&self, postings: &[crate::index::Posting], distance: u8) -> Vec<LabelMatch> {
+        postings
+            .iter()
+            .filter_map(|p| {
+                let concept = self.files.table.get(p.concept)?;
+                let label = concept.labels.get(usize::from(p.detail))?.clone();
+                Some(LabelMatch {
+                    concept: p.concept,
+                    label,
+                    distance,
+                })
+            })
+            .collect()
+    }
+
+    /// Concepts with a label or synonym equal to `text` after normalization (case, spacing and
+    /// punctuation folded). Primary labels come before synonyms.
+    pub fn lookup_label(&self, text: &str) -> Vec<LabelMatch> {
+        let key = label_key(text);
+        let mut matches = self.label_matches(&self.files.labels.get(&key), 0);
+        matches.sort_by_key(|m| (!m.label.kind.is_primary(), m.label.kind, m.concept));
+        matches
+    }
+
+    /// Labels within `max_distance` edits (1 or 2) of `text`, closest first, from at most
+    /// `limit` distinct label keys.
+    pub fn fuzzy(&self, text: &str, max_distance: u8, limit: usize) -> Vec<LabelMatch> {
+        let key = label_key(text);
+        if key.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for hit in self.files.labels.fuzzy(&key, max_distance, limit) {
+            out.extend(self.label_matches(&hit.postings, hit.distance));
+        }
+        out
+    }
+
+    /// Full-text search over labels, synonyms and definitions: the best `limit` concepts and the
+    /// total number that match.
+    pub fn search(
+        &self,
+        text: &str,
+        limit: usize,
+    ) -> Result<(Vec<TextMatch>, usize), ResolveError> {
+        let (hits, total) = self.files.fulltext.search(text, limit)?;
+        Ok((
+            hits.into_iter()
+                .map(|h| TextMatch {
+                    concept: h.concept,
+                    score: h.score,
+                })
+                .collect(),
+            total,
+        ))
+    }
+
+    /// The concept with `iri` in the given source, if indexed.
+    fn by_iri(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
+        self.files
+            .ids
+            .get(&id_key(iri))
+            .into_iter()
+            .filter(|p| p.detail == spelling::IRI)
+            .filter_map(|p| Some((p.concept, self.files.table.get(p.concept)?)))
+            .find(|(_, c)| c.iri == iri && c.source == source)
+    }
+
+    fn related(&self, iri: &str, kind: LinkKind, source: u16) -> Related {
+        let found = self.by_iri(iri, source).map(|(_, c)| c);
+        Related {
+            iri: iri.to_string(),
+            curie: found
+                .as_ref()
+                .and_then(|c| c.curie.clone())
+                .or_else(|| self.prefixes.compress(iri)),
+            label: found
+                .as_ref()
+                .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
+            kind,
+        }
+    }
+
+    /// Everything about one concept, with its parents' and children's labels.
+    pub fn details(&self, id: ConceptId) -> Option<ConceptDetails> {
+        let concept = self.files.table.get(id)?;
+        let source = self.source_of(&concept)?;
+        let parents = concept
+            .parents
+            .iter()
+            .map(|l| self.related(&l.iri, l.kind, concept.source))
+            .collect();
+        let children = concept
+            .children
+            .iter()
+            .map(|l| self.related(&l.iri, l.kind, concept.source))
+            .collect();
+        Some(ConceptDetails {
+            id,
+            source_id: source.id.clone(),
+            release: source.release.clone(),
+            concept,
+            parents,
+            children,
+        })
+    }
+
+    /// Follows replaced_by links from an obsolete concept to the first live replacement.
+    pub fn replacement_of(&self, concept: &Concept) -> Option<(ConceptId, Concept)> {
+        let mut current = concept.clone();
+        let mut seen = vec![current.iri.clone()];
+        loop {
+            let next = current
+                .replacements_of(crate::model::ReplacementKind::ReplacedBy)
+                .next()?
+                .target
+                .clone();
+            if seen.contains(&next) {
+                return None;
+            }
+            seen.push(next.clone());
+            let (id, found) = self.by_iri(&next, current.source)?;
+            if !found.obsolete {
+                return Some((id, found));
+            }
+            current = found;
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The RDF store: every triple of every source, in an Oxigraph RocksDB store, one named graph
+//! per source release. The only module that opens the store or evaluates SPARQL.
+
+use std::path::Path;
+
+use oxigraph::model::{GraphName, NamedNode, Quad, Triple};
+use oxigraph::store::{StorageError, Store};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("RDF store: {0}")]
+    Storage(#[from] StorageError),
+    #[error("RDF store: invalid graph name: {0}")]
+    GraphName(String),
+}
+
+/// The named graph holding one source release.
+pub fn graph_iri(source_id: &str, release: &str) -> String {
+    let mut release_part = String::with_capacity(release.len());
+    for b in release.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            release_part.push(b as char);
+        } else {
+            release_part.push_str(&format!("%{b:02X}"));
+        }
+    }
+    format!("urn:ontoresolve:graph:{source_id}:{release_part}")
+}
+
+/// A store being written by a build.
+pub struct StoreWriter {
+    store: Store,
+}
+
+impl StoreWriter {
+    pub fn create(path: &Path) -> Result<Self, StoreError> {
+        Ok(StoreWriter {
+            store: Store::open(path)?,
+        })
+    }
+
+    /// Loads one source's triples into `graph` atomically: if the stream fails part-way,
+    /// nothing of it is committed.
+    pub fn load_graph<E>(
+        &self,
+        graph: &str,
+        triples: impl IntoIterator<Item = Result<Triple, E>>,
+    ) -> Result<(), LoadError<E>> {
+        let graph = NamedNode::new(graph)
+            .map_err(|e| LoadError::Store(StoreError::GraphName(e.to_string())))?;
+        let graph = GraphName::NamedNode(graph);
+        let mut loader = self
+            .store
+            .bulk_loader()
+            .with_max_memory_size_in_megabytes(512);
+        loader.load_ok_quads::<LoadError<E>, LoadError<E>>(triples.into_iter().map(|t| {
+            t.map(|t| Quad::new(t.subject, t.predicate, t.object, graph.clone()))
+                .map_err(LoadError::Input)
+        }))?;
+        loader.commit().map_err(|e| LoadError::Store(e.into()))
+    }
+
+    pub fn finish(self) -> Result<(), StoreError> {
+        self.store.flush()?;
+        Ok(())
+    }
+}
+
+/// Why loading a graph stopped: the input or the store.
+#[derive(Debug)]
+pub enum LoadError<E> {
+    Input(E),
+    Store(StoreError),
+}
+
+impl<E> From<StorageError> for LoadError<E> {
+    fn from(e: StorageError) -> Self {
+        LoadError::Store(e.into())
+    }
+}
+
+/// A built store opened read-only; several processes may share it.
+pub struct StoreReader {
+    store: Store,
+}
+
+impl StoreReader {
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Ok(StoreReader {
+            store: Store::open_read_only(path)?,
+        })
+    }
+
+    /// Number of quads in a named graph.
+    pub fn graph_len(&self, graph: &str) -> Result<usize, StoreError> {
+        let graph = NamedNode::new(graph).map_err(|e| StoreError::GraphName(e.to_string()))?;
+        let mut n = 0;
+        for quad in self
+            .store
+            .quads_for_pattern(None, None, None, Some(graph.as_ref().into()))
+        {
+            quad?;
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Runs a SPARQL SELECT and returns its rows as variable → term strings, in order.
+    pub fn select(&self, query: &str) -> Result<Vec<Vec<(String, String)>>, SparqlError> {
+        use oxigraph::sparql::{QueryResults, SparqlEvaluator};
+        let results = SparqlEvaluator::new()
+            .parse_query(query)
+            .map_err(|e| SparqlError::Parse(e.to_string()))?
+            .on_store(&self.store)
+            .execute()
+            .map_err(|e| SparqlError::Evaluation(e.to_string()))?;
+        let QueryResults::Solutions(solutions) = results else {
+            return Err(SparqlError::NotSelect);
+        };
+        let mut rows = Vec::new();
+        for solution in solutions {
+            let solution = solution.map_err(|e| SparqlError::Evaluation(e.to_string()))?;
+            rows.push(
+                solution
+                    .iter()
+                    .map(|(var, term)| (var.as_str().to_string(), term.to_string()))
+                    .collect(),
+            );
+        }
+        Ok(rows)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SparqlError {
+    #[error("SPARQL syntax error: {0}")]
+    Parse(String),
+    #[error("SPARQL evaluation failed: {0}")]
+    Evaluation(String),
+    #[error("only SELECT queries are supported here")]
+    NotSelect,
+}

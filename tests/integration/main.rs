@@ -1,0 +1,9 @@
+//! The one integration-test binary: modules by subject, real data where it matters.
+
+mod support;
+
+mod build_safety;
+mod fixtures;
+mod hpo;
+mod real_owl;
+mod real_skos;
