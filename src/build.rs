@@ -83,6 +83,10 @@ pub enum BuildError {
     FullText(#[from] crate::index::fulltext::FullTextError),
     #[error("no source could be built")]
     Empty,
+    #[error("the index would hold {0}")]
+    TooLarge(&'static str),
+    #[error("another build is writing {}; wait for it to finish", .0.display())]
+    Busy(PathBuf),
 }
 
 fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> BuildError {
@@ -119,6 +123,15 @@ pub fn build(
     let catalog = Catalog::load(&options.catalog)?;
     let index_dir = &options.index_dir;
     fs::create_dir_all(index_dir).map_err(io_err(format!("creating {}", index_dir.display())))?;
+    let lock = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(index_dir.join(".build.lock"))
+        .map_err(io_err("opening the build lock"))?;
+    if lock.try_lock().is_err() {
+        return Err(BuildError::Busy(index_dir.clone()));
+    }
     remove_stale_temp_dirs(index_dir);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -154,7 +167,7 @@ pub fn build(
             }
             let error = BuildError::MissingFile {
                 id: spec.id.clone(),
-                path: file,
+                path: spec.path.clone(),
             };
             if options.keep_going {
                 observer.source_skipped(&spec.id, &error.to_string());
@@ -166,7 +179,9 @@ pub fn build(
             }
             return Err(error);
         }
-        let idx = records.len() as SourceIdx;
+        let Ok(idx) = SourceIdx::try_from(records.len()) else {
+            return Err(BuildError::TooLarge("more than 65,535 sources"));
+        };
         let source_started = Instant::now();
         match ingest_source(idx, spec, &file, &prefixes, &store, observer) {
             Ok((record, concepts)) => {
@@ -193,7 +208,10 @@ pub fn build(
     let mut first = 0u32;
     for (record, concepts) in records.iter_mut().zip(&all_concepts) {
         record.first_concept = first;
-        first += concepts.len() as u32;
+        first = u32::try_from(concepts.len())
+            .ok()
+            .and_then(|n| first.checked_add(n))
+            .ok_or(BuildError::TooLarge("more than 4,294,967,295 concepts"))?;
     }
     let counts = write_indexes(&layout, &records, &all_concepts, &prefixes, observer)?;
 
@@ -465,19 +483,15 @@ fn ingest_source(
                 };
                 store.load_graph(&graph, incoming).map(|()| graph)
             }
-            _ => Err(LoadError::Input(Aborted)),
+            _ => {
+                drop(rx);
+                Err(LoadError::Input(Aborted))
+            }
         };
         let parsed = parser.join();
         (parsed, loaded)
     });
-    let (extractor, release) = match parsed {
-        Ok(result) => result.map_err(source_err)?,
-        Err(_) => {
-            return Err(source_err(IngestError::Stopped(
-                "the parser thread failed".into(),
-            )));
-        }
-    };
+    // A store failure closes the channel, so the parser sees only "stopped": report the cause.
     let graph = match loaded {
         Ok(graph) => graph,
         Err(LoadError::Store(error)) => {
@@ -486,12 +500,21 @@ fn ingest_source(
                 error,
             });
         }
-        Err(LoadError::Input(Aborted)) => {
+        Err(LoadError::Input(Aborted)) => String::new(),
+    };
+    let (extractor, release) = match parsed {
+        Ok(result) => result.map_err(source_err)?,
+        Err(_) => {
             return Err(source_err(IngestError::Stopped(
-                "the triple stream ended early".into(),
+                "the parser thread failed".into(),
             )));
         }
     };
+    if graph.is_empty() {
+        return Err(source_err(IngestError::Stopped(
+            "the triple stream ended early".into(),
+        )));
+    }
     let (release, release_origin) =
         release.unwrap_or_else(|| ("unknown".to_string(), ReleaseOrigin::Unknown));
 
@@ -661,6 +684,7 @@ fn install(index_dir: &Path, temp: &Path, manifest: &Manifest) -> Result<PathBuf
         n += 1;
     }
     let dir = index_dir.join(&name);
+    sync_dir(temp).map_err(io_err("syncing the build"))?;
     fs::rename(temp, &dir).map_err(io_err("moving the build into place"))?;
     let pointer = index_dir.join(format!(".{CURRENT}.{}", std::process::id()));
     fs::write(&pointer, format!("{name}\n")).map_err(io_err("writing CURRENT"))?;
@@ -668,6 +692,7 @@ fn install(index_dir: &Path, temp: &Path, manifest: &Manifest) -> Result<PathBuf
         .and_then(|f| f.sync_all())
         .map_err(io_err("writing CURRENT"))?;
     fs::rename(&pointer, index_dir.join(CURRENT)).map_err(io_err("replacing CURRENT"))?;
+    sync_dir(index_dir).map_err(io_err("syncing the index directory"))?;
     if let Ok(entries) = fs::read_dir(index_dir) {
         for entry in entries.flatten() {
             let entry_name = entry.file_name().to_string_lossy().into_owned();
@@ -680,21 +705,26 @@ fn install(index_dir: &Path, temp: &Path, manifest: &Manifest) -> Result<PathBuf
     Ok(dir)
 }
 
-/// Temporary directories of builds whose process is gone (killed or crashed).
+/// Temporary directories of builds that were killed or crashed. Called with the build lock
+/// held, so no other build is writing any of them.
 fn remove_stale_temp_dirs(index_dir: &Path) {
     let Ok(entries) = fs::read_dir(index_dir) else {
         return;
     };
     for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name.strip_prefix(".tmp-build-") else {
-            continue;
-        };
-        let pid = rest.split('-').next().unwrap_or("");
-        if !Path::new("/proc").join(pid).exists() {
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(".tmp-build-")
+        {
             let _ = fs::remove_dir_all(entry.path());
         }
     }
+}
+
+/// Makes renames and new files in a directory durable.
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    fs::File::open(dir)?.sync_all()
 }
 
 /// The prefix rules declared by a catalogue; used by readers without the catalogue at hand.

@@ -85,6 +85,9 @@ pub struct TextHit {
     pub score: f32,
 }
 
+/// The most hits one search returns, whatever the caller asks.
+pub const MAX_HITS: usize = 1000;
+
 pub struct FullText {
     reader: IndexReader,
     parser: QueryParser,
@@ -115,7 +118,14 @@ impl FullText {
     /// The best `limit` hits for free text, and the total number of matching concepts. Query
     /// syntax errors are forgiven: the text is searched as words.
     pub fn search(&self, text: &str, limit: usize) -> Result<(Vec<TextHit>, usize), FullTextError> {
-        let (query, _) = self.parser.parse_query_lenient(text);
+        // Words only: query syntax such as `*`, `field:` or quotes is data, not an operator.
+        let words: String = text
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+            .collect::<String>()
+            .to_lowercase();
+        let limit = limit.min(MAX_HITS);
+        let (query, _) = self.parser.parse_query_lenient(&words);
         let searcher = self.reader.searcher();
         let (top, total) = searcher.search(
             &query,

@@ -25,6 +25,10 @@ pub struct Posting {
 
 const POSTING_BYTES: usize = 6;
 
+/// Longer fuzzy queries are not searched: the automaton grows with the query, and a label this
+/// long is better found by full text.
+pub const MAX_FUZZY_KEY_BYTES: usize = 128;
+
 #[derive(Default)]
 pub struct LexiconWriter {
     entries: Vec<(String, Posting)>,
@@ -76,7 +80,11 @@ impl LexiconWriter {
             counts.postings += group.len() as u64;
             i = end;
         }
-        map.finish().map_err(io::Error::other)?;
+        map.into_inner()
+            .map_err(io::Error::other)?
+            .into_inner()
+            .map_err(|e| e.into_error())?
+            .sync_all()?;
         postings
             .into_inner()
             .map_err(|e| e.into_error())?
@@ -133,16 +141,19 @@ impl Lexicon {
 
     fn postings_at(&self, offset: u64) -> Vec<Posting> {
         let bytes: &[u8] = &self.postings;
-        let start = offset as usize;
+        let Ok(start) = usize::try_from(offset) else {
+            return Vec::new();
+        };
         let Some(count) = bytes
-            .get(start..start + 4)
+            .get(start..start.saturating_add(4))
             .and_then(|b| b.try_into().ok())
             .map(u32::from_le_bytes)
         else {
             return Vec::new();
         };
         let body = start + 4;
-        let Some(body) = bytes.get(body..body + count as usize * POSTING_BYTES) else {
+        let len = (count as usize).saturating_mul(POSTING_BYTES);
+        let Some(body) = bytes.get(body..body.saturating_add(len)) else {
             return Vec::new();
         };
         body.chunks_exact(POSTING_BYTES)
@@ -163,20 +174,31 @@ impl Lexicon {
 
     /// Keys within `max_distance` edits (1 or 2; a transposition counts as one) of `key`, closest
     /// first, at most `limit` keys.
+    ///
+    /// Distance 1 searches every key. Distance 2 only searches keys that share the query's first
+    /// character: the first levels of a distance-2 walk would otherwise visit nearly every node
+    /// of the FST. A key two edits away that also differs in its first character is not found.
     pub fn fuzzy(&self, key: &str, max_distance: u8, limit: usize) -> Vec<FuzzyHit> {
-        let dfa = automaton_builder(max_distance).build_dfa(key);
-        let mut stream = self.map.search_with_state(&dfa).into_stream();
-        let mut hits = Vec::new();
-        while let Some((k, offset, state)) = stream.next() {
-            let Distance::Exact(distance) = dfa.distance(state) else {
-                continue;
+        let mut hits: Vec<(u8, String, u64)> = Vec::new();
+        if key.len() > MAX_FUZZY_KEY_BYTES {
+            return Vec::new();
+        }
+        let one = automaton_builder(1).build_dfa(key);
+        self.collect(&one, |state| one.distance(*state), &mut hits);
+        if max_distance >= 2
+            && let Some(first) = key.chars().next()
+        {
+            let mut buf = [0u8; 4];
+            let first: &str = first.encode_utf8(&mut buf);
+            let two = automaton_builder(2).build_dfa(key);
+            let walk = PrefixedDfa {
+                prefix: first.as_bytes(),
+                dfa: &two,
             };
-            if distance > max_distance {
-                continue;
-            }
-            hits.push((distance, String::from_utf8_lossy(k).into_owned(), offset));
+            self.collect(&walk, |state| two.distance(state.1), &mut hits);
         }
         hits.sort();
+        hits.dedup_by(|a, b| a.1 == b.1);
         hits.truncate(limit);
         hits.into_iter()
             .map(|(distance, key, offset)| FuzzyHit {
@@ -185,6 +207,22 @@ impl Lexicon {
                 postings: self.postings_at(offset),
             })
             .collect()
+    }
+
+    fn collect<A: Automaton>(
+        &self,
+        automaton: &A,
+        distance: impl Fn(&A::State) -> Distance,
+        hits: &mut Vec<(u8, String, u64)>,
+    ) where
+        A::State: Clone,
+    {
+        let mut stream = self.map.search_with_state(automaton).into_stream();
+        while let Some((k, offset, state)) = stream.next() {
+            if let Distance::Exact(d) = distance(&state) {
+                hits.push((d, String::from_utf8_lossy(k).into_owned(), offset));
+            }
+        }
     }
 
     /// Keys starting with `prefix`, in key order, at most `limit`.
@@ -202,5 +240,45 @@ impl Lexicon {
             ));
         }
         out
+    }
+}
+
+/// A Levenshtein DFA restricted to keys that start with an exact prefix.
+struct PrefixedDfa<'a> {
+    prefix: &'a [u8],
+    dfa: &'a levenshtein_automata::DFA,
+}
+
+/// Position in the prefix; `DEAD` once a byte differed from it.
+const DEAD: usize = usize::MAX;
+
+impl Automaton for PrefixedDfa<'_> {
+    type State = (usize, u32);
+
+    fn start(&self) -> Self::State {
+        (0, Automaton::start(self.dfa))
+    }
+
+    fn is_match(&self, state: &Self::State) -> bool {
+        state.0 != DEAD && state.0 >= self.prefix.len() && self.dfa.is_match(&state.1)
+    }
+
+    fn can_match(&self, state: &Self::State) -> bool {
+        state.0 != DEAD && self.dfa.can_match(&state.1)
+    }
+
+    fn accept(&self, state: &Self::State, byte: u8) -> Self::State {
+        let next = self.dfa.accept(&state.1, byte);
+        match state.0 {
+            DEAD => (DEAD, next),
+            at if at < self.prefix.len() => {
+                if self.prefix[at] == byte {
+                    (at + 1, next)
+                } else {
+                    (DEAD, next)
+                }
+            }
+            at => (at, next),
+        }
     }
 }

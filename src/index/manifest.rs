@@ -102,7 +102,8 @@ impl Manifest {
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
         let mut text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
         text.push('\n');
-        std::fs::write(path, text)
+        std::fs::write(path, text)?;
+        std::fs::File::open(path)?.sync_all()
     }
 
     pub fn read(path: &Path) -> std::io::Result<Manifest> {

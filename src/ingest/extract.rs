@@ -156,9 +156,17 @@ impl Extractor {
     pub fn observe(&mut self, triple: &Triple) {
         self.triples += 1;
         let NamedOrBlankNode::NamedNode(subject) = &triple.subject else {
-            self.last_subject = None;
+            // Blank nodes nest inside a subject's description; they do not end it.
             return;
         };
+        if matches!(triple.object, Term::BlankNode(_)) && triple.predicate.as_str() != RDF_TYPE {
+            // Anonymous nodes (restrictions, axioms) are not parents, xrefs or replacements, and
+            // their ids differ between runs.
+            if self.last_subject.as_deref() != Some(subject.as_str()) {
+                self.last_subject = Some(subject.as_str().to_string());
+            }
+            return;
+        }
         let s = subject.as_str();
         if self.last_subject.as_deref() != Some(s) {
             self.last_subject = Some(s.to_string());
@@ -195,6 +203,16 @@ impl Extractor {
                 return;
             }
             _ => {}
+        }
+        // Only concepts' data is kept: other subjects (properties, imported classes) stay in the
+        // store but never take memory here.
+        let narrower_or_top = matches!(
+            p,
+            "http://www.w3.org/2004/02/skos/core#narrower"
+                | "http://www.w3.org/2004/02/skos/core#hasTopConcept"
+        );
+        if !narrower_or_top && !self.in_namespace(s) {
+            return;
         }
         if let Some(kind) = label_kind(p) {
             if let Term::Literal(lit) = &triple.object {
@@ -244,7 +262,9 @@ impl Extractor {
                 }
             }
             "http://www.w3.org/2004/02/skos/core#narrower" => {
-                if let Term::NamedNode(child) = &triple.object {
+                if let Term::NamedNode(child) = &triple.object
+                    && self.in_namespace(child.as_str())
+                {
                     self.concept(child.as_str()).parents.push(Link {
                         iri: s.to_string(),
                         kind: LinkKind::Broader,
@@ -288,7 +308,9 @@ impl Extractor {
                 self.concept(s).top_concept = true
             }
             "http://www.w3.org/2004/02/skos/core#hasTopConcept" => {
-                if let Term::NamedNode(top) = &triple.object {
+                if let Term::NamedNode(top) = &triple.object
+                    && self.in_namespace(top.as_str())
+                {
                     self.concept(top.as_str()).top_concept = true;
                 }
             }

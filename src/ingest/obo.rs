@@ -3,7 +3,7 @@
 //! One pass, one line at a time: memory stays bounded by the longest line. Every error carries
 //! the line and column where it was found.
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 use oxigraph::model::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
@@ -12,6 +12,9 @@ use super::error::{IngestError, Location};
 use super::vocab::*;
 use super::{StatedRelease, TripleSink};
 use crate::model::PrefixMap;
+
+/// Longer lines are rejected rather than buffered: no real OBO clause comes near this.
+const MAX_LINE_BYTES: usize = 1 << 20;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stanza {
@@ -55,20 +58,27 @@ pub fn parse<S: TripleSink>(
         data_version: None,
         header_triples: Vec::new(),
     };
-    let mut lines = input.lines();
+    let mut input = input;
+    let mut buf = Vec::new();
     loop {
-        let line = match lines.next() {
-            None => break,
-            Some(Ok(line)) => line,
-            Some(Err(source)) => {
-                return Err(IngestError::Io {
-                    file: file.to_path_buf(),
-                    source,
-                });
-            }
-        };
+        buf.clear();
+        let n = (&mut input)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|source| IngestError::Io {
+                file: file.to_path_buf(),
+                source,
+            })?;
+        if n == 0 {
+            break;
+        }
         reader.line_no += 1;
-        reader.line(&line)?;
+        if buf.len() > MAX_LINE_BYTES {
+            return Err(reader.error(0, format!("line longer than {MAX_LINE_BYTES} bytes")));
+        }
+        let line = std::str::from_utf8(&buf)
+            .map_err(|e| reader.error(e.valid_up_to(), "invalid UTF-8"))?;
+        reader.line(line)?;
     }
     reader.finish_header()
 }
@@ -198,7 +208,12 @@ impl<S: TripleSink> Reader<'_, S> {
     fn id_iri(&self, id: &str, column: usize) -> Result<NamedNode, IngestError> {
         let iri = if id.starts_with("http://") || id.starts_with("https://") {
             id.to_string()
-        } else if let Some(iri) = self.prefixes.expand(id) {
+        } else if let Some(iri) = self
+            .prefixes
+            .expand_known(id)
+            .or_else(|| builtin_prefixes().expand_known(id))
+            .or_else(|| self.prefixes.expand(id))
+        {
             iri
         } else if !id.contains(':') {
             format!("{OBO}{}#{id}", self.ontology)
@@ -272,12 +287,23 @@ impl<S: TripleSink> Reader<'_, S> {
             }
             "is_a" => {
                 let s = self.subject(column)?;
-                let parent = self.id_iri(first_token(value), column)?;
-                self.emit(s, named(RDFS_SUBCLASS_OF), parent.into())
+                let parent = self.id_iri(
+                    required_token(value).map_err(|m| self.error(column, m))?,
+                    column,
+                )?;
+                let predicate = if self.stanza == Stanza::Term {
+                    RDFS_SUBCLASS_OF
+                } else {
+                    "http://www.w3.org/2000/01/rdf-schema#subPropertyOf"
+                };
+                self.emit(s, named(predicate), parent.into())
             }
             "replaced_by" => {
                 let s = self.subject(column)?;
-                let target = self.id_iri(first_token(value), column)?;
+                let target = self.id_iri(
+                    required_token(value).map_err(|m| self.error(column, m))?,
+                    column,
+                )?;
                 self.emit(s, named(IAO_REPLACED_BY), target.into())
             }
             "is_obsolete" => {
@@ -331,11 +357,11 @@ impl<S: TripleSink> Reader<'_, S> {
         if rest.starts_with('"') {
             let (text, after) = quoted(rest).map_err(|(i, m)| self.error(at + i, m))?;
             let datatype = first_token(after);
-            let literal = match self.prefixes.expand(datatype).or_else(|| {
-                datatype
-                    .strip_prefix("xsd:")
-                    .map(|local| format!("http://www.w3.org/2001/XMLSchema#{local}"))
-            }) {
+            let literal = match self
+                .prefixes
+                .expand_known(datatype)
+                .or_else(|| builtin_prefixes().expand_known(datatype))
+            {
                 Some(dt) if !datatype.is_empty() && dt != XSD_STRING => match NamedNode::new(dt) {
                     Ok(dt) => Literal::new_typed_literal(text, dt),
                     Err(_) => Literal::new_simple_literal(text),
@@ -352,6 +378,30 @@ impl<S: TripleSink> Reader<'_, S> {
     }
 }
 
+/// Prefixes every OBO file may use without declaring them; `idspace` lines take precedence.
+fn builtin_prefixes() -> &'static PrefixMap {
+    static BUILTIN: std::sync::OnceLock<PrefixMap> = std::sync::OnceLock::new();
+    BUILTIN.get_or_init(|| {
+        PrefixMap::new(
+            [
+                ("xsd", "http://www.w3.org/2001/XMLSchema#"),
+                ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
+                ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
+                ("owl", "http://www.w3.org/2002/07/owl#"),
+                ("oboInOwl", OBO_IN_OWL),
+                ("dc", "http://purl.org/dc/elements/1.1/"),
+                ("dcterms", "http://purl.org/dc/terms/"),
+                ("skos", SKOS),
+                ("foaf", "http://xmlns.com/foaf/0.1/"),
+            ]
+            .map(|(prefix, uri)| crate::model::PrefixRule {
+                prefix: prefix.to_string(),
+                uri_prefix: uri.to_string(),
+            }),
+        )
+    })
+}
+
 fn named(iri: &str) -> NamedNode {
     NamedNode::new_unchecked(iri)
 }
@@ -363,6 +413,16 @@ fn first_token(value: &str) -> &str {
         .split(|c: char| c.is_whitespace() || c == '!' || c == '{')
         .next()
         .unwrap_or("")
+}
+
+/// The first token, which must be present.
+fn required_token(value: &str) -> Result<&str, &'static str> {
+    let token = first_token(value);
+    if token.is_empty() {
+        Err("expected an identifier")
+    } else {
+        Ok(token)
+    }
 }
 
 /// An unquoted value up to its `!` comment or trailing `{qualifiers}`, with escapes resolved.

@@ -55,6 +55,16 @@ impl PrefixMap {
         self.by_prefix.get(prefix).map(String::as_str)
     }
 
+    /// Expands `PREFIX:local` with a known prefix only (matched case-insensitively).
+    pub fn expand_known(&self, curie: &str) -> Option<String> {
+        let (prefix, local) = curie.split_once(':')?;
+        if local.is_empty() || local.starts_with("//") {
+            return None;
+        }
+        let base = self.by_prefix.get(self.canonical_prefix(prefix)?)?;
+        Some(format!("{base}{local}"))
+    }
+
     /// Expands `PREFIX:local` to an IRI. Known prefixes match case-insensitively; an unknown
     /// prefix of OBO shape (letters, digits, underscore) falls back to the OBO PURL space.
     pub fn expand(&self, curie: &str) -> Option<String> {

@@ -87,6 +87,8 @@ pub enum ResolveError {
     Open(#[from] OpenError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("the RDF store cannot be opened: {0}")]
+    StoreUnavailable(String),
     #[error("full-text search failed: {0}")]
     FullText(#[from] crate::index::fulltext::FullTextError),
 }
@@ -133,7 +135,7 @@ impl Resolver {
         });
         store
             .as_ref()
-            .map_err(|e| ResolveError::Store(StoreError::GraphName(e.clone())))
+            .map_err(|e| ResolveError::StoreUnavailable(e.clone()))
     }
 
     pub fn concept(&self, id: ConceptId) -> Option<Concept> {
@@ -193,6 +195,7 @@ impl Resolver {
         if key.is_empty() {
             return Vec::new();
         }
+        let limit = limit.min(crate::index::fulltext::MAX_HITS);
         let mut out = Vec::new();
         for hit in self.files.labels.fuzzy(&key, max_distance, limit) {
             out.extend(self.label_matches(&hit.postings, hit.distance));

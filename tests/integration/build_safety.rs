@@ -144,3 +144,87 @@ fn cli_exit_codes_and_index_variable() {
         .expect("run");
     assert_eq!(usage.status.code(), Some(2), "a usage error exits 2");
 }
+
+#[test]
+fn a_source_failing_after_its_triples_reached_the_store_leaves_none() {
+    use std::io::Write;
+    let dir = scratch("late-failure");
+    let file = dir.join("late.nt");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&file).expect("create"));
+    for i in 0..250_000 {
+        writeln!(
+            out,
+            "<http://example.org/s{i}> <http://www.w3.org/2000/01/rdf-schema#label> \"label {i}\" ."
+        )
+        .expect("write");
+    }
+    writeln!(
+        out,
+        "<http://example.org/broken> <http://example.org/p> \"unterminated ."
+    )
+    .expect("write");
+    drop(out);
+    let catalog =
+        crate::support::single_source_catalog(&dir, "late", "owl", &file, "format = \"ntriples\"");
+    let fixtures_toml = std::fs::read_to_string(fixtures().join("fixtures.toml")).expect("read");
+    let text = fixtures_toml.replace("path = \"", &format!("path = \"{}/", fixtures().display()))
+        + "\n"
+        + &std::fs::read_to_string(&catalog).expect("read");
+    std::fs::write(&catalog, text).expect("write");
+    let summary = ontoresolve::build::build(
+        &ontoresolve::build::BuildOptions {
+            catalog,
+            index_dir: dir.join("index"),
+            keep_going: true,
+        },
+        &ontoresolve::build::Silent,
+    )
+    .expect("keep-going build");
+    assert_eq!(summary.manifest.skipped.len(), 1);
+    assert!(
+        summary.manifest.skipped[0]
+            .reason
+            .contains("late.nt:250001:"),
+        "{}",
+        summary.manifest.skipped[0].reason
+    );
+    let r = Resolver::open(&dir.join("index")).expect("open");
+    let rows = r
+        .store()
+        .expect("store")
+        .select("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { <http://example.org/s1> ?p ?o } }")
+        .expect("query");
+    assert_eq!(
+        rows[0][0].1, "\"0\"^^<http://www.w3.org/2001/XMLSchema#integer>",
+        "nothing of the failed source was committed"
+    );
+}
+
+#[test]
+fn a_second_concurrent_build_is_refused() {
+    let dir = scratch("busy");
+    let index = dir.join("index");
+    std::fs::create_dir_all(&index).expect("mkdir");
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(index.join(".build.lock"))
+        .expect("lock file");
+    lock.try_lock().expect("take the lock");
+    let err = ontoresolve::build::build(
+        &ontoresolve::build::BuildOptions {
+            catalog: fixtures().join("fixtures.toml"),
+            index_dir: index.clone(),
+            keep_going: false,
+        },
+        &ontoresolve::build::Silent,
+    )
+    .expect_err("refused while another build holds the lock");
+    assert!(
+        matches!(err, ontoresolve::build::BuildError::Busy(_)),
+        "{err}"
+    );
+    drop(lock);
+    build_into(&fixtures().join("fixtures.toml"), &index);
+}

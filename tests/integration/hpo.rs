@@ -136,3 +136,46 @@ fn hpo_triples_are_in_their_named_graph() {
         )]]
     );
 }
+
+#[test]
+fn obo_literal_datatypes_are_xsd_not_obo_purls() {
+    let r = hpo();
+    let store = r.store().expect("store");
+    let count = |filter: &str| {
+        let rows = store
+            .select(&format!(
+                "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?s ?p ?o FILTER(isLiteral(?o) && {filter}) }} }}"
+            ))
+            .expect("query");
+        rows[0][0]
+            .1
+            .split('"')
+            .nth(1)
+            .and_then(|n| n.parse::<u64>().ok())
+            .expect("count")
+    };
+    assert_eq!(
+        count("STRSTARTS(STR(DATATYPE(?o)), \"http://purl.obolibrary.org/obo/\")"),
+        0
+    );
+    assert!(count("DATATYPE(?o) = <http://www.w3.org/2001/XMLSchema#dateTime>") >= 5_000);
+}
+
+#[test]
+fn hostile_queries_are_bounded() {
+    let r = hpo();
+    let long = "abnormality ".repeat(10_000);
+    assert!(
+        r.fuzzy(&long, 2, usize::MAX).is_empty(),
+        "over-long fuzzy queries are not searched"
+    );
+    let (hits, total) = r.search("*", usize::MAX).expect("search");
+    assert_eq!(
+        (hits.len(), total),
+        (0, 0),
+        "query syntax is not interpreted"
+    );
+    let (hits, _) = r.search("height", usize::MAX).expect("search");
+    assert!(!hits.is_empty() && hits.len() <= 1000);
+    assert!(r.lookup_label("").is_empty() && r.lookup_id("").is_empty());
+}
