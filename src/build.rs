@@ -16,7 +16,8 @@ use sha2::{Digest, Sha256};
 
 use crate::catalog::{Catalog, CatalogError, SourceSpec};
 use crate::index::manifest::{
-    BuildTime, Counts, InputFile, ReleaseOrigin, SkippedSource, SourceCounts, SourceRecord,
+    BuildTime, Counts, IdShape, InputFile, MAX_TOP_CONCEPTS, ReleaseOrigin, SkippedSource,
+    SourceCounts, SourceRecord,
 };
 use crate::index::normalize::{id_key, label_key};
 use crate::index::{
@@ -208,6 +209,8 @@ pub fn build(
     let mut first = 0u32;
     for (record, concepts) in records.iter_mut().zip(&all_concepts) {
         record.first_concept = first;
+        record.top_concepts = top_concepts(concepts);
+        record.id_shapes = id_shapes(concepts);
         first = u32::try_from(concepts.len())
             .ok()
             .and_then(|n| first.checked_add(n))
@@ -550,6 +553,8 @@ fn ingest_source(
         scope: spec.scope.clone(),
         url: spec.url.clone(),
         first_concept: 0,
+        top_concepts: Vec::new(),
+        id_shapes: Vec::new(),
         counts: SourceCounts {
             triples: stats.triples,
             concepts: stats.concepts,
@@ -562,6 +567,39 @@ fn ingest_source(
         },
     };
     Ok((record, concepts))
+}
+
+/// SKOS top concepts if the source marks any, else live concepts without parents.
+fn top_concepts(concepts: &[Concept]) -> Vec<String> {
+    let marked: Vec<String> = concepts
+        .iter()
+        .filter(|c| c.top_concept)
+        .map(|c| c.iri.clone())
+        .take(MAX_TOP_CONCEPTS)
+        .collect();
+    if !marked.is_empty() {
+        return marked;
+    }
+    concepts
+        .iter()
+        .filter(|c| c.parents.is_empty() && !c.obsolete)
+        .map(|c| c.iri.clone())
+        .take(MAX_TOP_CONCEPTS)
+        .collect()
+}
+
+/// The shape of local ids per prefix, learned from the concepts' CURIEs.
+fn id_shapes(concepts: &[Concept]) -> Vec<IdShape> {
+    let mut by_prefix: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for curie in concepts.iter().filter_map(|c| c.curie.as_deref()) {
+        if let Some((prefix, local)) = curie.split_once(':') {
+            by_prefix.entry(prefix).or_default().push(local);
+        }
+    }
+    by_prefix
+        .into_iter()
+        .filter_map(|(prefix, locals)| IdShape::observe(prefix, locals))
+        .collect()
 }
 
 /// Every spelling under which a concept's identifier may be looked up.

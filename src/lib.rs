@@ -7,6 +7,7 @@ pub mod build;
 pub mod catalog;
 pub mod index;
 pub mod ingest;
+pub mod mcp;
 pub mod model;
 pub mod resolve;
 pub mod store;

@@ -3,6 +3,7 @@
 
 mod build;
 mod lookup;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +41,20 @@ enum Command {
         #[arg(long)]
         keep_going: bool,
     },
+    /// Serve MCP over stdio (default) or Streamable HTTP; builds the index first if missing.
+    Serve {
+        #[command(flatten)]
+        index: IndexArg,
+        /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio, e.g. 127.0.0.1:8765.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// Also accept browser requests from this Origin (localhost is always accepted).
+        #[arg(long, value_name = "ORIGIN")]
+        allow_origin: Vec<String>,
+        /// Source catalogue used when the index must be built first.
+        #[arg(long, default_value = "ontologies/sources.toml")]
+        sources: PathBuf,
+    },
     /// Look up an identifier or a name and print what the index knows.
     Lookup {
         /// An identifier (CURIE, IRI, OBO id) or a name.
@@ -70,6 +85,12 @@ pub fn run() -> ExitCode {
             index,
             keep_going,
         } => build::run(sources, index.index, keep_going),
+        Command::Serve {
+            index,
+            http,
+            allow_origin,
+            sources,
+        } => serve::run(index.index, sources, http, allow_origin),
         Command::Lookup {
             query,
             index,

@@ -8,7 +8,7 @@ use super::lexicon::LexiconCounts;
 use crate::model::PrefixRule;
 
 /// Bumped whenever a file layout under a build directory changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -70,6 +70,13 @@ pub struct SourceRecord {
     /// Concepts of this source have ids `first_concept .. first_concept + counts.concepts`.
     pub first_concept: u32,
     pub counts: SourceCounts,
+    /// The source's entry points: SKOS top concepts, or live concepts without parents; at most
+    /// [`MAX_TOP_CONCEPTS`], by IRI.
+    #[serde(default)]
+    pub top_concepts: Vec<String>,
+    /// The shape of the local ids this source uses, per prefix.
+    #[serde(default)]
+    pub id_shapes: Vec<IdShape>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,6 +97,94 @@ pub struct SourceCounts {
     pub parent_links: u64,
     pub xrefs: u64,
     pub replacements: u64,
+}
+
+pub const MAX_TOP_CONCEPTS: usize = 100;
+
+/// What the local ids under one prefix look like in the loaded data, e.g. HP: 7 digits. Used to
+/// tell a well-formed but absent identifier from a malformed one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdShape {
+    pub prefix: String,
+    /// `digits`, `alphanumeric` (ASCII letters and digits) or `any`.
+    pub charset: String,
+    pub min_len: usize,
+    pub max_len: usize,
+    /// One real local id, for messages.
+    pub example: String,
+}
+
+impl IdShape {
+    /// Learns the shape from local ids.
+    pub fn observe<'a>(prefix: &str, locals: impl IntoIterator<Item = &'a str>) -> Option<IdShape> {
+        let mut shape: Option<IdShape> = None;
+        for local in locals {
+            let charset = charset_of(local);
+            let len = local.chars().count();
+            match &mut shape {
+                None => {
+                    shape = Some(IdShape {
+                        prefix: prefix.to_string(),
+                        charset: charset.to_string(),
+                        min_len: len,
+                        max_len: len,
+                        example: local.to_string(),
+                    })
+                }
+                Some(s) => {
+                    s.min_len = s.min_len.min(len);
+                    s.max_len = s.max_len.max(len);
+                    if s.charset != charset {
+                        s.charset = widen(&s.charset, charset).to_string();
+                    }
+                }
+            }
+        }
+        shape
+    }
+
+    /// Whether a local id fits this shape.
+    pub fn fits(&self, local: &str) -> bool {
+        let len = local.chars().count();
+        let charset_ok = match self.charset.as_str() {
+            "digits" => charset_of(local) == "digits",
+            "alphanumeric" => matches!(charset_of(local), "digits" | "alphanumeric"),
+            _ => !local.is_empty() && !local.chars().any(char::is_whitespace),
+        };
+        charset_ok && (self.min_len..=self.max_len).contains(&len)
+    }
+
+    /// A human description, e.g. "7 digits".
+    pub fn describe(&self) -> String {
+        let len = if self.min_len == self.max_len {
+            self.min_len.to_string()
+        } else {
+            format!("{} to {}", self.min_len, self.max_len)
+        };
+        match self.charset.as_str() {
+            "digits" => format!("{len} digits"),
+            "alphanumeric" => format!("{len} ASCII letters or digits"),
+            _ => format!("{len} characters without spaces"),
+        }
+    }
+}
+
+fn charset_of(local: &str) -> &'static str {
+    if !local.is_empty() && local.bytes().all(|b| b.is_ascii_digit()) {
+        "digits"
+    } else if !local.is_empty() && local.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        "alphanumeric"
+    } else {
+        "any"
+    }
+}
+
+fn widen(a: &str, b: &str) -> &'static str {
+    match (a, b) {
+        ("any", _) | (_, "any") => "any",
+        ("digits", "digits") => "digits",
+        _ => "alphanumeric",
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

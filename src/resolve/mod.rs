@@ -2,6 +2,10 @@
 //! search and concept details. Synchronous, no writes, and no lookup scans the data set: every
 //! path goes through an FST, the full-text index or the concept table's offsets.
 
+mod identifier;
+
+pub use identifier::{ChainStep, Normalized, Outcome};
+
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -233,6 +237,19 @@ impl Resolver {
             .find(|(_, c)| c.iri == iri && c.source == source)
     }
 
+    /// The concept with `iri`, preferring the given source.
+    pub fn by_iri_any(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
+        self.by_iri(iri, source).or_else(|| {
+            self.files
+                .ids
+                .get(&id_key(iri))
+                .into_iter()
+                .filter(|p| p.detail == spelling::IRI)
+                .filter_map(|p| Some((p.concept, self.files.table.get(p.concept)?)))
+                .find(|(_, c)| c.iri == iri)
+        })
+    }
+
     fn related(&self, iri: &str, kind: LinkKind, source: u16) -> Related {
         let found = self.by_iri(iri, source).map(|(_, c)| c);
         Related {
@@ -270,6 +287,37 @@ impl Resolver {
             parents,
             children,
         })
+    }
+
+    /// CURIEs starting with `prefix` (any case), then CURIEs of concepts whose names start with
+    /// it; at most `limit`, for completion.
+    pub fn complete_identifier(&self, prefix: &str, limit: usize) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut push = |curie: Option<String>| {
+            if let Some(c) = curie
+                && out.len() < limit
+                && !out.contains(&c)
+            {
+                out.push(c);
+            }
+        };
+        let key = id_key(prefix);
+        if !key.is_empty() {
+            for (_, postings) in self.files.ids.prefixed(&key, limit * 2) {
+                for p in postings.iter().filter(|p| p.detail == spelling::CURIE) {
+                    push(self.files.table.get(p.concept).and_then(|c| c.curie));
+                }
+            }
+        }
+        let label = label_key(prefix);
+        if !label.is_empty() {
+            for (_, postings) in self.files.labels.prefixed(&label, limit) {
+                for p in postings {
+                    push(self.files.table.get(p.concept).and_then(|c| c.curie));
+                }
+            }
+        }
+        out
     }
 
     /// Follows replaced_by links from an obsolete concept to the first live replacement.

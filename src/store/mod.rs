@@ -105,6 +105,41 @@ impl StoreReader {
         Ok(n)
     }
 
+    /// The triples with `iri` as subject in `graph`, as Turtle.
+    pub fn subject_turtle(&self, iri: &str, graph: &str) -> Result<String, StoreError> {
+        let subject = NamedNode::new(iri).map_err(|e| StoreError::GraphName(e.to_string()))?;
+        let graph = NamedNode::new(graph).map_err(|e| StoreError::GraphName(e.to_string()))?;
+        let mut serializer = oxttl::TurtleSerializer::new()
+            .with_prefix("rdfs", "http://www.w3.org/2000/01/rdf-schema#")
+            .and_then(|s| s.with_prefix("owl", "http://www.w3.org/2002/07/owl#"))
+            .and_then(|s| s.with_prefix("skos", "http://www.w3.org/2004/02/skos/core#"))
+            .and_then(|s| {
+                s.with_prefix("oboInOwl", "http://www.geneontology.org/formats/oboInOwl#")
+            })
+            .and_then(|s| s.with_prefix("obo", "http://purl.obolibrary.org/obo/"))
+            .map_err(|e| StoreError::GraphName(e.to_string()))?
+            .for_writer(Vec::new());
+        for quad in self.store.quads_for_pattern(
+            Some(subject.as_ref().into()),
+            None,
+            None,
+            Some(graph.as_ref().into()),
+        ) {
+            let quad = quad?;
+            serializer
+                .serialize_triple(oxigraph::model::TripleRef::new(
+                    quad.subject.as_ref(),
+                    quad.predicate.as_ref(),
+                    quad.object.as_ref(),
+                ))
+                .map_err(|e| StoreError::Storage(StorageError::Io(e)))?;
+        }
+        let bytes = serializer
+            .finish()
+            .map_err(|e| StoreError::Storage(StorageError::Io(e)))?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
     /// Runs a SPARQL SELECT and returns its rows as variable → term strings, in order.
     pub fn select(&self, query: &str) -> Result<Vec<Vec<(String, String)>>, SparqlError> {
         use oxigraph::sparql::{QueryResults, SparqlEvaluator};

@@ -1,0 +1,219 @@
+//! Wire types: what tools return and take, serialized with serde and described with schemars.
+//! Domain types never cross the wire directly.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Every tool result has this shape.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Envelope<T> {
+    /// What was asked, how it was read, and which filters and defaults were applied.
+    pub query: QueryEcho,
+    /// How many results exist in all.
+    pub total: u64,
+    /// How many are in this answer.
+    pub returned: u64,
+    /// Whether `total` exceeds `returned`.
+    pub truncated: bool,
+    /// How to get the rest when truncated.
+    pub cursor: Option<String>,
+    /// The id and release of each source consulted.
+    pub sources: Vec<SourceRelease>,
+    /// The build id of the index that answered.
+    pub index: String,
+    /// A SPARQL query over the RDF store that reproduces this answer.
+    pub sparql: String,
+    /// What to try next when the answer is empty.
+    pub suggestion: Option<String>,
+    pub result: T,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct QueryEcho {
+    /// The arguments as received.
+    pub input: serde_json::Value,
+    /// The input after normalization.
+    pub normalized: String,
+    /// Every step normalization took (case folding, prefix recognition, trimming).
+    pub steps: Vec<String>,
+    /// Filters in force, with their values.
+    pub filters: serde_json::Value,
+    /// Defaults that were applied because an argument was omitted.
+    pub defaults_applied: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SourceRelease {
+    pub id: String,
+    pub release: String,
+}
+
+/// A concept in brief.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ConceptSummary {
+    pub iri: String,
+    pub curie: Option<String>,
+    pub label: Option<String>,
+    pub source: String,
+    pub release: String,
+    pub obsolete: bool,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ChainHop {
+    pub iri: String,
+    pub curie: Option<String>,
+    pub label: Option<String>,
+    /// Whether the concept is in the loaded sources.
+    pub loaded: bool,
+    pub obsolete: bool,
+}
+
+/// The answer of `resolve_identifier`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Resolution {
+    /// `found`, `obsolete` or `not_in_loaded_sources`.
+    pub outcome: String,
+    pub message: String,
+    pub next_step: Option<String>,
+    /// The concepts with this identifier (one per source that holds it).
+    pub concepts: Vec<ConceptSummary>,
+    /// For an obsolete concept: replaced_by followed to a live concept, hop by hop.
+    pub replacement_chain: Vec<ChainHop>,
+    /// For an obsolete concept: alternatives it says to consider.
+    pub consider: Vec<String>,
+    /// For `not_in_loaded_sources`: the sources whose prefix this is.
+    pub sources_for_prefix: Vec<String>,
+}
+
+/// One candidate of `find_concepts`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Candidate {
+    pub concept: ConceptSummary,
+    /// `identifier`, `exact_label`, `synonym`, `fuzzy` or `full_text`.
+    pub match_type: String,
+    /// For synonyms: the kind (exact_synonym, alt_label, related_synonym, ...).
+    pub synonym_kind: Option<String>,
+    /// For fuzzy matches: the edit distance.
+    pub distance: Option<u8>,
+    /// The text that matched, with its language tag.
+    pub matched_text: Option<String>,
+    pub matched_lang: Option<String>,
+    pub score: Score,
+}
+
+/// A score broken into its parts; `total` orders candidates.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Score {
+    pub total: f64,
+    /// Weight of the match type: identifier 1.0, exact label 0.95, synonym 0.85, fuzzy 0.7,
+    /// full text 0.5.
+    pub match_type: f64,
+    /// Subtracted per edit for fuzzy matches (0.1 per edit).
+    pub distance_penalty: f64,
+    /// The full-text relevance (BM25), when the match came from full text.
+    pub text_relevance: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Candidates {
+    pub candidates: Vec<Candidate>,
+    /// Obsolete matches left out (include_obsolete=false).
+    pub obsolete_hidden: u64,
+    /// The stages tried in order, and the one that produced the candidates.
+    pub stages_tried: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LabelDto {
+    pub text: String,
+    pub kind: String,
+    pub lang: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LinkDto {
+    pub iri: String,
+    pub curie: Option<String>,
+    pub label: Option<String>,
+    /// `sub_class_of` or `broader`.
+    pub relation: String,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct XrefDto {
+    pub target: String,
+    /// `db_xref`, `exact_match`, `close_match`, `broad_match`, `narrow_match` or `related_match`.
+    pub predicate: String,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ConceptDetail {
+    pub concept: ConceptSummary,
+    pub labels: Vec<LabelDto>,
+    pub definitions: Vec<LabelDto>,
+    pub parents: Vec<LinkDto>,
+    pub children: Vec<LinkDto>,
+    pub children_total: u64,
+    pub xrefs: Vec<XrefDto>,
+    pub alt_ids: Vec<String>,
+    pub replacement_chain: Vec<ChainHop>,
+    pub consider: Vec<String>,
+    /// The named graph holding the concept's triples.
+    pub graph: String,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SourceInfo {
+    pub id: String,
+    pub title: String,
+    pub release: String,
+    /// `file` (with the statement) or `catalogue`.
+    pub release_origin: String,
+    pub concepts: u64,
+    pub obsolete: u64,
+    pub triples: u64,
+    pub license: String,
+    pub scope: String,
+    pub homepage: String,
+    pub graph: String,
+    pub resource: String,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SourceList {
+    pub sources: Vec<SourceInfo>,
+    /// Catalogue sources not loaded, and why.
+    pub not_loaded: Vec<NotLoaded>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct NotLoaded {
+    pub id: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct IdentifierArgs {
+    /// A CURIE (HP:0000118), an IRI (http://purl.obolibrary.org/obo/HP_0000118) or an OBO-style
+    /// id (HP_0000118), in any letter case.
+    pub identifier: String,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct FindArgs {
+    /// The name to look for, e.g. "Abnormality of body height".
+    pub text: String,
+    /// Only these source ids (see list_sources). Default: all.
+    #[serde(default)]
+    pub sources: Option<Vec<String>>,
+    /// Include obsolete concepts. Default: false (they are counted, not listed).
+    #[serde(default)]
+    pub include_obsolete: Option<bool>,
+    /// At most this many candidates, 1 to 100. Default: 10.
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+pub struct NoArgs {}

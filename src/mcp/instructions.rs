@@ -1,0 +1,42 @@
+//! The server instructions: scope, a tool-selection guide, then licences and attribution.
+
+use crate::index::Manifest;
+
+pub fn instructions(m: &Manifest) -> String {
+    let mut out = String::from("SCOPE\nLoaded sources (id, release):\n");
+    for s in &m.sources {
+        out.push_str(&format!(
+            "- {} ({}), release {}: {}\n",
+            s.id, s.title, s.release, s.scope
+        ));
+    }
+    for s in &m.skipped {
+        out.push_str(&format!("- {} is NOT loaded: {}\n", s.id, s.reason));
+    }
+    out.push_str(
+        "Not covered: literature, clinical trials, sequences, variants, drugs and genes (no gene \
+         source is loaded), and any vocabulary not listed above. An identifier from another \
+         vocabulary is reported as an unknown prefix, never guessed.\n\n",
+    );
+    out.push_str(
+        "TOOL GUIDE\n\
+         - Have an identifier (CURIE, IRI, PREFIX_local)? Call resolve_identifier first. It says \
+         found, obsolete (with the replacement), not in the loaded sources, or malformed/unknown \
+         prefix: treat anything but found as not resolved.\n\
+         - Have a name? Call find_concepts. It tries exact label, then synonyms, then near \
+         spellings, then full text, and says which matched; obsolete concepts are hidden and counted.\n\
+         - Need labels, definitions, parents, children, xrefs or provenance? Call get_concept with \
+         the identifier from the first step.\n\
+         - Unsure what is loaded or which release? Call list_sources.\n\
+         Common workflows: (1) name -> find_concepts -> get_concept on the top candidate; \
+         (2) identifier -> resolve_identifier -> if obsolete, get_concept on the replacement; \
+         (3) hierarchy -> get_concept, then get_concept on a parent or child.\n\
+         Every answer carries the source releases, the index build id and a SPARQL query that \
+         re-runs it.\n\n",
+    );
+    out.push_str("LICENCES AND ATTRIBUTION\n");
+    for s in &m.sources {
+        out.push_str(&format!("- {}: {}. {}\n", s.id, s.license, s.attribution));
+    }
+    out
+}

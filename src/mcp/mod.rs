@@ -1,0 +1,389 @@
+//! The MCP server: the only module that knows rmcp, schemars and the wire protocol. It serves
+//! revisions 2026-07-28 and 2025-11-25 from one handler, over stdio and Streamable HTTP.
+
+pub mod dto;
+mod instructions;
+pub mod tools;
+
+use std::borrow::Cow;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::*;
+use rmcp::service::RequestContext;
+use rmcp::{
+    ErrorData as McpError, Json, RoleServer, ServerHandler, tool, tool_handler, tool_router,
+};
+use serde_json::json;
+
+use crate::resolve::{Outcome, Resolver};
+use dto::*;
+
+/// How long clients may cache lists and reads: the data only changes with a rebuild.
+pub const CACHE_TTL_MS: u64 = 3_600_000;
+const PAGE_SIZE: usize = 50;
+pub const CONCEPT_TEMPLATE: &str = "ontoresolve://concept/{curie}";
+
+#[derive(Clone)]
+pub struct OntoServer {
+    resolver: Arc<Resolver>,
+    instructions: Arc<String>,
+    tool_router: ToolRouter<Self>,
+}
+
+fn tool_error(e: tools::ToolError, input: serde_json::Value) -> CallToolResult {
+    CallToolResult::structured_error(e.to_json(&input))
+}
+
+#[tool_router]
+impl OntoServer {
+    pub fn new(resolver: Arc<Resolver>) -> Self {
+        let instructions = Arc::new(instructions::instructions(resolver.manifest()));
+        OntoServer {
+            resolver,
+            instructions,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// What is this identifier?
+    #[tool(
+        description = "What is this identifier? Resolves a CURIE, IRI or OBO-style id (any case) and says whether it is found, obsolete (with its replacement), well-formed but absent from the loaded sources, malformed, or of an unknown prefix.",
+        annotations(
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false,
+            destructive_hint = false
+        )
+    )]
+    async fn resolve_identifier(
+        &self,
+        Parameters(args): Parameters<IdentifierArgs>,
+    ) -> Result<Json<Envelope<Resolution>>, CallToolResult> {
+        tools::resolve_identifier(&self.resolver, &args)
+            .map(Json)
+            .map_err(|e| tool_error(e, json!({ "identifier": args.identifier })))
+    }
+
+    /// Which concepts have this name?
+    #[tool(
+        description = "Which concepts have this name? Tries exact label, then synonyms, then near spellings (edit distance 1-2), then full text over labels and definitions. Each candidate says how it matched, the matched text and a score broken into parts. Obsolete concepts are hidden unless include_obsolete is true, and counted.",
+        annotations(
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false,
+            destructive_hint = false
+        )
+    )]
+    async fn find_concepts(
+        &self,
+        Parameters(args): Parameters<FindArgs>,
+    ) -> Result<Json<Envelope<Candidates>>, CallToolResult> {
+        tools::find_concepts(&self.resolver, &args)
+            .map(Json)
+            .map_err(|e| tool_error(e, json!({ "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit })))
+    }
+
+    /// Everything about one concept.
+    #[tool(
+        description = "Everything about one concept: labels by kind and language, definitions, parents, children, cross-references, obsolete status with its replacement chain, and its source release and named graph.",
+        annotations(
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false,
+            destructive_hint = false
+        )
+    )]
+    async fn get_concept(
+        &self,
+        Parameters(args): Parameters<IdentifierArgs>,
+    ) -> Result<Json<Envelope<Option<ConceptDetail>>>, CallToolResult> {
+        tools::get_concept(&self.resolver, &args)
+            .map(Json)
+            .map_err(|e| tool_error(e, json!({ "identifier": args.identifier })))
+    }
+
+    /// What is loaded?
+    #[tool(
+        description = "What is loaded? Each source with its release (and where the release came from), counts, licence and scope, and the catalogue sources that are not loaded.",
+        annotations(
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false,
+            destructive_hint = false
+        )
+    )]
+    async fn list_sources(&self) -> Json<Envelope<SourceList>> {
+        Json(tools::list_sources(&self.resolver))
+    }
+}
+
+impl OntoServer {
+    fn source_resource(&self, s: &crate::index::manifest::SourceRecord) -> Resource {
+        Resource::new(format!("ontoresolve://source/{}", s.id), s.id.clone())
+            .with_title(format!("{} (release {})", s.title, s.release))
+            .with_description(format!(
+                "{} Licence: {}. {}",
+                s.scope, s.license, s.attribution
+            ))
+            .with_mime_type("application/json")
+    }
+
+    fn concept_resource(&self, iri: &str) -> Option<Resource> {
+        let m = self.resolver.lookup_id(iri).into_iter().next()?;
+        let c = self.resolver.concept(m.concept)?;
+        let source = self.resolver.source_of(&c)?;
+        Some(
+            Resource::new(
+                c.iri.clone(),
+                c.curie.clone().unwrap_or_else(|| c.iri.clone()),
+            )
+            .with_title(
+                c.preferred_label()
+                    .map(|l| l.text.clone())
+                    .unwrap_or_default(),
+            )
+            .with_description(format!(
+                "Top concept of {} release {}; licence: {}",
+                source.id, source.release, source.license
+            ))
+            .with_mime_type("application/json"),
+        )
+    }
+
+    /// Sources first, then each source's top concepts.
+    fn all_listed(&self) -> Vec<Resource> {
+        let m = self.resolver.manifest();
+        let mut out: Vec<Resource> = m.sources.iter().map(|s| self.source_resource(s)).collect();
+        for s in &m.sources {
+            out.extend(
+                s.top_concepts
+                    .iter()
+                    .filter_map(|iri| self.concept_resource(iri)),
+            );
+        }
+        out
+    }
+
+    /// Reads a concept by IRI or by the CURIE template, as JSON and Turtle.
+    fn read_concept(&self, uri: &str) -> Option<Vec<ResourceContents>> {
+        let key = uri.strip_prefix("ontoresolve://concept/").unwrap_or(uri);
+        let (_, outcome) = self.resolver.resolve_identifier(key);
+        let id = match outcome {
+            Outcome::Found(m) => m.first()?.concept,
+            Outcome::Obsolete { concept, .. } => concept,
+            _ => return None,
+        };
+        let detail = tools::detail(&self.resolver, id)?;
+        let json = serde_json::to_string_pretty(&detail).ok()?;
+        let mut contents =
+            vec![ResourceContents::text(json, uri).with_mime_type("application/json")];
+        if let Ok(store) = self.resolver.store()
+            && let Ok(turtle) = store.subject_turtle(&detail.concept.iri, &detail.graph)
+        {
+            contents.push(ResourceContents::text(turtle, uri).with_mime_type("text/turtle"));
+        }
+        Some(contents)
+    }
+}
+
+fn not_found(uri: &str) -> McpError {
+    McpError::resource_not_found(
+        "no such resource: read a concept by its IRI or ontoresolve://concept/{curie}, or a source by ontoresolve://source/{id}",
+        Some(json!({ "uri": uri })),
+    )
+}
+
+fn page_cursor(cursor: Option<String>, len: usize) -> Result<usize, McpError> {
+    match cursor {
+        None => Ok(0),
+        Some(c) => c
+            .strip_prefix("offset:")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| n < len)
+            .ok_or_else(|| {
+                McpError::invalid_params("invalid cursor", Some(json!({ "cursor": c })))
+            }),
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for OntoServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_completions()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "ontoresolve",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(self.instructions.as_str())
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(&[ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25])
+    }
+
+    async fn discover(&self, _ctx: RequestContext<RoleServer>) -> Result<DiscoverResult, McpError> {
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        )
+        .with_ttl_ms(CACHE_TTL_MS)
+        .with_cache_scope(CacheScope::Public))
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        if let Some(c) = request.and_then(|r| r.cursor) {
+            return Err(McpError::invalid_params(
+                "invalid cursor",
+                Some(json!({ "cursor": c })),
+            ));
+        }
+        Ok(ListToolsResult::with_all_items(self.tool_router.list_all())
+            .with_ttl_ms(CACHE_TTL_MS)
+            .with_cache_scope(CacheScope::Public))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let all = self.all_listed();
+        let start = page_cursor(request.and_then(|r| r.cursor), all.len())?;
+        let end = (start + PAGE_SIZE).min(all.len());
+        let mut result = ListResourcesResult::with_all_items(all[start..end].to_vec())
+            .with_ttl_ms(CACHE_TTL_MS)
+            .with_cache_scope(CacheScope::Public);
+        result.next_cursor = (end < all.len()).then(|| format!("offset:{end}"));
+        Ok(result)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        if let Some(c) = request.and_then(|r| r.cursor) {
+            return Err(McpError::invalid_params(
+                "invalid cursor",
+                Some(json!({ "cursor": c })),
+            ));
+        }
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(CONCEPT_TEMPLATE, "concept")
+                .with_title("A concept by CURIE")
+                .with_description("Any loaded concept by CURIE, e.g. ontoresolve://concept/HP:0000118; JSON and Turtle.")
+                .with_mime_type("application/json"),
+        ])
+        .with_ttl_ms(CACHE_TTL_MS)
+        .with_cache_scope(CacheScope::Public))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let uri = request.uri.as_str();
+        let contents = if let Some(id) = uri.strip_prefix("ontoresolve://source/") {
+            self.resolver.manifest().source(id).and_then(|s| {
+                let info = tools::source_info(s);
+                let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "file": s.file, "top_concepts": s.top_concepts });
+                Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
+            })
+        } else {
+            self.read_concept(uri)
+        };
+        let contents = contents.ok_or_else(|| not_found(uri))?;
+        Ok(ReadResourceResult::new(contents)
+            .with_ttl_ms(CACHE_TTL_MS)
+            .with_cache_scope(CacheScope::Public)
+            .into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let values = if request.r#ref.as_resource_uri() == Some(CONCEPT_TEMPLATE)
+            && request.argument.name == "curie"
+        {
+            self.resolver
+                .complete_identifier(&request.argument.value, CompletionInfo::MAX_VALUES)
+        } else {
+            Vec::new()
+        };
+        let info = CompletionInfo::with_all_values(values)
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        Ok(CompleteResult::new(info))
+    }
+}
+
+/// Serves over stdin/stdout until stdin closes.
+pub async fn serve_stdio(resolver: Arc<Resolver>) -> Result<(), std::io::Error> {
+    use rmcp::ServiceExt;
+    let running = OntoServer::new(resolver)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(std::io::Error::other)?;
+    running.waiting().await.map_err(std::io::Error::other)?;
+    Ok(())
+}
+
+/// HTTP settings: where to listen and which browser origins may call.
+#[derive(Clone, Debug)]
+pub struct HttpOptions {
+    pub addr: SocketAddr,
+    pub extra_origins: Vec<String>,
+    pub max_body_bytes: usize,
+}
+
+/// The axum router serving Streamable HTTP at `/mcp`.
+pub fn http_router(resolver: Arc<Resolver>, options: &HttpOptions) -> axum::Router {
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    let mut origins = vec![
+        "http://localhost:*".to_string(),
+        "http://127.0.0.1:*".to_string(),
+        "http://[::1]:*".to_string(),
+        "https://localhost:*".to_string(),
+    ];
+    origins.extend(options.extra_origins.iter().cloned());
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(origins)
+        .with_max_request_body_bytes(options.max_body_bytes)
+        .with_json_response(true);
+    let server = Arc::new(OntoServer::new(resolver));
+    let service: StreamableHttpService<Arc<OntoServer>, LocalSessionManager> =
+        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
+    axum::Router::new().nest_service("/mcp", service)
+}
+
+/// Serves Streamable HTTP until Ctrl-C.
+pub async fn serve_http(
+    resolver: Arc<Resolver>,
+    options: HttpOptions,
+) -> Result<(), std::io::Error> {
+    let router = http_router(resolver, &options);
+    let listener = tokio::net::TcpListener::bind(options.addr).await?;
+    tracing::info!(addr = %options.addr, "serving Streamable HTTP at /mcp");
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+}

@@ -1,0 +1,719 @@
+//! The tools' logic: each takes arguments and the resolver and returns an envelope or a tool
+//! error. No rmcp types here, so the logic is testable on its own.
+
+use serde_json::{Value, json};
+
+use super::dto::*;
+use crate::index::manifest::{ReleaseOrigin, SourceRecord};
+use crate::model::{Concept, Link};
+use crate::resolve::{ChainStep, ConceptId, Outcome, Resolver};
+
+/// A tool input error: a code, what went wrong and what to do next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolError {
+    pub code: &'static str,
+    pub message: String,
+    pub next_step: String,
+}
+
+impl ToolError {
+    pub fn to_json(&self, query: &Value) -> Value {
+        json!({
+            "error": { "code": self.code, "message": self.message, "next_step": self.next_step },
+            "query": query,
+        })
+    }
+}
+
+pub const DEFAULT_LIMIT: u32 = 10;
+pub const MAX_LIMIT: u32 = 100;
+const MAX_CHILDREN: usize = 100;
+const MAX_TEXT_BYTES: usize = 1000;
+
+const LABEL_PREDICATES: &str =
+    "<http://www.w3.org/2000/01/rdf-schema#label> <http://www.w3.org/2004/02/skos/core#prefLabel>";
+const NAME_PREDICATES: &str = "<http://www.w3.org/2000/01/rdf-schema#label>, <http://www.w3.org/2004/02/skos/core#prefLabel>, <http://www.w3.org/2004/02/skos/core#altLabel>, <http://www.w3.org/2004/02/skos/core#hiddenLabel>, <http://www.w3.org/2004/02/skos/core#notation>, <http://www.geneontology.org/formats/oboInOwl#hasExactSynonym>, <http://www.geneontology.org/formats/oboInOwl#hasRelatedSynonym>, <http://www.geneontology.org/formats/oboInOwl#hasBroadSynonym>, <http://www.geneontology.org/formats/oboInOwl#hasNarrowSynonym>";
+
+fn sparql_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// An IRI safe to place between angle brackets in SPARQL.
+fn sparql_iri(iri: &str) -> String {
+    iri.chars()
+        .filter(|c| {
+            !matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\') && !c.is_whitespace()
+        })
+        .collect()
+}
+
+fn source_release(s: &SourceRecord) -> SourceRelease {
+    SourceRelease {
+        id: s.id.clone(),
+        release: s.release.clone(),
+    }
+}
+
+fn all_sources(r: &Resolver) -> Vec<SourceRelease> {
+    r.manifest().sources.iter().map(source_release).collect()
+}
+
+pub fn summary(r: &Resolver, c: &Concept) -> ConceptSummary {
+    let source = r.source_of(c);
+    ConceptSummary {
+        iri: c.iri.clone(),
+        curie: c.curie.clone(),
+        label: c.preferred_label().map(|l| l.text.clone()),
+        source: source.map(|s| s.id.clone()).unwrap_or_default(),
+        release: source.map(|s| s.release.clone()).unwrap_or_default(),
+        obsolete: c.obsolete,
+    }
+}
+
+fn hops(r: &Resolver, chain: &[ChainStep]) -> Vec<ChainHop> {
+    chain
+        .iter()
+        .map(|step| {
+            let c = step.concept.and_then(|id| r.concept(id));
+            ChainHop {
+                iri: step.iri.clone(),
+                curie: c
+                    .as_ref()
+                    .and_then(|c| c.curie.clone())
+                    .or_else(|| r.prefixes().compress(&step.iri)),
+                label: c
+                    .as_ref()
+                    .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
+                loaded: c.is_some(),
+                obsolete: step.obsolete,
+            }
+        })
+        .collect()
+}
+
+fn identifier_error(outcome: &Outcome) -> Option<ToolError> {
+    match outcome {
+        Outcome::Malformed { reason, expected, example } => Some(ToolError {
+            code: "malformed_identifier",
+            message: match expected {
+                Some(e) => format!("{reason}; expected {e}"),
+                None => reason.clone(),
+            },
+            next_step: match example {
+                Some(x) => format!("Check the identifier; a valid one looks like {x}. To search by name, call find_concepts."),
+                None => "Pass a CURIE such as HP:0000118 or an IRI; to search by name, call find_concepts.".into(),
+            },
+        }),
+        Outcome::UnknownPrefix { prefix, suggestions } => Some(ToolError {
+            code: "unknown_prefix",
+            message: if suggestions.is_empty() {
+                format!("the prefix '{prefix}' is not used by any loaded source")
+            } else {
+                format!("the prefix '{prefix}' is not used by any loaded source; closest known: {}", suggestions.join(", "))
+            },
+            next_step: "Call list_sources to see the loaded sources and their prefixes; to search by name, call find_concepts.".into(),
+        }),
+        _ => None,
+    }
+}
+
+pub fn resolve_identifier(
+    r: &Resolver,
+    args: &IdentifierArgs,
+) -> Result<Envelope<Resolution>, ToolError> {
+    let input = json!({ "identifier": args.identifier });
+    let (normalized, outcome) = r.resolve_identifier(&args.identifier);
+    if let Some(error) = identifier_error(&outcome) {
+        return Err(error);
+    }
+    let echo = QueryEcho {
+        input,
+        normalized: normalized
+            .curie
+            .clone()
+            .or(normalized.iri.clone())
+            .unwrap_or_else(|| args.identifier.trim().to_string()),
+        steps: normalized.steps.clone(),
+        filters: json!({}),
+        defaults_applied: Vec::new(),
+    };
+    let iri = normalized.iri.clone().unwrap_or_default();
+    let (resolution, sources, sparql, suggestion) = match outcome {
+        Outcome::Found(matches) => {
+            let concepts: Vec<ConceptSummary> = matches
+                .iter()
+                .filter_map(|m| r.concept(m.concept))
+                .map(|c| summary(r, &c))
+                .collect();
+            let sources = concepts
+                .iter()
+                .map(|c| SourceRelease {
+                    id: c.source.clone(),
+                    release: c.release.clone(),
+                })
+                .collect();
+            let message = match concepts.as_slice() {
+                [one] => format!(
+                    "{} is {:?} in {} release {}",
+                    echo.normalized,
+                    one.label.as_deref().unwrap_or(""),
+                    one.source,
+                    one.release
+                ),
+                many => format!("{} is held by {} sources", echo.normalized, many.len()),
+            };
+            (
+                Resolution {
+                    outcome: "found".into(),
+                    message,
+                    next_step: Some(
+                        "Call get_concept for labels, definitions, parents, children and xrefs."
+                            .into(),
+                    ),
+                    concepts,
+                    replacement_chain: Vec::new(),
+                    consider: Vec::new(),
+                    sources_for_prefix: Vec::new(),
+                },
+                sources,
+                format!(
+                    "SELECT ?graph ?label WHERE {{ GRAPH ?graph {{ <{}> ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} }} }}",
+                    sparql_iri(&iri)
+                ),
+                None,
+            )
+        }
+        Outcome::Obsolete {
+            concept,
+            chain,
+            consider,
+            cycle,
+        } => {
+            let c = r.concept(concept);
+            let concepts: Vec<ConceptSummary> = c.iter().map(|c| summary(r, c)).collect();
+            let hops = hops(r, &chain);
+            let live = hops.iter().rev().find(|h| h.loaded && !h.obsolete);
+            let message = match (live, cycle) {
+                (Some(h), _) => format!(
+                    "{} is obsolete; it is replaced by {} {:?}",
+                    echo.normalized,
+                    h.curie.as_deref().unwrap_or(&h.iri),
+                    h.label.as_deref().unwrap_or("")
+                ),
+                (None, true) => format!(
+                    "{} is obsolete and its replaced_by links form a cycle",
+                    echo.normalized
+                ),
+                (None, false) if consider.is_empty() => {
+                    format!("{} is obsolete and names no replacement", echo.normalized)
+                }
+                (None, false) => format!(
+                    "{} is obsolete; it names alternatives to consider",
+                    echo.normalized
+                ),
+            };
+            let sources = concepts
+                .iter()
+                .map(|c| SourceRelease {
+                    id: c.source.clone(),
+                    release: c.release.clone(),
+                })
+                .collect();
+            (
+                Resolution {
+                    outcome: "obsolete".into(),
+                    message,
+                    next_step: Some(match live {
+                        Some(h) => format!("Use {} instead; call get_concept on it for details.", h.curie.as_deref().unwrap_or(&h.iri)),
+                        None => "Review the alternatives in consider, or search by name with find_concepts.".into(),
+                    }),
+                    concepts,
+                    replacement_chain: hops,
+                    consider,
+                    sources_for_prefix: Vec::new(),
+                },
+                sources,
+                format!(
+                    "SELECT ?graph ?deprecated ?replacement WHERE {{ GRAPH ?graph {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated . OPTIONAL {{ <{0}> ?r ?replacement . VALUES ?r {{ <http://purl.obolibrary.org/obo/IAO_0100001> <http://www.geneontology.org/formats/oboInOwl#replacedBy> <http://purl.org/dc/terms/isReplacedBy> }} }} }} }}",
+                    sparql_iri(&iri)
+                ),
+                None,
+            )
+        }
+        Outcome::NotInLoadedSources { prefix, sources } => (
+            Resolution {
+                outcome: "not_in_loaded_sources".into(),
+                message: format!(
+                    "{} is a well-formed {prefix} identifier, but no loaded source has it",
+                    echo.normalized
+                ),
+                next_step: Some(format!(
+                    "It may be new, retired or mistyped. Check the release in list_sources ({}) or search by name with find_concepts.",
+                    sources.join(", ")
+                )),
+                concepts: Vec::new(),
+                replacement_chain: Vec::new(),
+                consider: Vec::new(),
+                sources_for_prefix: sources.clone(),
+            },
+            r.manifest()
+                .sources
+                .iter()
+                .filter(|s| sources.contains(&s.id))
+                .map(source_release)
+                .collect(),
+            format!(
+                "SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1",
+                sparql_iri(&iri)
+            ),
+            Some("No concept has this identifier: do not use it as if it resolved.".into()),
+        ),
+        Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. } => unreachable_outcome(),
+    };
+    let total = resolution.concepts.len() as u64;
+    Ok(Envelope {
+        query: echo,
+        total,
+        returned: total,
+        truncated: false,
+        cursor: None,
+        sources,
+        index: r.manifest().build_id.clone(),
+        sparql,
+        suggestion,
+        result: resolution,
+    })
+}
+
+/// Errors are handled before; this arm is never taken but must not panic.
+fn unreachable_outcome() -> (Resolution, Vec<SourceRelease>, String, Option<String>) {
+    (
+        Resolution {
+            outcome: "error".into(),
+            message: String::new(),
+            next_step: None,
+            concepts: Vec::new(),
+            replacement_chain: Vec::new(),
+            consider: Vec::new(),
+            sources_for_prefix: Vec::new(),
+        },
+        Vec::new(),
+        String::new(),
+        None,
+    )
+}
+
+struct Found {
+    id: ConceptId,
+    match_type: &'static str,
+    synonym_kind: Option<String>,
+    distance: Option<u8>,
+    text: Option<String>,
+    lang: Option<String>,
+    weight: f64,
+    relevance: Option<f64>,
+}
+
+pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
+    let input = serde_json::to_value(json!({
+        "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit
+    }))
+    .unwrap_or(Value::Null);
+    let text = args.text.trim();
+    if text.is_empty() || text.len() > MAX_TEXT_BYTES {
+        return Err(ToolError {
+            code: "invalid_argument",
+            message: format!("text must be 1 to {MAX_TEXT_BYTES} bytes"),
+            next_step: "Pass the name to look for, e.g. \"Abnormality of body height\".".into(),
+        });
+    }
+    let mut defaults = Vec::new();
+    let limit = match args.limit {
+        None => {
+            defaults.push(format!("limit={DEFAULT_LIMIT}"));
+            DEFAULT_LIMIT
+        }
+        Some(l) if l == 0 || l > MAX_LIMIT => {
+            return Err(ToolError {
+                code: "limit_exceeded",
+                message: format!("limit must be between 1 and {MAX_LIMIT}, got {l}"),
+                next_step: format!(
+                    "Call again with limit between 1 and {MAX_LIMIT}, or narrow with sources."
+                ),
+            });
+        }
+        Some(l) => l,
+    } as usize;
+    let include_obsolete = args.include_obsolete.unwrap_or_else(|| {
+        defaults.push("include_obsolete=false".into());
+        false
+    });
+    let known: Vec<&str> = r.manifest().sources.iter().map(|s| s.id.as_str()).collect();
+    let wanted: Vec<String> = match &args.sources {
+        Some(list) if !list.is_empty() => {
+            if let Some(bad) = list.iter().find(|s| !known.contains(&s.as_str())) {
+                return Err(ToolError {
+                    code: "invalid_argument",
+                    message: format!(
+                        "unknown source '{bad}'; loaded sources: {}",
+                        known.join(", ")
+                    ),
+                    next_step: "Call list_sources for the source ids.".into(),
+                });
+            }
+            list.clone()
+        }
+        _ => {
+            defaults.push("sources=all".into());
+            known.iter().map(|s| s.to_string()).collect()
+        }
+    };
+    let in_scope = |c: &Concept| r.source_of(c).is_some_and(|s| wanted.contains(&s.id));
+
+    let mut stages = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
+    // An identifier pasted into a name search is resolved, not searched as text.
+    stages.push("identifier".to_string());
+    for m in r.lookup_id(text) {
+        found.push(Found {
+            id: m.concept,
+            match_type: "identifier",
+            synonym_kind: None,
+            distance: None,
+            text: Some(text.to_string()),
+            lang: None,
+            weight: 1.0,
+            relevance: None,
+        });
+    }
+    if found.is_empty() {
+        stages.push("exact_label".into());
+        stages.push("synonym".into());
+        for m in r.lookup_label(text) {
+            let primary = m.label.kind.is_primary();
+            found.push(Found {
+                id: m.concept,
+                match_type: if primary { "exact_label" } else { "synonym" },
+                synonym_kind: (!primary).then(|| m.label.kind.as_str().to_string()),
+                distance: None,
+                text: Some(m.label.text.clone()),
+                lang: m.label.lang.clone(),
+                weight: if primary { 0.95 } else { 0.85 },
+                relevance: None,
+            });
+        }
+    }
+    if found.is_empty() {
+        stages.push("fuzzy".into());
+        let max = if crate::index::normalize::label_key(text).chars().count() < 5 {
+            1
+        } else {
+            2
+        };
+        for m in r.fuzzy(text, max, 50) {
+            found.push(Found {
+                id: m.concept,
+                match_type: "fuzzy",
+                synonym_kind: (!m.label.kind.is_primary())
+                    .then(|| m.label.kind.as_str().to_string()),
+                distance: Some(m.distance),
+                text: Some(m.label.text.clone()),
+                lang: m.label.lang.clone(),
+                weight: 0.7,
+                relevance: None,
+            });
+        }
+    }
+    if found.is_empty() {
+        stages.push("full_text".into());
+        if let Ok((hits, _)) = r.search(text, 100) {
+            let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
+            for h in hits {
+                found.push(Found {
+                    id: h.concept,
+                    match_type: "full_text",
+                    synonym_kind: None,
+                    distance: None,
+                    text: None,
+                    lang: None,
+                    weight: 0.5 * f64::from(h.score) / best,
+                    relevance: Some(f64::from(h.score)),
+                });
+            }
+        }
+    }
+    // One candidate per concept: the best match wins; then filter and count.
+    let mut seen = std::collections::HashSet::new();
+    let mut candidates = Vec::new();
+    let mut obsolete_hidden = 0u64;
+    found.sort_by(|a, b| {
+        let sa = a.weight - 0.1 * f64::from(a.distance.unwrap_or(0));
+        let sb = b.weight - 0.1 * f64::from(b.distance.unwrap_or(0));
+        sb.total_cmp(&sa).then(a.id.cmp(&b.id))
+    });
+    for f in found {
+        if !seen.insert(f.id) {
+            continue;
+        }
+        let Some(c) = r.concept(f.id) else { continue };
+        if !in_scope(&c) {
+            continue;
+        }
+        if c.obsolete && !include_obsolete {
+            obsolete_hidden += 1;
+            continue;
+        }
+        let penalty = 0.1 * f64::from(f.distance.unwrap_or(0));
+        candidates.push(Candidate {
+            concept: summary(r, &c),
+            match_type: f.match_type.into(),
+            synonym_kind: f.synonym_kind,
+            distance: f.distance,
+            matched_text: f.text,
+            matched_lang: f.lang,
+            score: Score {
+                total: ((f.weight - penalty) * 1000.0).round() / 1000.0,
+                match_type: f.weight.min(1.0),
+                distance_penalty: penalty,
+                text_relevance: f.relevance,
+            },
+        });
+    }
+    let total = candidates.len() as u64;
+    candidates.truncate(limit);
+    let returned = candidates.len() as u64;
+    let stage = candidates.first().map(|c| c.match_type.clone());
+    let sparql = match stage.as_deref() {
+        Some("exact_label") | Some("synonym") | None => format!(
+            "SELECT DISTINCT ?concept ?label WHERE {{ GRAPH ?g {{ ?concept ?p ?label . FILTER(?p IN ({NAME_PREDICATES}) && LCASE(STR(?label)) = {}) }} }} ORDER BY ?concept",
+            sparql_string(&text.to_lowercase())
+        ),
+        _ => format!(
+            "SELECT ?concept ?label WHERE {{ VALUES ?concept {{ {} }} GRAPH ?g {{ ?concept ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} }} }}",
+            candidates
+                .iter()
+                .map(|c| format!("<{}>", sparql_iri(&c.concept.iri)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    };
+    let suggestion = if total == 0 {
+        Some(if obsolete_hidden > 0 {
+            format!(
+                "Only obsolete concepts match ({obsolete_hidden} hidden): call again with include_obsolete=true to see them and their replacements."
+            )
+        } else {
+            "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, drop the sources filter, or check list_sources for what is loaded.".into()
+        })
+    } else {
+        None
+    };
+    let truncated = total > returned;
+    Ok(Envelope {
+        query: QueryEcho {
+            input,
+            normalized: crate::index::normalize::label_key(text),
+            steps: vec!["folded case, spacing and punctuation".into()],
+            filters: json!({ "sources": wanted, "include_obsolete": include_obsolete, "limit": limit }),
+            defaults_applied: defaults,
+        },
+        total,
+        returned,
+        truncated,
+        cursor: truncated.then(|| {
+            format!(
+                "call again with limit={}",
+                (total as usize).min(MAX_LIMIT as usize)
+            )
+        }),
+        sources: r
+            .manifest()
+            .sources
+            .iter()
+            .filter(|s| wanted.contains(&s.id))
+            .map(source_release)
+            .collect(),
+        index: r.manifest().build_id.clone(),
+        sparql,
+        suggestion,
+        result: Candidates {
+            candidates,
+            obsolete_hidden,
+            stages_tried: stages,
+        },
+    })
+}
+
+fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> Vec<LinkDto> {
+    links
+        .iter()
+        .take(take)
+        .map(|l| {
+            let found = r.by_iri_any(&l.iri, c.source).map(|(_, c)| c);
+            LinkDto {
+                iri: l.iri.clone(),
+                curie: found
+                    .as_ref()
+                    .and_then(|x| x.curie.clone())
+                    .or_else(|| r.prefixes().compress(&l.iri)),
+                label: found
+                    .as_ref()
+                    .and_then(|x| x.preferred_label().map(|l| l.text.clone())),
+                relation: match l.kind {
+                    crate::model::LinkKind::SubClassOf => "sub_class_of".into(),
+                    crate::model::LinkKind::Broader => "broader".into(),
+                },
+            }
+        })
+        .collect()
+}
+
+/// The full record of one concept, as `get_concept` and concept resources return it.
+pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
+    let c = r.concept(id)?;
+    let source = r.source_of(&c)?;
+    let (chain, _) = if c.obsolete {
+        r.replacement_chain(&c)
+    } else {
+        (Vec::new(), false)
+    };
+    Some(ConceptDetail {
+        concept: summary(r, &c),
+        labels: c
+            .labels
+            .iter()
+            .map(|l| LabelDto {
+                text: l.text.clone(),
+                kind: l.kind.as_str().into(),
+                lang: l.lang.clone(),
+            })
+            .collect(),
+        definitions: c
+            .definitions
+            .iter()
+            .map(|d| LabelDto {
+                text: d.text.clone(),
+                kind: "definition".into(),
+                lang: d.lang.clone(),
+            })
+            .collect(),
+        parents: links(r, &c, &c.parents, usize::MAX),
+        children: links(r, &c, &c.children, MAX_CHILDREN),
+        children_total: c.children.len() as u64,
+        xrefs: c
+            .xrefs
+            .iter()
+            .map(|x| XrefDto {
+                target: x.target.clone(),
+                predicate: serde_json::to_value(x.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+            })
+            .collect(),
+        alt_ids: c.alt_ids.clone(),
+        replacement_chain: hops(r, &chain),
+        consider: c
+            .replacements_of(crate::model::ReplacementKind::Consider)
+            .map(|x| x.target.clone())
+            .collect(),
+        graph: source.graph.clone(),
+    })
+}
+
+pub fn get_concept(
+    r: &Resolver,
+    args: &IdentifierArgs,
+) -> Result<Envelope<Option<ConceptDetail>>, ToolError> {
+    let input = json!({ "identifier": args.identifier });
+    let (normalized, outcome) = r.resolve_identifier(&args.identifier);
+    if let Some(error) = identifier_error(&outcome) {
+        return Err(error);
+    }
+    let id = match &outcome {
+        Outcome::Found(m) => m.first().map(|m| m.concept),
+        Outcome::Obsolete { concept, .. } => Some(*concept),
+        _ => None,
+    };
+    let detail = id.and_then(|id| detail(r, id));
+    let iri = normalized.iri.clone().unwrap_or_default();
+    let graph = detail.as_ref().map(|d| d.graph.clone());
+    let total = u64::from(detail.is_some());
+    Ok(Envelope {
+        query: QueryEcho {
+            input,
+            normalized: normalized.curie.clone().or(normalized.iri.clone()).unwrap_or_default(),
+            steps: normalized.steps,
+            filters: json!({}),
+            defaults_applied: vec![format!("children listed up to {MAX_CHILDREN}")],
+        },
+        total,
+        returned: total,
+        truncated: detail.as_ref().is_some_and(|d| d.children_total as usize > d.children.len()),
+        cursor: None,
+        sources: match &detail {
+            Some(d) => vec![SourceRelease { id: d.concept.source.clone(), release: d.concept.release.clone() }],
+            None => all_sources(r),
+        },
+        index: r.manifest().build_id.clone(),
+        sparql: match graph {
+            Some(g) => format!("SELECT ?p ?o WHERE {{ GRAPH <{}> {{ <{}> ?p ?o }} }}", sparql_iri(&g), sparql_iri(&iri)),
+            None => format!("SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1", sparql_iri(&iri)),
+        },
+        suggestion: detail.is_none().then(|| "This well-formed identifier is in no loaded source; see resolve_identifier and list_sources.".into()),
+        result: detail,
+    })
+}
+
+pub fn source_info(s: &SourceRecord) -> SourceInfo {
+    SourceInfo {
+        id: s.id.clone(),
+        title: s.title.clone(),
+        release: s.release.clone(),
+        release_origin: match &s.release_origin {
+            ReleaseOrigin::File { property } => format!("file ({property})"),
+            ReleaseOrigin::Catalogue => "catalogue".into(),
+            ReleaseOrigin::Unknown => "unknown".into(),
+        },
+        concepts: s.counts.concepts,
+        obsolete: s.counts.obsolete,
+        triples: s.counts.triples,
+        license: s.license.clone(),
+        scope: s.scope.clone(),
+        homepage: s.homepage.clone(),
+        graph: s.graph.clone(),
+        resource: format!("ontoresolve://source/{}", s.id),
+    }
+}
+
+pub fn list_sources(r: &Resolver) -> Envelope<SourceList> {
+    let m = r.manifest();
+    let sources: Vec<SourceInfo> = m.sources.iter().map(source_info).collect();
+    let total = sources.len() as u64;
+    Envelope {
+        query: QueryEcho { input: json!({}), normalized: String::new(), steps: Vec::new(), filters: json!({}), defaults_applied: Vec::new() },
+        total,
+        returned: total,
+        truncated: false,
+        cursor: None,
+        sources: all_sources(r),
+        index: m.build_id.clone(),
+        sparql: "SELECT ?graph (COUNT(*) AS ?triples) WHERE { GRAPH ?graph { ?s ?p ?o } } GROUP BY ?graph ORDER BY ?graph".into(),
+        suggestion: None,
+        result: SourceList {
+            sources,
+            not_loaded: m.skipped.iter().map(|s| NotLoaded { id: s.id.clone(), reason: s.reason.clone() }).collect(),
+        },
+    }
+}
