@@ -25,6 +25,7 @@ use dto::*;
 pub const CACHE_TTL_MS: u64 = 3_600_000;
 const PAGE_SIZE: usize = 50;
 pub const CONCEPT_TEMPLATE: &str = "ontoresolve://concept/{curie}";
+const GROUND_PROMPT: &str = "ground_mention";
 
 #[derive(Clone)]
 pub struct OntoServer {
@@ -216,6 +217,7 @@ impl ServerHandler for OntoServer {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_prompts()
                 .enable_completions()
                 .build(),
         )
@@ -253,6 +255,68 @@ impl ServerHandler for OntoServer {
         Ok(ListToolsResult::with_all_items(self.tool_router.list_all())
             .with_ttl_ms(CACHE_TTL_MS)
             .with_cache_scope(CacheScope::Public))
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        if let Some(c) = request.and_then(|r| r.cursor) {
+            return Err(McpError::invalid_params(
+                "invalid cursor",
+                Some(json!({ "cursor": c })),
+            ));
+        }
+        Ok(ListPromptsResult::with_all_items(vec![
+            Prompt::new(
+                GROUND_PROMPT,
+                Some("Ground a mention (a name or an identifier) to a concept, with its source release, or say plainly that it cannot be grounded."),
+                Some(vec![PromptArgument::new("mention")
+                    .with_description("The text or identifier to ground, e.g. \"short stature\" or \"HP:0004322\".")
+                    .with_required(true)]),
+            )
+            .with_title("Ground a mention"),
+        ])
+        .with_ttl_ms(CACHE_TTL_MS)
+        .with_cache_scope(CacheScope::Public))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        if request.name != GROUND_PROMPT {
+            return Err(McpError::invalid_params(
+                format!(
+                    "no prompt named '{}'; prompts/list names them",
+                    request.name
+                ),
+                None,
+            ));
+        }
+        let mention = request
+            .arguments
+            .as_ref()
+            .and_then(|a| a.get("mention"))
+            .and_then(|m| m.as_str())
+            .ok_or_else(|| McpError::invalid_params("the argument 'mention' is required", None))?;
+        let text = format!(
+            "Ground this mention to a concept: {mention:?}.\n\
+             1. If it looks like an identifier, call resolve_identifier. Only outcome \"found\" counts as resolved; \
+             for \"obsolete\" use the replacement it gives.\n\
+             2. Otherwise call find_concepts with the text. Prefer exact_label over synonym over fuzzy over full_text, \
+             and look at every candidate, not just the first.\n\
+             3. Call get_concept on your choice to check its definition and parents.\n\
+             Answer with the CURIE, the label, the source and its release, and how it matched. \
+             If nothing fits, say that it could not be grounded; never invent an identifier."
+        );
+        Ok(
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+                .with_description("Ground a mention with provenance")
+                .into(),
+        )
     }
 
     async fn list_resources(

@@ -135,6 +135,12 @@ impl Resolver {
     }
 
     fn found(&self, mut n: Normalized, key: &str, matches: Vec<IdMatch>) -> (Normalized, Outcome) {
+        // The concept's own identifier wins over another concept's alternative id: an obsolete
+        // term whose id a live term lists as alt_id is reported as obsolete, with its chain.
+        let (own, alt): (Vec<IdMatch>, Vec<IdMatch>) = matches
+            .into_iter()
+            .partition(|m| m.spelling != super::Spelling::AltId);
+        let matches = if own.is_empty() { alt } else { own };
         let concepts: Vec<(IdMatch, Concept)> = matches
             .into_iter()
             .filter_map(|m| Some((m.clone(), self.concept(m.concept)?)))

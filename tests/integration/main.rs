@@ -3,7 +3,9 @@
 mod support;
 
 mod build_safety;
+mod clients;
 mod fixtures;
 mod hpo;
+mod mcp;
 mod real_owl;
 mod real_skos;

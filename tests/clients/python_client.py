@@ -1,0 +1,93 @@
+"""Drives `ontoresolve serve` with the official Python MCP SDK (PyPI mcp 2.3.0).
+
+Usage: python_client.py BINARY INDEX_DIR
+Runs stdio in mode="auto" (2026-07-28) and mode="legacy" (2025-11-25), then HTTP in both
+modes, and exits non-zero on the first failed check.
+"""
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+BINARY, INDEX = sys.argv[1], sys.argv[2]
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+async def exercise(client, label, expected_version):
+    check(client.protocol_version == expected_version, f"{label}: negotiated {client.protocol_version}")
+    check(client.server_info is not None and client.server_info.name == "ontoresolve", f"{label}: server name")
+    check("TOOL GUIDE" in (client.instructions or ""), f"{label}: instructions")
+    tools = await client.list_tools()
+    names = sorted(t.name for t in tools.tools)
+    check(names == ["find_concepts", "get_concept", "list_sources", "resolve_identifier"], f"{label}: tools {names}")
+
+    result = await client.call_tool("resolve_identifier", {"identifier": "hp:0000118"})
+    check(not result.is_error, f"{label}: resolve is not an error")
+    data = result.structured_content
+    check(data["result"]["outcome"] == "found", f"{label}: outcome {data['result']['outcome']}")
+    check(data["result"]["concepts"][0]["label"] == "Phenotypic abnormality", f"{label}: label")
+    check(json.loads(result.content[0].text) == data, f"{label}: text block mirrors structuredContent")
+
+    result = await client.call_tool("find_concepts", {"text": "Abnormality of body height"})
+    first = result.structured_content["result"]["candidates"][0]
+    check(first["concept"]["curie"] == "HP:0000002" and first["match_type"] == "exact_label", f"{label}: exact first")
+
+    result = await client.call_tool("resolve_identifier", {"identifier": "XYZ:1"})
+    check(result.is_error and result.structured_content["error"]["code"] == "unknown_prefix", f"{label}: unknown prefix")
+
+    read = await client.read_resource("http://purl.obolibrary.org/obo/HP_0000118")
+    mimes = [c.mime_type for c in read.contents]
+    check(mimes == ["application/json", "text/turtle"], f"{label}: resource mime types {mimes}")
+
+    try:
+        await client.read_resource("http://example.org/nothing")
+        check(False, f"{label}: unknown resource must be an error")
+    except MCPError as e:
+        want = -32602 if expected_version == "2026-07-28" else -32002
+        check(e.error.code == want, f"{label}: unknown resource code {e.error.code}, want {want}")
+    print(f"ok: {label} ({client.protocol_version})")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def main():
+    params = StdioServerParameters(command=BINARY, args=["serve", "--index", INDEX])
+    async with Client(params, mode="auto") as client:
+        await exercise(client, "stdio auto", "2026-07-28")
+    async with Client(params, mode="legacy") as client:
+        await exercise(client, "stdio legacy", "2025-11-25")
+
+    port = free_port()
+    server = subprocess.Popen([BINARY, "serve", "--index", INDEX, "--http", f"127.0.0.1:{port}"], stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        url = f"http://127.0.0.1:{port}/mcp"
+        async with Client(url, mode="auto") as client:
+            await exercise(client, "http auto", "2026-07-28")
+        async with Client(url, mode="legacy") as client:
+            await exercise(client, "http legacy", "2025-11-25")
+    finally:
+        server.terminate()
+        server.wait()
+
+
+asyncio.run(main())

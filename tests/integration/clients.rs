@@ -1,0 +1,237 @@
+//! Real MCP clients against the real binary: the Python SDK (stdio and HTTP, both revisions),
+//! the conformance suite, and raw HTTP requests for the transport's safety checks.
+//! Clients are installed by `scripts/setup-clients`; tests without them print why they skipped.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{build_into, repo, scratch};
+
+fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_ontoresolve")
+}
+
+fn default_index() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch("clients-index");
+        build_into(&repo().join("ontologies/sources.toml"), &dir);
+        dir
+    })
+    .clone()
+}
+
+fn python() -> Option<PathBuf> {
+    let python = std::env::var_os("ONTORESOLVE_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/ontoresolve-venv/bin/python"));
+    let ok = Command::new(&python)
+        .args(["-c", "import mcp"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!(
+            "SKIPPED: the Python mcp SDK is not installed at {} (run scripts/setup-clients)",
+            python.display()
+        );
+    }
+    ok.then_some(python)
+}
+
+#[test]
+fn python_sdk_over_stdio_and_http_in_both_revisions() {
+    let Some(python) = python() else { return };
+    let out = Command::new(python)
+        .arg(repo().join("tests/clients/python_client.py"))
+        .arg(binary())
+        .arg(default_index())
+        .env("ONTORESOLVE_LOG", "error")
+        .output()
+        .expect("run the Python client");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for mode in [
+        "stdio auto (2026-07-28)",
+        "stdio legacy (2025-11-25)",
+        "http auto (2026-07-28)",
+        "http legacy (2025-11-25)",
+    ] {
+        assert!(
+            stdout.contains(&format!("ok: {mode}")),
+            "{mode} missing from:\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn conformance_suite_passes_except_reviewed_fixture_scenarios() {
+    let clients = std::env::var_os("ONTORESOLVE_CLIENTS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/ontoresolve-clients"));
+    if !clients
+        .join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
+        .is_file()
+    {
+        eprintln!(
+            "SKIPPED: the conformance suite is not installed in {} (run scripts/setup-clients)",
+            clients.display()
+        );
+        return;
+    }
+    let out = Command::new("bash")
+        .arg(repo().join("tests/clients/run-conformance"))
+        .arg(binary())
+        .arg(default_index())
+        .output()
+        .expect("run the conformance suite");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        stdout.matches("Baseline check passed").count(),
+        2,
+        "{stdout}"
+    );
+}
+
+struct Server(Child, u16);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn http_server() -> Server {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port")
+        .port();
+    let child = Command::new(binary())
+        .args(["serve", "--index"])
+        .arg(default_index())
+        .args([
+            "--http",
+            &format!("127.0.0.1:{port}"),
+            "--allow-origin",
+            "https://app.example",
+        ])
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn serve --http");
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Server(child, port)
+}
+
+/// Sends one HTTP/1.1 POST to /mcp and returns the status code.
+fn post(port: u16, headers: &[(&str, &str)], body: &str) -> u16 {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    let _ = stream.write_all(request.as_bytes());
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+#[test]
+fn http_checks_origin_host_and_body_size() {
+    let server = http_server();
+    let port = server.1;
+    let modern = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "server/discover"),
+    ];
+    assert_eq!(
+        post(port, &modern, DISCOVER),
+        200,
+        "no Origin: a non-browser client"
+    );
+    let with = |origin: &'static str| [modern[0], modern[1], ("Origin", origin)];
+    assert_eq!(post(port, &with("http://evil.example"), DISCOVER), 403);
+    assert_eq!(post(port, &with("http://localhost:5173"), DISCOVER), 200);
+    assert_eq!(
+        post(port, &with("https://app.example"), DISCOVER),
+        200,
+        "--allow-origin adds to the list"
+    );
+    assert_eq!(
+        post(
+            port,
+            &[modern[0], modern[1], ("Host", "evil.example")],
+            DISCOVER
+        ),
+        403,
+        "DNS rebinding"
+    );
+    let huge = format!("{{\"pad\":\"{}\"}}", "x".repeat(2 << 20));
+    assert_eq!(
+        post(port, &modern, &huge),
+        413,
+        "bodies over 1 MiB are refused"
+    );
+}
+
+#[test]
+fn stdio_stdout_carries_only_protocol_messages() {
+    let mut child = Command::new(binary())
+        .args(["serve", "--index"])
+        .arg(default_index())
+        .env("ONTORESOLVE_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = writeln!(stdin, "{DISCOVER}");
+    let _ = writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"resolve_identifier","arguments":{{"identifier":"HP:0000118"}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+    );
+    drop(stdin);
+    let out = child
+        .wait_with_output()
+        .expect("serve exits when stdin closes");
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    for line in lines {
+        let v: serde_json::Value =
+            serde_json::from_str(line).expect("every stdout line is JSON-RPC");
+        assert_eq!(v["jsonrpc"], "2.0");
+    }
+    assert!(stdout.contains("Phenotypic abnormality"));
+}

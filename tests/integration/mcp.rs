@@ -1,0 +1,493 @@
+//! The MCP surface in-process, over `tokio::io::duplex`, under both protocol revisions.
+
+use std::sync::Arc;
+
+use ontoresolve::mcp::OntoServer;
+use ontoresolve::resolve::Resolver;
+use rmcp::model::*;
+use rmcp::service::RunningService;
+use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServiceError, ServiceExt};
+use serde_json::{Value, json};
+
+use crate::support::{repo, scratch};
+
+/// The index of the bundled catalogue (HPO and the SKOS stand-in), built once.
+fn resolver() -> Arc<Resolver> {
+    static R: std::sync::OnceLock<Arc<Resolver>> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        let dir = scratch("mcp-default");
+        crate::support::build_into(&repo().join("ontologies/sources.toml"), &dir);
+        Arc::new(Resolver::open(&dir).expect("open"))
+    })
+    .clone()
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Revision {
+    Modern,
+    Legacy,
+}
+
+async fn connect(revision: Revision) -> RunningService<RoleClient, ClientConfig> {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server = OntoServer::new(resolver());
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = match revision {
+        Revision::Modern => ClientConfig::default()
+            .serve_with_lifecycle(
+                client_io,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .expect("discover"),
+        Revision::Legacy => {
+            let mut config = ClientConfig::default();
+            config.protocol_version = ProtocolVersion::V_2025_11_25;
+            config.serve(client_io).await.expect("initialize")
+        }
+    };
+    client
+        .set_response_cache_config(rmcp::ClientCacheConfig::disabled())
+        .await;
+    client
+}
+
+async fn call(
+    client: &RunningService<RoleClient, ClientConfig>,
+    tool: &str,
+    args: Value,
+) -> CallToolResult {
+    let args = args.as_object().cloned().unwrap_or_default();
+    let response = client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
+        .await
+        .expect("tools/call");
+    let value = serde_json::to_value(&response).expect("serialize");
+    serde_json::from_value(value).expect("a complete tool result")
+}
+
+fn structured(result: &CallToolResult) -> &Value {
+    result
+        .structured_content
+        .as_ref()
+        .expect("structuredContent")
+}
+
+async fn both(check: impl AsyncFn(Revision, &RunningService<RoleClient, ClientConfig>)) {
+    for revision in [Revision::Modern, Revision::Legacy] {
+        let client = connect(revision).await;
+        check(revision, &client).await;
+        let _ = client.cancel().await;
+    }
+}
+
+#[tokio::test]
+async fn handshake_names_the_server_and_carries_instructions() {
+    both(async |revision, client| {
+        let info = client.peer_info().expect("server info");
+        assert_eq!(
+            info.server_info.as_ref().map(|i| i.name.as_str()),
+            Some("ontoresolve"),
+            "{revision:?}"
+        );
+        let expected = match revision {
+            Revision::Modern => ProtocolVersion::V_2026_07_28,
+            Revision::Legacy => ProtocolVersion::V_2025_11_25,
+        };
+        assert_eq!(info.protocol_version, expected);
+        let text = info.instructions.clone().unwrap_or_default();
+        let scope = text.find("SCOPE").expect("scope");
+        let guide = text.find("TOOL GUIDE").expect("guide");
+        let licences = text.find("LICENCES AND ATTRIBUTION").expect("licences");
+        assert!(
+            scope < guide && guide < licences,
+            "{revision:?}: sections in order"
+        );
+        assert!(text.contains("hp (Human Phenotype Ontology), release 2025-01-16"));
+        let tools = client.list_tools(None).await.expect("tools/list");
+        let names: Vec<&str> = tools.tools.iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(
+            names,
+            [
+                "find_concepts",
+                "get_concept",
+                "list_sources",
+                "resolve_identifier"
+            ]
+        );
+        for tool in &tools.tools {
+            assert!(
+                tool.output_schema.is_some(),
+                "{} has an outputSchema",
+                tool.name
+            );
+            let annotations = tool.annotations.as_ref().expect("annotations");
+            assert_eq!(annotations.read_only_hint, Some(true));
+            let params = tool
+                .input_schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .map_or(0, |p| p.len());
+            assert!(params <= 4, "{} takes {params} parameters", tool.name);
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn resolve_identifier_in_every_spelling_and_outcome() {
+    both(async |revision, client| {
+        for spelling in [
+            "HP:0000118",
+            "hp:0000118",
+            "HP_0000118",
+            "http://purl.obolibrary.org/obo/HP_0000118",
+        ] {
+            let r = call(
+                client,
+                "resolve_identifier",
+                json!({ "identifier": spelling }),
+            )
+            .await;
+            assert_eq!(r.is_error, Some(false), "{revision:?} {spelling}");
+            let v = structured(&r);
+            assert_eq!(v["result"]["outcome"], "found", "{spelling}");
+            assert_eq!(v["query"]["normalized"], "HP:0000118", "{spelling}");
+            assert_eq!(
+                v["result"]["concepts"][0]["label"],
+                "Phenotypic abnormality"
+            );
+            assert_eq!(
+                v["sources"][0],
+                json!({ "id": "hp", "release": "2025-01-16" })
+            );
+            assert_eq!(v["total"], 1);
+            assert!(v["index"].as_str().is_some_and(|s| s.len() == 16));
+            // The text block is the same JSON.
+            let text = r.content[0].as_text().expect("text block").text.clone();
+            assert_eq!(&serde_json::from_str::<Value>(&text).expect("json text"), v);
+        }
+        let r = call(
+            client,
+            "resolve_identifier",
+            json!({ "identifier": "HP:0000057" }),
+        )
+        .await;
+        let v = structured(&r);
+        assert_eq!(v["result"]["outcome"], "obsolete");
+        assert_eq!(v["result"]["replacement_chain"][0]["curie"], "HP:0008665");
+        assert_eq!(v["result"]["replacement_chain"][0]["obsolete"], false);
+
+        let r = call(
+            client,
+            "resolve_identifier",
+            json!({ "identifier": "HP:9999999" }),
+        )
+        .await;
+        assert_eq!(r.is_error, Some(false));
+        let v = structured(&r);
+        assert_eq!(v["result"]["outcome"], "not_in_loaded_sources");
+        assert_eq!(v["total"], 0);
+        assert!(
+            v["result"]["concepts"]
+                .as_array()
+                .is_some_and(Vec::is_empty)
+        );
+
+        let r = call(
+            client,
+            "resolve_identifier",
+            json!({ "identifier": "XYZ:1" }),
+        )
+        .await;
+        assert_eq!(r.is_error, Some(true));
+        assert_eq!(structured(&r)["error"]["code"], "unknown_prefix");
+
+        let r = call(
+            client,
+            "resolve_identifier",
+            json!({ "identifier": "HP:12" }),
+        )
+        .await;
+        assert_eq!(r.is_error, Some(true));
+        let e = &structured(&r)["error"];
+        assert_eq!(e["code"], "malformed_identifier");
+        assert!(
+            e["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("7 digits")),
+            "{e}"
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn find_concepts_ranks_exact_first_and_falls_back_to_fuzzy() {
+    both(async |revision, client| {
+        let r = call(
+            client,
+            "find_concepts",
+            json!({ "text": "Abnormality of body height" }),
+        )
+        .await;
+        let v = structured(&r);
+        let first = &v["result"]["candidates"][0];
+        assert_eq!(first["concept"]["curie"], "HP:0000002", "{revision:?}");
+        assert_eq!(first["match_type"], "exact_label");
+        assert!(
+            v["query"]["defaults_applied"]
+                .as_array()
+                .is_some_and(|d| d.contains(&json!("limit=10")))
+        );
+
+        let r = call(
+            client,
+            "find_concepts",
+            json!({ "text": "Phenotypic abnormallity" }),
+        )
+        .await;
+        let v = structured(&r);
+        let first = &v["result"]["candidates"][0];
+        assert_eq!(first["concept"]["curie"], "HP:0000118");
+        assert_eq!(first["match_type"], "fuzzy");
+        assert_eq!(first["distance"], 1);
+
+        let r = call(
+            client,
+            "find_concepts",
+            json!({ "text": "obsolete Clitoromegaly" }),
+        )
+        .await;
+        let v = structured(&r);
+        assert!(
+            v["result"]["obsolete_hidden"]
+                .as_u64()
+                .is_some_and(|n| n >= 1),
+            "{v}"
+        );
+
+        let r = call(
+            client,
+            "find_concepts",
+            json!({ "text": "x", "limit": 1000 }),
+        )
+        .await;
+        assert_eq!(r.is_error, Some(true));
+        assert_eq!(structured(&r)["error"]["code"], "limit_exceeded");
+
+        let r = call(
+            client,
+            "find_concepts",
+            json!({ "text": "height", "sources": ["nope"] }),
+        )
+        .await;
+        assert_eq!(structured(&r)["error"]["code"], "invalid_argument");
+
+        let r = call(
+            client,
+            "find_concepts",
+            json!({ "text": "qqqqzzzzxxxx wwwwvvvv" }),
+        )
+        .await;
+        let v = structured(&r);
+        assert_eq!(v["total"], 0);
+        assert!(v["suggestion"].as_str().is_some());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sparql_in_the_envelope_reproduces_the_answer() {
+    let r = resolver();
+    let store = r.store().expect("store");
+    let client = connect(Revision::Modern).await;
+    let v = structured(
+        &call(
+            &client,
+            "resolve_identifier",
+            json!({ "identifier": "HP:0000118" }),
+        )
+        .await,
+    )
+    .clone();
+    let rows = store
+        .select(v["sparql"].as_str().expect("sparql"))
+        .expect("runs");
+    let labels: Vec<&str> = rows
+        .iter()
+        .flat_map(|row| row.iter())
+        .filter(|(k, _)| k == "label")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    assert_eq!(labels, ["\"Phenotypic abnormality\""]);
+
+    let v = structured(
+        &call(
+            &client,
+            "find_concepts",
+            json!({ "text": "Abnormality of body height" }),
+        )
+        .await,
+    )
+    .clone();
+    let rows = store
+        .select(v["sparql"].as_str().expect("sparql"))
+        .expect("runs");
+    let mut from_sparql: Vec<String> = rows
+        .iter()
+        .flat_map(|row| row.iter())
+        .filter(|(k, _)| k == "concept")
+        .map(|(_, v)| v.trim_matches(|c| c == '<' || c == '>').to_string())
+        .collect();
+    from_sparql.dedup();
+    let from_tool: Vec<String> = v["result"]["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| c["concept"]["iri"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(from_sparql, from_tool);
+
+    let v = structured(&call(&client, "list_sources", json!({})).await).clone();
+    let rows = store
+        .select(v["sparql"].as_str().expect("sparql"))
+        .expect("runs");
+    for source in v["result"]["sources"].as_array().expect("sources") {
+        let graph = format!("<{}>", source["graph"].as_str().unwrap_or_default());
+        let triples = rows
+            .iter()
+            .find(|row| row.iter().any(|(k, v)| k == "graph" && *v == graph))
+            .and_then(|row| row.iter().find(|(k, _)| k == "triples"))
+            .and_then(|(_, v)| v.split('"').nth(1)?.parse::<u64>().ok());
+        assert_eq!(triples, source["triples"].as_u64(), "{graph}");
+    }
+    let _ = client.cancel().await;
+}
+
+#[tokio::test]
+async fn get_concept_gives_hierarchy_and_provenance() {
+    both(async |_, client| {
+        let v =
+            structured(&call(client, "get_concept", json!({ "identifier": "HP:0000118" })).await)
+                .clone();
+        let d = &v["result"];
+        assert_eq!(d["concept"]["release"], "2025-01-16");
+        assert_eq!(d["parents"][0]["curie"], "HP:0000001");
+        assert!(d["children_total"].as_u64().is_some_and(|n| n > 20));
+        assert!(
+            d["graph"]
+                .as_str()
+                .is_some_and(|g| g.starts_with("urn:ontoresolve:graph:hp:"))
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn resources_read_list_and_not_found_per_revision() {
+    both(async |revision, client| {
+        let read = client
+            .read_resource(ReadResourceRequestParams::new(
+                "http://purl.obolibrary.org/obo/HP_0000118",
+            ))
+            .await
+            .expect("resources/read");
+        let value = serde_json::to_value(&read).expect("json");
+        let contents = value["contents"].as_array().expect("contents");
+        let mimes: Vec<&str> = contents
+            .iter()
+            .filter_map(|c| c["mimeType"].as_str())
+            .collect();
+        assert_eq!(mimes, ["application/json", "text/turtle"], "{revision:?}");
+        let json_body: Value =
+            serde_json::from_str(contents[0]["text"].as_str().unwrap_or("")).expect("json body");
+        assert_eq!(json_body["concept"]["label"], "Phenotypic abnormality");
+        assert!(
+            contents[1]["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("Phenotypic abnormality"))
+        );
+
+        let by_curie = client
+            .read_resource(ReadResourceRequestParams::new(
+                "ontoresolve://concept/HP:0000118",
+            ))
+            .await
+            .expect("template read");
+        assert!(
+            serde_json::to_string(&by_curie)
+                .unwrap_or_default()
+                .contains("Phenotypic abnormality")
+        );
+
+        let list = client.list_resources(None).await.expect("resources/list");
+        let uris: Vec<&str> = list.resources.iter().map(|r| r.uri.as_str()).collect();
+        assert_eq!(
+            &uris[..2],
+            ["ontoresolve://source/hp", "ontoresolve://source/hem"]
+        );
+        assert!(
+            uris.contains(&"http://purl.obolibrary.org/obo/HP_0000001"),
+            "HP's root is a top concept"
+        );
+        if revision == Revision::Modern {
+            let raw = serde_json::to_value(&list).expect("json");
+            assert_eq!(raw["cacheScope"], "public");
+            assert_eq!(raw["ttlMs"], ontoresolve::mcp::CACHE_TTL_MS);
+        }
+
+        let err = client
+            .read_resource(ReadResourceRequestParams::new("http://example.org/nothing"))
+            .await
+            .expect_err("unknown resource");
+        let ServiceError::McpError(e) = err else {
+            panic!("not a protocol error: {err:?}")
+        };
+        let expected = match revision {
+            Revision::Modern => -32602,
+            Revision::Legacy => -32002,
+        };
+        assert_eq!(e.code.0, expected, "{revision:?}");
+        assert_eq!(
+            e.data
+                .as_ref()
+                .and_then(|d| d.get("uri"))
+                .and_then(Value::as_str),
+            Some("http://example.org/nothing")
+        );
+    })
+    .await;
+}
+
+impl PartialEq for Revision {
+    fn eq(&self, other: &Self) -> bool {
+        matches!(
+            (self, other),
+            (Revision::Modern, Revision::Modern) | (Revision::Legacy, Revision::Legacy)
+        )
+    }
+}
+
+#[tokio::test]
+async fn completion_of_the_curie_template() {
+    both(async |_, client| {
+        let result = client
+            .complete(CompleteRequestParams::new(
+                Reference::for_resource(ontoresolve::mcp::CONCEPT_TEMPLATE),
+                ArgumentInfo::new("curie", "hp:000011"),
+            ))
+            .await
+            .expect("completion/complete");
+        let values = result.completion.values;
+        assert!(values.contains(&"HP:0000118".to_string()), "{values:?}");
+        assert!(values.len() <= 100);
+    })
+    .await;
+}
