@@ -235,3 +235,68 @@ fn stdio_stdout_carries_only_protocol_messages() {
     }
     assert!(stdout.contains("Phenotypic abnormality"));
 }
+
+#[test]
+fn two_servers_share_one_index_read_only() {
+    let read = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{{"uri":"http://purl.obolibrary.org/obo/HP_0000118","_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+    );
+    let spawn = || {
+        Command::new(binary())
+            .args(["serve", "--index"])
+            .arg(default_index())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn serve")
+    };
+    let (mut a, mut b) = (spawn(), spawn());
+    for child in [&mut a, &mut b] {
+        let mut stdin = child.stdin.take().expect("stdin");
+        let _ = writeln!(stdin, "{read}");
+    }
+    for child in [a, b] {
+        let out = child
+            .wait_with_output()
+            .expect("serve exits when stdin closes");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("text/turtle") && stdout.contains("Phenotypic abnormality"),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn serve_builds_a_missing_index_first() {
+    let dir = scratch("serve-first-run");
+    let index = dir.join("index");
+    let discover = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let mut child = Command::new(binary())
+        .args(["serve", "--index"])
+        .arg(&index)
+        .arg("--sources")
+        .arg(crate::support::fixtures().join("fixtures.toml"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = writeln!(stdin, "{discover}");
+    drop(stdin);
+    let out = child.wait_with_output().expect("serve exits");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("building it from"),
+        "progress on stderr: {stderr}"
+    );
+    assert!(stdout.contains("\"supportedVersions\""), "{stdout}");
+    assert!(
+        stdout.contains("xd (Example OBO ontology), release 2023-07-01"),
+        "instructions name the new build: {stdout}"
+    );
+    assert!(index.join("CURRENT").is_file());
+}

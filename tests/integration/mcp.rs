@@ -443,6 +443,21 @@ async fn resources_read_list_and_not_found_per_revision() {
             assert_eq!(raw["ttlMs"], ontoresolve::mcp::CACHE_TTL_MS);
         }
 
+        assert!(
+            list.next_cursor.is_none(),
+            "sources and top concepts fit one page"
+        );
+        let bad = client
+            .list_resources(Some(
+                PaginatedRequestParams::default().with_cursor(Some("offset:99999".into())),
+            ))
+            .await
+            .expect_err("a cursor past the end is refused");
+        let ServiceError::McpError(e) = bad else {
+            panic!("not a protocol error: {bad:?}")
+        };
+        assert_eq!(e.code.0, -32602);
+
         let err = client
             .read_resource(ReadResourceRequestParams::new("http://example.org/nothing"))
             .await
