@@ -238,9 +238,7 @@ fn stdio_stdout_carries_only_protocol_messages() {
 
 #[test]
 fn two_servers_share_one_index_read_only() {
-    let read = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{{"uri":"http://purl.obolibrary.org/obo/HP_0000118","_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
-    );
+    let read = r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"http://purl.obolibrary.org/obo/HP_0000118","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     let spawn = || {
         Command::new(binary())
             .args(["serve", "--index"])
