@@ -41,6 +41,11 @@ pub fn run(
     match http {
         None => runtime.block_on(serve_stdio(resolver))?,
         Some(addr) => {
+            if !addr.ip().is_loopback() {
+                eprintln!(
+                    "warning: listening on {addr}, reachable from other machines; ontoresolve has no authentication yet, prefer 127.0.0.1"
+                );
+            }
             eprintln!("ontoresolve: MCP over Streamable HTTP at http://{addr}/mcp");
             runtime.block_on(serve_http(
                 resolver,

@@ -34,8 +34,10 @@ pub struct OntoServer {
     tool_router: ToolRouter<Self>,
 }
 
+/// An input error: `isError` with the code, message and next step as JSON text. No
+/// structuredContent, which would have to match the success outputSchema.
 fn tool_error(e: tools::ToolError, input: serde_json::Value) -> CallToolResult {
-    CallToolResult::structured_error(e.to_json(&input))
+    CallToolResult::error(vec![ContentBlock::text(e.to_json(&input).to_string())])
 }
 
 #[tool_router]
@@ -170,7 +172,14 @@ impl OntoServer {
 
     /// Reads a concept by IRI or by the CURIE template, as JSON and Turtle.
     fn read_concept(&self, uri: &str) -> Option<Vec<ResourceContents>> {
-        let key = uri.strip_prefix("ontoresolve://concept/").unwrap_or(uri);
+        let decoded;
+        let key = match uri.strip_prefix("ontoresolve://concept/") {
+            Some(curie) => {
+                decoded = percent_decode(curie);
+                decoded.as_str()
+            }
+            None => uri,
+        };
         let (_, outcome) = self.resolver.resolve_identifier(key);
         let id = match outcome {
             Outcome::Found(m) => m.first()?.concept,
@@ -188,6 +197,29 @@ impl OntoServer {
         }
         Some(contents)
     }
+}
+
+/// Decodes `%XX` escapes (a CURIE's colon is often escaped in URIs); bad escapes stay as written.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn not_found(uri: &str) -> McpError {

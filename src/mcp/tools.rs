@@ -188,7 +188,7 @@ pub fn resolve_identifier(
                 },
                 sources,
                 format!(
-                    "SELECT ?graph ?label WHERE {{ GRAPH ?graph {{ <{}> ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} }} }}",
+                    "SELECT ?graph ?label ?deprecated WHERE {{ GRAPH ?graph {{ <{0}> ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} OPTIONAL {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated }} }} }}",
                     sparql_iri(&iri)
                 ),
                 None,
@@ -254,10 +254,17 @@ pub fn resolve_identifier(
         Outcome::NotInLoadedSources { prefix, sources } => (
             Resolution {
                 outcome: "not_in_loaded_sources".into(),
-                message: format!(
-                    "{} is a well-formed {prefix} identifier, but no loaded source has it",
-                    echo.normalized
-                ),
+                message: if sources.is_empty() {
+                    format!(
+                        "{} uses the prefix {prefix}, whose source is in the catalogue but not loaded; nothing can be said about it here",
+                        echo.normalized
+                    )
+                } else {
+                    format!(
+                        "{} is a well-formed {prefix} identifier, but no loaded source has it",
+                        echo.normalized
+                    )
+                },
                 next_step: Some(format!(
                     "It may be new, retired or mistyped. Check the release in list_sources ({}) or search by name with find_concepts.",
                     sources.join(", ")
@@ -279,6 +286,45 @@ pub fn resolve_identifier(
             ),
             Some("No concept has this identifier: do not use it as if it resolved.".into()),
         ),
+        Outcome::Ambiguous(matches) => {
+            let concepts: Vec<ConceptSummary> = matches
+                .iter()
+                .filter_map(|m| r.concept(m.concept))
+                .map(|c| summary(r, &c))
+                .collect();
+            let sources = concepts
+                .iter()
+                .map(|c| SourceRelease {
+                    id: c.source.clone(),
+                    release: c.release.clone(),
+                })
+                .collect();
+            let readings: Vec<String> = concepts.iter().filter_map(|c| c.curie.clone()).collect();
+            (
+                Resolution {
+                    outcome: "ambiguous_input".into(),
+                    message: format!(
+                        "'{}' has no prefix; it reads as {}",
+                        args.identifier.trim(),
+                        readings.join(" or ")
+                    ),
+                    next_step: Some("Pass the full CURIE of the reading you mean.".into()),
+                    concepts,
+                    replacement_chain: Vec::new(),
+                    consider: Vec::new(),
+                    sources_for_prefix: Vec::new(),
+                },
+                sources,
+                format!(
+                    "SELECT ?concept ?graph WHERE {{ GRAPH ?graph {{ ?concept <http://www.geneontology.org/formats/oboInOwl#id> ?id }} FILTER(STRENDS(STR(?id), {})) }}",
+                    sparql_string(&format!(":{}", args.identifier.trim()))
+                ),
+                Some(
+                    "A bare local id is not an identifier: choose a reading and pass its CURIE."
+                        .into(),
+                ),
+            )
+        }
         Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. } => unreachable_outcome(),
     };
     let total = resolution.concepts.len() as u64;
@@ -380,146 +426,113 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         }
     };
     let in_scope = |c: &Concept| r.source_of(c).is_some_and(|s| wanted.contains(&s.id));
+    let graphs: Vec<String> = r
+        .manifest()
+        .sources
+        .iter()
+        .filter(|s| wanted.contains(&s.id))
+        .map(|s| format!("<{}>", sparql_iri(&s.graph)))
+        .collect();
 
+    // Each stage runs only if the stages before it left nothing visible after the source and
+    // obsolete filters, so a filtered-out exact match never hides a fuzzy or full-text one.
     let mut stages = Vec::new();
-    let mut found: Vec<Found> = Vec::new();
-    // An identifier pasted into a name search is resolved, not searched as text.
-    stages.push("identifier".to_string());
-    for m in r.lookup_id(text) {
-        found.push(Found {
-            id: m.concept,
-            match_type: "identifier",
-            synonym_kind: None,
-            distance: None,
-            text: Some(text.to_string()),
-            lang: None,
-            weight: 1.0,
-            relevance: None,
-        });
-    }
-    if found.is_empty() {
-        stages.push("exact_label".into());
-        stages.push("synonym".into());
-        for m in r.lookup_label(text) {
-            let primary = m.label.kind.is_primary();
-            found.push(Found {
-                id: m.concept,
-                match_type: if primary { "exact_label" } else { "synonym" },
-                synonym_kind: (!primary).then(|| m.label.kind.as_str().to_string()),
-                distance: None,
-                text: Some(m.label.text.clone()),
-                lang: m.label.lang.clone(),
-                weight: if primary { 0.95 } else { 0.85 },
-                relevance: None,
-            });
-        }
-    }
-    if found.is_empty() {
-        stages.push("fuzzy".into());
-        let max = if crate::index::normalize::label_key(text).chars().count() < 5 {
-            1
-        } else {
-            2
-        };
-        for m in r.fuzzy(text, max, 50) {
-            found.push(Found {
-                id: m.concept,
-                match_type: "fuzzy",
-                synonym_kind: (!m.label.kind.is_primary())
-                    .then(|| m.label.kind.as_str().to_string()),
-                distance: Some(m.distance),
-                text: Some(m.label.text.clone()),
-                lang: m.label.lang.clone(),
-                weight: 0.7,
-                relevance: None,
-            });
-        }
-    }
-    if found.is_empty() {
-        stages.push("full_text".into());
-        if let Ok((hits, _)) = r.search(text, 100) {
-            let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
-            for h in hits {
-                found.push(Found {
-                    id: h.concept,
-                    match_type: "full_text",
-                    synonym_kind: None,
-                    distance: None,
-                    text: None,
-                    lang: None,
-                    weight: 0.5 * f64::from(h.score) / best,
-                    relevance: Some(f64::from(h.score)),
-                });
+    let mut hidden = std::collections::HashSet::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut more_exist = false;
+    let mut decided = None;
+    for stage in ["identifier", "exact_label", "fuzzy", "full_text"] {
+        let mut found = match stage {
+            "identifier" => identifier_stage(r, text),
+            "exact_label" => label_stage(r, text),
+            "fuzzy" => fuzzy_stage(r, text),
+            _ => {
+                let (found, total) = text_stage(r, text);
+                more_exist = total > found.len();
+                found
             }
-        }
-    }
-    // One candidate per concept: the best match wins; then filter and count.
-    let mut seen = std::collections::HashSet::new();
-    let mut candidates = Vec::new();
-    let mut obsolete_hidden = 0u64;
-    found.sort_by(|a, b| {
-        let sa = a.weight - 0.1 * f64::from(a.distance.unwrap_or(0));
-        let sb = b.weight - 0.1 * f64::from(b.distance.unwrap_or(0));
-        sb.total_cmp(&sa).then(a.id.cmp(&b.id))
-    });
-    for f in found {
-        if !seen.insert(f.id) {
-            continue;
-        }
-        let Some(c) = r.concept(f.id) else { continue };
-        if !in_scope(&c) {
-            continue;
-        }
-        if c.obsolete && !include_obsolete {
-            obsolete_hidden += 1;
-            continue;
-        }
-        let penalty = 0.1 * f64::from(f.distance.unwrap_or(0));
-        candidates.push(Candidate {
-            concept: summary(r, &c),
-            match_type: f.match_type.into(),
-            synonym_kind: f.synonym_kind,
-            distance: f.distance,
-            matched_text: f.text,
-            matched_lang: f.lang,
-            score: Score {
-                total: ((f.weight - penalty) * 1000.0).round() / 1000.0,
-                match_type: f.weight.min(1.0),
-                distance_penalty: penalty,
-                text_relevance: f.relevance,
-            },
+        };
+        stages.push(if stage == "exact_label" {
+            "exact_label+synonym".to_string()
+        } else {
+            stage.to_string()
         });
+        found.sort_by(|a, b| b.total().total_cmp(&a.total()).then(a.id.cmp(&b.id)));
+        let mut seen = std::collections::HashSet::new();
+        for f in found {
+            if !seen.insert(f.id) {
+                continue;
+            }
+            let Some(c) = r.concept(f.id) else { continue };
+            if !in_scope(&c) {
+                continue;
+            }
+            if c.obsolete && !include_obsolete {
+                hidden.insert(f.id);
+                continue;
+            }
+            let penalty = 0.1 * f64::from(f.distance.unwrap_or(0));
+            let total = (f.total() * 1000.0).round() / 1000.0;
+            candidates.push(Candidate {
+                concept: summary(r, &c),
+                match_type: f.match_type.into(),
+                synonym_kind: f.synonym_kind,
+                distance: f.distance,
+                matched_text: f.text,
+                matched_lang: f.lang,
+                score: Score {
+                    total,
+                    match_type: f.weight.min(1.0),
+                    distance_penalty: penalty,
+                    text_relevance: f.relevance,
+                },
+            });
+        }
+        if !candidates.is_empty() {
+            decided = Some(stage);
+            break;
+        }
     }
+    let obsolete_hidden = hidden.len() as u64;
     let total = candidates.len() as u64;
     candidates.truncate(limit);
     let returned = candidates.len() as u64;
-    let stage = candidates.first().map(|c| c.match_type.clone());
-    let sparql = match stage.as_deref() {
-        Some("exact_label") | Some("synonym") | None => format!(
-            "SELECT DISTINCT ?concept ?label WHERE {{ GRAPH ?g {{ ?concept ?p ?label . FILTER(?p IN ({NAME_PREDICATES}) && LCASE(STR(?label)) = {}) }} }} ORDER BY ?concept",
-            sparql_string(&text.to_lowercase())
-        ),
-        _ => format!(
-            "SELECT ?concept ?label WHERE {{ VALUES ?concept {{ {} }} GRAPH ?g {{ ?concept ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} }} }}",
+    let sparql = match decided {
+        Some("identifier") => format!(
+            "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?o }} }}",
             candidates
                 .iter()
                 .map(|c| format!("<{}>", sparql_iri(&c.concept.iri)))
                 .collect::<Vec<_>>()
-                .join(" ")
+                .join(" "),
+            graphs.join(" ")
         ),
+        Some("fuzzy") | Some("full_text") => format!(
+            "# Edit-distance and BM25 matching are not expressible in SPARQL: this query returns the candidates' names and graphs to check them.\n\
+             SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} }} }}",
+            candidates
+                .iter()
+                .map(|c| format!("<{}>", sparql_iri(&c.concept.iri)))
+                .collect::<Vec<_>>()
+                .join(" "),
+            graphs.join(" ")
+        ),
+        _ => exact_sparql(text, &graphs, include_obsolete),
     };
     let suggestion = if total == 0 {
         Some(if obsolete_hidden > 0 {
             format!(
                 "Only obsolete concepts match ({obsolete_hidden} hidden): call again with include_obsolete=true to see them and their replacements."
             )
+        } else if args.sources.as_ref().is_some_and(|s| !s.is_empty()) {
+            "Nothing matches in the chosen sources, even as a near spelling or in definitions: drop the sources filter, or try other wording.".into()
         } else {
-            "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, drop the sources filter, or check list_sources for what is loaded.".into()
+            "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, or check list_sources for what is loaded.".into()
         })
     } else {
         None
     };
-    let truncated = total > returned;
+    let truncated = total > returned || more_exist;
     Ok(Envelope {
         query: QueryEcho {
             input,
@@ -532,10 +545,16 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         returned,
         truncated,
         cursor: truncated.then(|| {
-            format!(
-                "call again with limit={}",
-                (total as usize).min(MAX_LIMIT as usize)
-            )
+            if more_exist {
+                format!(
+                    "more than {FULL_TEXT_DEPTH} full-text matches exist: use more specific words"
+                )
+            } else {
+                format!(
+                    "call again with limit={}",
+                    (total as usize).min(MAX_LIMIT as usize)
+                )
+            }
         }),
         sources: r
             .manifest()
@@ -553,6 +572,118 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             stages_tried: stages,
         },
     })
+}
+
+/// How many full-text hits are ranked before filtering.
+const FULL_TEXT_DEPTH: usize = 1000;
+
+impl Found {
+    fn total(&self) -> f64 {
+        self.weight - 0.1 * f64::from(self.distance.unwrap_or(0))
+    }
+}
+
+fn identifier_stage(r: &Resolver, text: &str) -> Vec<Found> {
+    r.lookup_id(text)
+        .into_iter()
+        .filter(|m| m.spelling != crate::resolve::Spelling::LocalId)
+        .map(|m| Found {
+            id: m.concept,
+            match_type: "identifier",
+            synonym_kind: None,
+            distance: None,
+            text: Some(text.to_string()),
+            lang: None,
+            weight: 1.0,
+            relevance: None,
+        })
+        .collect()
+}
+
+fn label_stage(r: &Resolver, text: &str) -> Vec<Found> {
+    r.lookup_label(text)
+        .into_iter()
+        .map(|m| {
+            let primary = m.label.kind.is_primary();
+            Found {
+                id: m.concept,
+                match_type: if primary { "exact_label" } else { "synonym" },
+                synonym_kind: (!primary).then(|| m.label.kind.as_str().to_string()),
+                distance: None,
+                text: Some(m.label.text.clone()),
+                lang: m.label.lang.clone(),
+                weight: if primary { 0.95 } else { 0.85 },
+                relevance: None,
+            }
+        })
+        .collect()
+}
+
+fn fuzzy_stage(r: &Resolver, text: &str) -> Vec<Found> {
+    let max = if crate::index::normalize::label_key(text).chars().count() < 5 {
+        1
+    } else {
+        2
+    };
+    r.fuzzy(text, max, 200)
+        .into_iter()
+        .map(|m| Found {
+            id: m.concept,
+            match_type: "fuzzy",
+            synonym_kind: (!m.label.kind.is_primary()).then(|| m.label.kind.as_str().to_string()),
+            distance: Some(m.distance),
+            text: Some(m.label.text.clone()),
+            lang: m.label.lang.clone(),
+            weight: 0.7,
+            relevance: None,
+        })
+        .collect()
+}
+
+/// Full-text hits and how many documents matched in all.
+fn text_stage(r: &Resolver, text: &str) -> (Vec<Found>, usize) {
+    let Ok((hits, total)) = r.search(text, FULL_TEXT_DEPTH) else {
+        return (Vec::new(), 0);
+    };
+    let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
+    let found = hits
+        .into_iter()
+        .map(|h| Found {
+            id: h.concept,
+            match_type: "full_text",
+            synonym_kind: None,
+            distance: None,
+            text: None,
+            lang: None,
+            weight: 0.5 * f64::from(h.score) / best,
+            relevance: Some(f64::from(h.score)),
+        })
+        .collect();
+    (found, total)
+}
+
+/// The exact/synonym stage in SPARQL: the same normalization (case, and every run of characters
+/// that are not letters or digits as one space), the same graphs, the same obsolete filter.
+fn exact_sparql(text: &str, graphs: &[String], include_obsolete: bool) -> String {
+    let key = crate::index::normalize::label_key(text);
+    let normalized =
+        "LCASE(REPLACE(REPLACE(STR(?label), \"[^\\\\p{L}\\\\p{N}]+\", \" \"), \"^ +| +$\", \"\"))";
+    let obsolete = if include_obsolete {
+        String::new()
+    } else {
+        " FILTER NOT EXISTS { GRAPH ?graph { ?concept <http://www.w3.org/2002/07/owl#deprecated> ?d FILTER(STR(?d) = \"true\" || STR(?d) = \"1\") } }".to_string()
+    };
+    String::from("SELECT DISTINCT ?concept ?label ?graph WHERE { VALUES ?graph { ")
+        + &graphs.join(" ")
+        + " } GRAPH ?graph { ?concept ?p ?label . FILTER(?p IN ("
+        + NAME_PREDICATES
+        + ") && "
+        + normalized
+        + " = "
+        + &sparql_string(&key)
+        + ") }"
+        + &obsolete
+        + " } ORDER BY ?concept"
 }
 
 fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> Vec<LinkDto> {
@@ -641,15 +772,31 @@ pub fn get_concept(
     if let Some(error) = identifier_error(&outcome) {
         return Err(error);
     }
-    let id = match &outcome {
-        Outcome::Found(m) => m.first().map(|m| m.concept),
-        Outcome::Obsolete { concept, .. } => Some(*concept),
-        _ => None,
+    if let Outcome::Ambiguous(matches) = &outcome {
+        let readings: Vec<String> = matches
+            .iter()
+            .filter_map(|m| r.concept(m.concept)?.curie)
+            .collect();
+        return Err(ToolError {
+            code: "invalid_argument",
+            message: format!(
+                "'{}' is a bare local id; it reads as {}",
+                args.identifier.trim(),
+                readings.join(" or ")
+            ),
+            next_step: "Pass the full CURIE of the reading you mean.".into(),
+        });
+    }
+    let (id, held_by) = match &outcome {
+        Outcome::Found(m) => (m.first().map(|m| m.concept), m.len() as u64),
+        Outcome::Obsolete { concept, .. } => (Some(*concept), 1),
+        _ => (None, 0),
     };
     let detail = id.and_then(|id| detail(r, id));
     let iri = normalized.iri.clone().unwrap_or_default();
     let graph = detail.as_ref().map(|d| d.graph.clone());
-    let total = u64::from(detail.is_some());
+    // Several sources may hold the identifier: this answer shows the first, and says so.
+    let total = if detail.is_some() { held_by.max(1) } else { 0 };
     Ok(Envelope {
         query: QueryEcho {
             input,
@@ -659,9 +806,9 @@ pub fn get_concept(
             defaults_applied: vec![format!("children listed up to {MAX_CHILDREN}")],
         },
         total,
-        returned: total,
-        truncated: detail.as_ref().is_some_and(|d| d.children_total as usize > d.children.len()),
-        cursor: None,
+        returned: u64::from(detail.is_some()),
+        truncated: total > 1 || detail.as_ref().is_some_and(|d| d.children_total as usize > d.children.len()),
+        cursor: (total > 1).then(|| "held by several sources: call resolve_identifier to list them all".into()),
         sources: match &detail {
             Some(d) => vec![SourceRelease { id: d.concept.source.clone(), release: d.concept.release.clone() }],
             None => all_sources(r),

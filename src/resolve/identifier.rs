@@ -50,6 +50,8 @@ pub enum Outcome {
         prefix: String,
         suggestions: Vec<String>,
     },
+    /// A bare local id that matches concepts without naming a namespace: every reading.
+    Ambiguous(Vec<IdMatch>),
 }
 
 impl Resolver {
@@ -68,6 +70,17 @@ impl Resolver {
             n.steps.push("removed angle brackets".into());
         }
         let matches = self.lookup_id(t);
+        if !matches.is_empty()
+            && matches
+                .iter()
+                .all(|m| m.spelling == super::Spelling::LocalId)
+        {
+            // A bare local id names no namespace: list every reading, never pick one.
+            n.steps.push(format!(
+                "'{t}' has no prefix; it is a local id in several readings"
+            ));
+            return (n, Outcome::Ambiguous(matches));
+        }
         if !matches.is_empty() {
             return self.found(n, t, matches);
         }
@@ -121,6 +134,18 @@ impl Resolver {
                     reason: format!("'{local}' does not look like a {canonical} local id"),
                     expected: Some(shape.describe()),
                     example: Some(format!("{canonical}:{}", shape.example)),
+                },
+            );
+        }
+        if local.is_empty() || local.contains(char::is_whitespace) {
+            return (
+                n,
+                Outcome::Malformed {
+                    reason: format!(
+                        "'{local}' is not a local id: it is empty or contains whitespace"
+                    ),
+                    expected: None,
+                    example: None,
                 },
             );
         }
@@ -200,7 +225,11 @@ impl Resolver {
                 };
                 self.prefixes().compress(&swapped)
             });
-            let (prefix, local) = curie.as_deref()?.split_once(':')?;
+            let Some((prefix, local)) = curie.as_deref().and_then(|c| c.split_once(':')) else {
+                // An IRI outside every known namespace: its namespace is the unknown prefix.
+                let cut = t.rfind(['/', '#', '_']).map_or(t.len(), |i| i + 1);
+                return Some((t[..cut].to_string(), t[cut..].to_string(), Vec::new()));
+            };
             return Some((
                 prefix.to_string(),
                 local.to_string(),
@@ -215,8 +244,12 @@ impl Resolver {
             return Some((prefix.to_string(), local.to_string(), Vec::new()));
         }
         if let Some((prefix, local)) = t.split_once('_')
-            && self.prefixes().canonical_prefix(prefix).is_some()
             && !local.is_empty()
+            && prefix
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic())
+            && prefix.chars().all(|c| c.is_ascii_alphanumeric())
         {
             return Some((
                 prefix.to_string(),

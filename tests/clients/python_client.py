@@ -43,7 +43,8 @@ async def exercise(client, label, expected_version):
     check(first["concept"]["curie"] == "HP:0000002" and first["match_type"] == "exact_label", f"{label}: exact first")
 
     result = await client.call_tool("resolve_identifier", {"identifier": "XYZ:1"})
-    check(result.is_error and result.structured_content["error"]["code"] == "unknown_prefix", f"{label}: unknown prefix")
+    check(result.is_error and result.structured_content is None, f"{label}: error without structuredContent")
+    check(json.loads(result.content[0].text)["error"]["code"] == "unknown_prefix", f"{label}: unknown prefix")
 
     read = await client.read_resource("http://purl.obolibrary.org/obo/HP_0000118")
     mimes = [c.mime_type for c in read.contents]

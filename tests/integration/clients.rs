@@ -24,6 +24,15 @@ fn default_index() -> PathBuf {
     .clone()
 }
 
+/// In CI (`ONTORESOLVE_REQUIRE_CLIENTS=1`) a missing client fails the test instead of skipping it.
+fn skip(reason: String) {
+    assert!(
+        std::env::var_os("ONTORESOLVE_REQUIRE_CLIENTS").is_none(),
+        "required client missing: {reason}"
+    );
+    eprintln!("SKIPPED: {reason}");
+}
+
 fn python() -> Option<PathBuf> {
     let python = std::env::var_os("ONTORESOLVE_PYTHON")
         .map(PathBuf::from)
@@ -34,10 +43,10 @@ fn python() -> Option<PathBuf> {
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
-        eprintln!(
-            "SKIPPED: the Python mcp SDK is not installed at {} (run scripts/setup-clients)",
+        skip(format!(
+            "the Python mcp SDK is not installed at {} (run scripts/setup-clients)",
             python.display()
-        );
+        ));
     }
     ok.then_some(python)
 }
@@ -80,10 +89,10 @@ fn conformance_suite_passes_except_reviewed_fixture_scenarios() {
         .join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
         .is_file()
     {
-        eprintln!(
-            "SKIPPED: the conformance suite is not installed in {} (run scripts/setup-clients)",
+        skip(format!(
+            "the conformance suite is not installed in {} (run scripts/setup-clients)",
             clients.display()
-        );
+        ));
         return;
     }
     let out = Command::new("bash")

@@ -79,6 +79,33 @@ fn structured(result: &CallToolResult) -> &Value {
         .expect("structuredContent")
 }
 
+/// The code of an input error: isError, no structuredContent, the error as JSON text.
+fn error_code(result: &CallToolResult) -> String {
+    assert_eq!(result.is_error, Some(true), "an input error");
+    assert!(
+        result.structured_content.is_none(),
+        "errors carry no structuredContent"
+    );
+    let text = result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .unwrap_or_default();
+    let v: Value = serde_json::from_str(&text).expect("error JSON");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty())
+    );
+    assert!(
+        v["error"]["next_step"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty())
+    );
+    v["error"]["code"].as_str().unwrap_or_default().to_string()
+}
+
 async fn both(check: impl AsyncFn(Revision, &RunningService<RoleClient, ClientConfig>)) {
     for revision in [Revision::Modern, Revision::Legacy] {
         let client = connect(revision).await;
@@ -200,29 +227,55 @@ async fn resolve_identifier_in_every_spelling_and_outcome() {
                 .is_some_and(Vec::is_empty)
         );
 
-        let r = call(
-            client,
-            "resolve_identifier",
-            json!({ "identifier": "XYZ:1" }),
-        )
-        .await;
-        assert_eq!(r.is_error, Some(true));
-        assert_eq!(structured(&r)["error"]["code"], "unknown_prefix");
-
+        for (input, code) in [
+            ("XYZ:1", "unknown_prefix"),
+            ("XYZ_1", "unknown_prefix"),
+            ("http://www.ebi.ac.uk/efo/EFO_0000400", "unknown_prefix"),
+            ("HP:12", "malformed_identifier"),
+            ("HP:abc def", "malformed_identifier"),
+            ("not an identifier", "malformed_identifier"),
+        ] {
+            let r = call(client, "resolve_identifier", json!({ "identifier": input })).await;
+            assert_eq!(error_code(&r), code, "{revision:?} {input}");
+        }
         let r = call(
             client,
             "resolve_identifier",
             json!({ "identifier": "HP:12" }),
         )
         .await;
-        assert_eq!(r.is_error, Some(true));
-        let e = &structured(&r)["error"];
-        assert_eq!(e["code"], "malformed_identifier");
+        let text = r.content[0]
+            .as_text()
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        assert!(text.contains("7 digits") && text.contains("HP:"), "{text}");
+
+        let r = call(
+            client,
+            "resolve_identifier",
+            json!({ "identifier": "0000118" }),
+        )
+        .await;
+        let v = structured(&r);
+        assert_eq!(
+            v["result"]["outcome"], "ambiguous_input",
+            "a bare local id is never resolved silently"
+        );
+        assert_eq!(v["result"]["concepts"][0]["curie"], "HP:0000118");
+
+        let r = call(
+            client,
+            "resolve_identifier",
+            json!({ "identifier": "heo:anything" }),
+        )
+        .await;
+        let v = structured(&r);
+        assert_eq!(v["result"]["outcome"], "not_in_loaded_sources");
         assert!(
-            e["message"]
+            v["result"]["message"]
                 .as_str()
-                .is_some_and(|m| m.contains("7 digits")),
-            "{e}"
+                .is_some_and(|m| m.contains("not loaded")),
+            "{v}"
         );
     })
     .await;
@@ -279,8 +332,7 @@ async fn find_concepts_ranks_exact_first_and_falls_back_to_fuzzy() {
             json!({ "text": "x", "limit": 1000 }),
         )
         .await;
-        assert_eq!(r.is_error, Some(true));
-        assert_eq!(structured(&r)["error"]["code"], "limit_exceeded");
+        assert_eq!(error_code(&r), "limit_exceeded");
 
         let r = call(
             client,
@@ -288,7 +340,39 @@ async fn find_concepts_ranks_exact_first_and_falls_back_to_fuzzy() {
             json!({ "text": "height", "sources": ["nope"] }),
         )
         .await;
-        assert_eq!(structured(&r)["error"]["code"], "invalid_argument");
+        assert_eq!(error_code(&r), "invalid_argument");
+
+        // An exact match outside the chosen sources does not stop the search.
+        let r = call(
+            client,
+            "find_concepts",
+            json!({ "text": "Abnormality of body height", "sources": ["hem"] }),
+        )
+        .await;
+        let v = structured(&r);
+        let stages = v["result"]["stages_tried"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert!(stages.contains(&json!("full_text")), "{v}");
+        assert!(
+            v["result"]["candidates"]
+                .as_array()
+                .is_some_and(|c| c.iter().all(|c| c["concept"]["source"] == "hem"))
+        );
+
+        let r = call(
+            client,
+            "find_concepts",
+            json!({ "text": "height", "limit": 2 }),
+        )
+        .await;
+        let v = structured(&r);
+        assert_eq!(v["returned"], 2);
+        assert!(
+            v["total"].as_u64().is_some_and(|t| t > 2) && v["truncated"] == true,
+            "{v}"
+        );
 
         let r = call(
             client,
@@ -332,7 +416,7 @@ async fn sparql_in_the_envelope_reproduces_the_answer() {
         &call(
             &client,
             "find_concepts",
-            json!({ "text": "Abnormality of body height" }),
+            json!({ "text": "ABNORMALITY of body-height" }),
         )
         .await,
     )
@@ -415,17 +499,21 @@ async fn resources_read_list_and_not_found_per_revision() {
                 .is_some_and(|t| t.contains("Phenotypic abnormality"))
         );
 
-        let by_curie = client
-            .read_resource(ReadResourceRequestParams::new(
-                "ontoresolve://concept/HP:0000118",
-            ))
-            .await
-            .expect("template read");
-        assert!(
-            serde_json::to_string(&by_curie)
-                .unwrap_or_default()
-                .contains("Phenotypic abnormality")
-        );
+        for uri in [
+            "ontoresolve://concept/HP:0000118",
+            "ontoresolve://concept/HP%3A0000118",
+        ] {
+            let by_curie = client
+                .read_resource(ReadResourceRequestParams::new(uri))
+                .await
+                .expect("template read");
+            assert!(
+                serde_json::to_string(&by_curie)
+                    .unwrap_or_default()
+                    .contains("Phenotypic abnormality"),
+                "{uri}"
+            );
+        }
 
         let list = client.list_resources(None).await.expect("resources/list");
         let uris: Vec<&str> = list.resources.iter().map(|r| r.uri.as_str()).collect();
