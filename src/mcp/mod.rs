@@ -190,10 +190,20 @@ impl OntoServer {
         let json = serde_json::to_string_pretty(&detail).ok()?;
         let mut contents =
             vec![ResourceContents::text(json, uri).with_mime_type("application/json")];
-        if let Ok(store) = self.resolver.store()
-            && let Ok(turtle) = store.subject_turtle(&detail.concept.iri, &detail.graph)
-        {
-            contents.push(ResourceContents::text(turtle, uri).with_mime_type("text/turtle"));
+        match self
+            .resolver
+            .store()
+            .map_err(|e| e.to_string())
+            .and_then(|store| {
+                store
+                    .subject_turtle(&detail.concept.iri, &detail.graph)
+                    .map_err(|e| e.to_string())
+            }) {
+            Ok(turtle) => {
+                contents.push(ResourceContents::text(turtle, uri).with_mime_type("text/turtle"))
+            }
+            // The JSON copy still answers; the operator learns why Turtle is missing.
+            Err(e) => tracing::warn!(error = %e, "concept served without its Turtle copy"),
         }
         Some(contents)
     }
@@ -422,7 +432,8 @@ impl ServerHandler for OntoServer {
         } else {
             Vec::new()
         };
-        let info = CompletionInfo::with_all_values(values)
+        let has_more = values.len() >= CompletionInfo::MAX_VALUES;
+        let info = CompletionInfo::with_pagination(values, None, has_more)
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
         Ok(CompleteResult::new(info))
     }

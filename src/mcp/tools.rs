@@ -51,6 +51,10 @@ fn sparql_string(text: &str) -> String {
 
 /// An IRI safe to place between angle brackets in SPARQL.
 fn sparql_iri(iri: &str) -> String {
+    if iri.is_empty() {
+        // No IRI could be formed: a placeholder that matches nothing, never a relative `<>`.
+        return "urn:ontoresolve:no-iri".into();
+    }
     iri.chars()
         .filter(|c| {
             !matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\') && !c.is_whitespace()
@@ -215,6 +219,16 @@ pub fn resolve_identifier(
                     "{} is obsolete and its replaced_by links form a cycle",
                     echo.normalized
                 ),
+                (None, false) if hops.last().is_some_and(|h| !h.loaded) => {
+                    let h = hops
+                        .last()
+                        .map(|h| h.curie.clone().unwrap_or_else(|| h.iri.clone()))
+                        .unwrap_or_default();
+                    format!(
+                        "{} is obsolete; it is replaced by {h}, which is not in the loaded sources",
+                        echo.normalized
+                    )
+                }
                 (None, false) if consider.is_empty() => {
                     format!("{} is obsolete and names no replacement", echo.normalized)
                 }
