@@ -194,6 +194,7 @@ pub struct NotLoaded {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct IdentifierArgs {
     /// A CURIE (HP:0000118), an IRI (http://purl.obolibrary.org/obo/HP_0000118) or an OBO-style
     /// id (HP_0000118), in any letter case.
@@ -201,6 +202,7 @@ pub struct IdentifierArgs {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct FindArgs {
     /// The name to look for, e.g. "Abnormality of body height".
     pub text: String,

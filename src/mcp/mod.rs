@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use rmcp::handler::server::common::schema_for_type;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::*;
@@ -16,7 +17,7 @@ use rmcp::service::RequestContext;
 use rmcp::{
     ErrorData as McpError, Json, RoleServer, ServerHandler, tool, tool_handler, tool_router,
 };
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::resolve::{Outcome, Resolver};
 use dto::*;
@@ -32,6 +33,23 @@ pub struct OntoServer {
     resolver: Arc<Resolver>,
     instructions: Arc<String>,
     tool_router: ToolRouter<Self>,
+}
+
+/// Reads tool arguments ourselves, so that a missing, misspelled or mistyped argument is an
+/// `invalid_argument` answer with a next step rather than a bare deserialization message.
+fn parse_args<T: serde::de::DeserializeOwned>(raw: &JsonObject) -> Result<T, CallToolResult> {
+    serde_json::from_value(Value::Object(raw.clone())).map_err(|e| {
+        tool_error(
+            tools::ToolError {
+                code: "invalid_argument",
+                message: format!("the arguments do not fit the tool's input schema: {e}"),
+                next_step:
+                    "Call again with the arguments named and typed as in the tool's inputSchema."
+                        .into(),
+            },
+            Value::Object(raw.clone()),
+        )
+    })
 }
 
 /// An input error: `isError` with the code, message and next step as JSON text. No
@@ -53,6 +71,7 @@ impl OntoServer {
 
     /// What is this identifier?
     #[tool(
+        input_schema = schema_for_type::<IdentifierArgs>(),
         description = "What is this identifier? Resolves a CURIE, IRI or OBO-style id (any case) and says whether it is found, obsolete (with its replacement), well-formed but absent from the loaded sources, malformed, or of an unknown prefix.",
         annotations(
             read_only_hint = true,
@@ -63,15 +82,17 @@ impl OntoServer {
     )]
     async fn resolve_identifier(
         &self,
-        Parameters(args): Parameters<IdentifierArgs>,
+        Parameters(raw): Parameters<JsonObject>,
     ) -> Result<Json<Envelope<Resolution>>, CallToolResult> {
+        let args: IdentifierArgs = parse_args(&raw)?;
         tools::resolve_identifier(&self.resolver, &args)
             .map(Json)
-            .map_err(|e| tool_error(e, json!({ "identifier": args.identifier })))
+            .map_err(|e| tool_error(e, Value::Object(raw)))
     }
 
     /// Which concepts have this name?
     #[tool(
+        input_schema = schema_for_type::<FindArgs>(),
         description = "Which concepts have this name? Tries exact label, then synonyms, then near spellings (edit distance 1-2), then full text over labels and definitions. Each candidate says how it matched, the matched text and a score broken into parts. Obsolete concepts are hidden unless include_obsolete is true, and counted.",
         annotations(
             read_only_hint = true,
@@ -82,15 +103,17 @@ impl OntoServer {
     )]
     async fn find_concepts(
         &self,
-        Parameters(args): Parameters<FindArgs>,
+        Parameters(raw): Parameters<JsonObject>,
     ) -> Result<Json<Envelope<Candidates>>, CallToolResult> {
+        let args: FindArgs = parse_args(&raw)?;
         tools::find_concepts(&self.resolver, &args)
             .map(Json)
-            .map_err(|e| tool_error(e, json!({ "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit })))
+            .map_err(|e| tool_error(e, Value::Object(raw)))
     }
 
     /// Everything about one concept.
     #[tool(
+        input_schema = schema_for_type::<IdentifierArgs>(),
         description = "Everything about one concept: labels by kind and language, definitions, parents, children, cross-references, obsolete status with its replacement chain, and its source release and named graph.",
         annotations(
             read_only_hint = true,
@@ -101,11 +124,12 @@ impl OntoServer {
     )]
     async fn get_concept(
         &self,
-        Parameters(args): Parameters<IdentifierArgs>,
+        Parameters(raw): Parameters<JsonObject>,
     ) -> Result<Json<Envelope<Option<ConceptDetail>>>, CallToolResult> {
+        let args: IdentifierArgs = parse_args(&raw)?;
         tools::get_concept(&self.resolver, &args)
             .map(Json)
-            .map_err(|e| tool_error(e, json!({ "identifier": args.identifier })))
+            .map_err(|e| tool_error(e, Value::Object(raw)))
     }
 
     /// What is loaded?

@@ -342,6 +342,17 @@ async fn find_concepts_ranks_exact_first_and_falls_back_to_fuzzy() {
         .await;
         assert_eq!(error_code(&r), "invalid_argument");
 
+        for args in [
+            json!({ "text": "height", "limit": "5" }),
+            json!({ "text": "height", "source": ["hp"] }),
+            json!({}),
+        ] {
+            let r = call(client, "find_concepts", args.clone()).await;
+            assert_eq!(error_code(&r), "invalid_argument", "{args}");
+        }
+        let r = call(client, "get_concept", json!({})).await;
+        assert_eq!(error_code(&r), "invalid_argument");
+
         // An exact match outside the chosen sources does not stop the search.
         let r = call(
             client,
