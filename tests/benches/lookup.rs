@@ -119,19 +119,19 @@ fn main() {
     let typos1: Vec<String> = labels.iter().take(5000).map(|l| misspell(l, 1)).collect();
     let typos2: Vec<String> = labels.iter().take(5000).map(|l| misspell(l, 2)).collect();
     report(
-        "fuzzy lookup d<=1 (HPO)",
+        "fuzzy lookup d<=1 (this index)",
         time_each(&typos1, |q| {
             r.fuzzy(q, 1, 10);
         }),
     );
     report(
-        "fuzzy lookup d<=2 (HPO)",
+        "fuzzy lookup d<=2 (this index)",
         time_each(&typos2, |q| {
             r.fuzzy(q, 2, 10);
         }),
     );
     report(
-        "full-text search top 10 (HPO)",
+        "full-text search top 10 (this index)",
         time_each(&labels[..2000.min(labels.len())], |q| {
             r.search(q, 10).expect("search");
         }),
