@@ -73,6 +73,24 @@ fn all_sources(r: &Resolver) -> Vec<SourceRelease> {
     r.manifest().sources.iter().map(source_release).collect()
 }
 
+/// Summaries of concepts, and the (distinct) source releases they come from.
+fn summaries(
+    r: &Resolver,
+    concepts: impl Iterator<Item = Concept>,
+) -> (Vec<ConceptSummary>, Vec<SourceRelease>) {
+    let summaries: Vec<ConceptSummary> = concepts.map(|c| summary(r, &c)).collect();
+    let mut sources: Vec<SourceRelease> = Vec::new();
+    for c in &summaries {
+        if !sources.iter().any(|s| s.id == c.source) {
+            sources.push(SourceRelease {
+                id: c.source.clone(),
+                release: c.release.clone(),
+            });
+        }
+    }
+    (summaries, sources)
+}
+
 pub fn summary(r: &Resolver, c: &Concept) -> ConceptSummary {
     let source = r.source_of(c);
     ConceptSummary {
@@ -85,20 +103,31 @@ pub fn summary(r: &Resolver, c: &Concept) -> ConceptSummary {
     }
 }
 
+/// How to name an IRI: the concept's CURIE and label when it is loaded, else the CURIE the
+/// prefix map gives.
+fn curie_and_label(
+    r: &Resolver,
+    iri: &str,
+    found: Option<&Concept>,
+) -> (Option<String>, Option<String>) {
+    (
+        found
+            .and_then(|c| c.curie.clone())
+            .or_else(|| r.prefixes().compress(iri)),
+        found.and_then(|c| c.preferred_label().map(|l| l.text.clone())),
+    )
+}
+
 fn hops(r: &Resolver, chain: &[ChainStep]) -> Vec<ChainHop> {
     chain
         .iter()
         .map(|step| {
             let c = step.concept.and_then(|id| r.concept(id));
+            let (curie, label) = curie_and_label(r, &step.iri, c.as_ref());
             ChainHop {
                 iri: step.iri.clone(),
-                curie: c
-                    .as_ref()
-                    .and_then(|c| c.curie.clone())
-                    .or_else(|| r.prefixes().compress(&step.iri)),
-                label: c
-                    .as_ref()
-                    .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
+                curie,
+                label,
                 loaded: c.is_some(),
                 obsolete: step.obsolete,
             }
@@ -155,18 +184,8 @@ pub fn resolve_identifier(
     let iri = normalized.iri.clone().unwrap_or_default();
     let (resolution, sources, sparql, suggestion) = match outcome {
         Outcome::Found(matches) => {
-            let concepts: Vec<ConceptSummary> = matches
-                .iter()
-                .filter_map(|m| r.concept(m.concept))
-                .map(|c| summary(r, &c))
-                .collect();
-            let sources = concepts
-                .iter()
-                .map(|c| SourceRelease {
-                    id: c.source.clone(),
-                    release: c.release.clone(),
-                })
-                .collect();
+            let (concepts, sources) =
+                summaries(r, matches.iter().filter_map(|m| r.concept(m.concept)));
             let message = match concepts.as_slice() {
                 [one] => format!(
                     "{} is {:?} in {} release {}",
@@ -204,8 +223,7 @@ pub fn resolve_identifier(
             consider,
             cycle,
         } => {
-            let c = r.concept(concept);
-            let concepts: Vec<ConceptSummary> = c.iter().map(|c| summary(r, c)).collect();
+            let (concepts, sources) = summaries(r, r.concept(concept).into_iter());
             let hops = hops(r, &chain);
             let live = hops.iter().rev().find(|h| h.loaded && !h.obsolete);
             let message = match (live, cycle) {
@@ -237,13 +255,6 @@ pub fn resolve_identifier(
                     echo.normalized
                 ),
             };
-            let sources = concepts
-                .iter()
-                .map(|c| SourceRelease {
-                    id: c.source.clone(),
-                    release: c.release.clone(),
-                })
-                .collect();
             (
                 Resolution {
                     outcome: "obsolete".into(),
@@ -301,18 +312,8 @@ pub fn resolve_identifier(
             Some("No concept has this identifier: do not use it as if it resolved.".into()),
         ),
         Outcome::Ambiguous(matches) => {
-            let concepts: Vec<ConceptSummary> = matches
-                .iter()
-                .filter_map(|m| r.concept(m.concept))
-                .map(|c| summary(r, &c))
-                .collect();
-            let sources = concepts
-                .iter()
-                .map(|c| SourceRelease {
-                    id: c.source.clone(),
-                    release: c.release.clone(),
-                })
-                .collect();
+            let (concepts, sources) =
+                summaries(r, matches.iter().filter_map(|m| r.concept(m.concept)));
             let readings: Vec<String> = concepts.iter().filter_map(|c| c.curie.clone()).collect();
             (
                 Resolution {
@@ -706,15 +707,11 @@ fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> Vec<LinkDto>
         .take(take)
         .map(|l| {
             let found = r.by_iri_any(&l.iri, c.source).map(|(_, c)| c);
+            let (curie, label) = curie_and_label(r, &l.iri, found.as_ref());
             LinkDto {
                 iri: l.iri.clone(),
-                curie: found
-                    .as_ref()
-                    .and_then(|x| x.curie.clone())
-                    .or_else(|| r.prefixes().compress(&l.iri)),
-                label: found
-                    .as_ref()
-                    .and_then(|x| x.preferred_label().map(|l| l.text.clone())),
+                curie,
+                label,
                 relation: match l.kind {
                     crate::model::LinkKind::SubClassOf => "sub_class_of".into(),
                     crate::model::LinkKind::Broader => "broader".into(),

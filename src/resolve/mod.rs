@@ -226,28 +226,26 @@ impl Resolver {
         ))
     }
 
-    /// The concept with `iri` in the given source, if indexed.
-    fn by_iri(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
+    /// Concepts whose IRI is exactly `iri`, in every source that holds it.
+    fn with_iri<'a>(&'a self, iri: &'a str) -> impl Iterator<Item = (ConceptId, Concept)> + 'a {
         self.files
             .ids
             .get(&id_key(iri))
             .into_iter()
             .filter(|p| p.detail == spelling::IRI)
             .filter_map(|p| Some((p.concept, self.files.table.get(p.concept)?)))
-            .find(|(_, c)| c.iri == iri && c.source == source)
+            .filter(move |(_, c)| c.iri == iri)
+    }
+
+    /// The concept with `iri` in the given source, if indexed.
+    fn by_iri(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
+        self.with_iri(iri).find(|(_, c)| c.source == source)
     }
 
     /// The concept with `iri`, preferring the given source.
     pub fn by_iri_any(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
-        self.by_iri(iri, source).or_else(|| {
-            self.files
-                .ids
-                .get(&id_key(iri))
-                .into_iter()
-                .filter(|p| p.detail == spelling::IRI)
-                .filter_map(|p| Some((p.concept, self.files.table.get(p.concept)?)))
-                .find(|(_, c)| c.iri == iri)
-        })
+        self.by_iri(iri, source)
+            .or_else(|| self.with_iri(iri).next())
     }
 
     fn related(&self, iri: &str, kind: LinkKind, source: u16) -> Related {
