@@ -135,6 +135,20 @@ fn hops(r: &Resolver, chain: &[ChainStep]) -> Vec<ChainHop> {
         .collect()
 }
 
+impl Resolution {
+    fn new(outcome: &str, message: String, next_step: &str, concepts: Vec<ConceptSummary>) -> Self {
+        Resolution {
+            outcome: outcome.into(),
+            message,
+            next_step: Some(next_step.into()),
+            concepts,
+            replacement_chain: Vec::new(),
+            consider: Vec::new(),
+            sources_for_prefix: Vec::new(),
+        }
+    }
+}
+
 fn identifier_error(outcome: &Outcome) -> Option<ToolError> {
     match outcome {
         Outcome::Malformed { reason, expected, example } => Some(ToolError {
@@ -167,9 +181,6 @@ pub fn resolve_identifier(
 ) -> Result<Envelope<Resolution>, ToolError> {
     let input = json!({ "identifier": args.identifier });
     let (normalized, outcome) = r.resolve_identifier(&args.identifier);
-    if let Some(error) = identifier_error(&outcome) {
-        return Err(error);
-    }
     let echo = QueryEcho {
         input,
         normalized: normalized
@@ -197,18 +208,12 @@ pub fn resolve_identifier(
                 many => format!("{} is held by {} sources", echo.normalized, many.len()),
             };
             (
-                Resolution {
-                    outcome: "found".into(),
+                Resolution::new(
+                    "found",
                     message,
-                    next_step: Some(
-                        "Call get_concept for labels, definitions, parents, children and xrefs."
-                            .into(),
-                    ),
+                    "Call get_concept for labels, definitions, parents, children and xrefs.",
                     concepts,
-                    replacement_chain: Vec::new(),
-                    consider: Vec::new(),
-                    sources_for_prefix: Vec::new(),
-                },
+                ),
                 sources,
                 format!(
                     "SELECT ?graph ?label ?deprecated WHERE {{ GRAPH ?graph {{ <{0}> ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} OPTIONAL {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated }} }} }}",
@@ -316,19 +321,16 @@ pub fn resolve_identifier(
                 summaries(r, matches.iter().filter_map(|m| r.concept(m.concept)));
             let readings: Vec<String> = concepts.iter().filter_map(|c| c.curie.clone()).collect();
             (
-                Resolution {
-                    outcome: "ambiguous_input".into(),
-                    message: format!(
+                Resolution::new(
+                    "ambiguous_input",
+                    format!(
                         "'{}' has no prefix; it reads as {}",
                         args.identifier.trim(),
                         readings.join(" or ")
                     ),
-                    next_step: Some("Pass the full CURIE of the reading you mean.".into()),
+                    "Pass the full CURIE of the reading you mean.",
                     concepts,
-                    replacement_chain: Vec::new(),
-                    consider: Vec::new(),
-                    sources_for_prefix: Vec::new(),
-                },
+                ),
                 sources,
                 format!(
                     "SELECT ?concept ?graph WHERE {{ GRAPH ?graph {{ ?concept <http://www.geneontology.org/formats/oboInOwl#id> ?id }} FILTER(STRENDS(STR(?id), {})) }}",
@@ -340,7 +342,13 @@ pub fn resolve_identifier(
                 ),
             )
         }
-        Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. } => unreachable_outcome(),
+        error @ (Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. }) => {
+            return Err(identifier_error(&error).unwrap_or(ToolError {
+                code: "malformed_identifier",
+                message: "not an identifier".into(),
+                next_step: "Pass a CURIE such as HP:0000118 or an IRI.".into(),
+            }));
+        }
     };
     let total = resolution.concepts.len() as u64;
     Ok(Envelope {
@@ -355,24 +363,6 @@ pub fn resolve_identifier(
         suggestion,
         result: resolution,
     })
-}
-
-/// Errors are handled before; this arm is never taken but must not panic.
-fn unreachable_outcome() -> (Resolution, Vec<SourceRelease>, String, Option<String>) {
-    (
-        Resolution {
-            outcome: "error".into(),
-            message: String::new(),
-            next_step: None,
-            concepts: Vec::new(),
-            replacement_chain: Vec::new(),
-            consider: Vec::new(),
-            sources_for_prefix: Vec::new(),
-        },
-        Vec::new(),
-        String::new(),
-        None,
-    )
 }
 
 struct Found {

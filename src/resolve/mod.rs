@@ -320,23 +320,9 @@ impl Resolver {
 
     /// Follows replaced_by links from an obsolete concept to the first live replacement.
     pub fn replacement_of(&self, concept: &Concept) -> Option<(ConceptId, Concept)> {
-        let mut current = concept.clone();
-        let mut seen = vec![current.iri.clone()];
-        loop {
-            let next = current
-                .replacements_of(crate::model::ReplacementKind::ReplacedBy)
-                .next()?
-                .target
-                .clone();
-            if seen.contains(&next) {
-                return None;
-            }
-            seen.push(next.clone());
-            let (id, found) = self.by_iri(&next, current.source)?;
-            if !found.obsolete {
-                return Some((id, found));
-            }
-            current = found;
-        }
+        let (chain, _) = self.replacement_chain(concept);
+        let last = chain.last().filter(|step| !step.obsolete)?;
+        let id = last.concept?;
+        Some((id, self.concept(id)?))
     }
 }

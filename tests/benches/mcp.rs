@@ -38,18 +38,23 @@ fn report(name: &str, mut samples: Vec<Duration>) {
     );
 }
 
-fn ids() -> Vec<String> {
-    (1..=2000).map(|i| format!("HP:{:07}", i * 3)).collect()
-}
-
-fn stdio_round_trips() {
-    let mut child = Command::new(binary())
+/// `serve` over stdio, with pipes for stdin and stdout.
+fn spawn_stdio() -> Child {
+    Command::new(binary())
         .args(["serve", "--index", &index()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("spawn");
+        .expect("spawn")
+}
+
+fn ids() -> Vec<String> {
+    (1..=2000).map(|i| format!("HP:{:07}", i * 3)).collect()
+}
+
+fn stdio_round_trips() {
+    let mut child = spawn_stdio();
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut line = String::new();
@@ -198,13 +203,7 @@ fn first_discover_and_idle_rss() {
     let mut idle = String::new();
     for round in 0..20 {
         let t = Instant::now();
-        let mut child = Command::new(binary())
-            .args(["serve", "--index", &index()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn");
+        let mut child = spawn_stdio();
         let mut stdin = child.stdin.take().expect("stdin");
         writeln!(stdin, "{discover}").expect("write");
         let mut line = String::new();

@@ -165,12 +165,7 @@ fn a_source_failing_after_its_triples_reached_the_store_leaves_none() {
     .expect("write");
     drop(out);
     let catalog =
-        crate::support::single_source_catalog(&dir, "late", "owl", &file, "format = \"ntriples\"");
-    let fixtures_toml = std::fs::read_to_string(fixtures().join("fixtures.toml")).expect("read");
-    let text = fixtures_toml.replace("path = \"", &format!("path = \"{}/", fixtures().display()))
-        + "\n"
-        + &std::fs::read_to_string(&catalog).expect("read");
-    std::fs::write(&catalog, text).expect("write");
+        crate::support::fixtures_plus_source(&dir, "late", "owl", &file, "format = \"ntriples\"");
     let summary = ontoresolve::build::build(
         &ontoresolve::build::BuildOptions {
             catalog,

@@ -337,14 +337,13 @@ fn syntax_errors_name_source_file_line_and_column() {
 #[test]
 fn keep_going_skips_a_broken_source_and_says_so() {
     let dir = scratch("keep-going");
-    let catalog = dir.join("catalog.toml");
-    let fixtures_toml = std::fs::read_to_string(fixtures().join("fixtures.toml")).expect("read");
-    let text = fixtures_toml.replace("path = \"", &format!("path = \"{}/", fixtures().display()))
-        + &format!(
-            "\n[[source]]\nid = \"broken\"\ntitle = \"b\"\nkind = \"skos\"\npath = \"{}\"\nlicense = \"x\"\nattribution = \"x\"\nhomepage = \"x\"\nscope = \"x\"\n",
-            fixtures().join("broken.ttl").display()
-        );
-    std::fs::write(&catalog, text).expect("write");
+    let catalog = crate::support::fixtures_plus_source(
+        &dir,
+        "broken",
+        "skos",
+        &fixtures().join("broken.ttl"),
+        "",
+    );
     assert!(matches!(
         build_err(&catalog, &dir),
         BuildError::Source { .. }
@@ -403,4 +402,24 @@ fn builds_are_deterministic() {
     };
     assert_eq!(without_time(&sa.dir), without_time(&sb.dir));
     assert_eq!(sa.manifest.build_id.len(), 16);
+}
+
+#[test]
+fn get_concept_says_when_several_sources_hold_the_identifier() {
+    use ontoresolve::mcp::dto::IdentifierArgs;
+    use ontoresolve::mcp::tools::get_concept;
+    let args = IdentifierArgs {
+        identifier: format!("{ECON}health-economics"),
+    };
+    let answer = get_concept(index(), &args).expect("answer");
+    // The Turtle and RDF/XML schemes both hold this IRI: one is shown, both are counted.
+    assert_eq!(
+        (answer.total, answer.returned, answer.truncated),
+        (2, 1, true)
+    );
+    assert!(
+        answer
+            .cursor
+            .is_some_and(|c| c.contains("resolve_identifier"))
+    );
 }

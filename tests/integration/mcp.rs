@@ -605,3 +605,33 @@ async fn completion_of_the_curie_template() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn ground_mention_prompt_guides_grounding() {
+    both(async |revision, client| {
+        let prompts = client.list_prompts(None).await.expect("prompts/list");
+        let names: Vec<&str> = prompts.prompts.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ground_mention"], "{revision:?}");
+        let mut arguments = serde_json::Map::new();
+        arguments.insert("mention".into(), json!("short stature"));
+        let prompt = client
+            .get_prompt(GetPromptRequestParams::new("ground_mention").with_arguments(arguments))
+            .await
+            .expect("prompts/get");
+        let text = serde_json::to_string(&prompt).expect("json");
+        assert!(
+            text.contains("short stature")
+                && text.contains("find_concepts")
+                && text.contains("never invent")
+        );
+        let missing = client
+            .get_prompt(GetPromptRequestParams::new("ground_mention"))
+            .await
+            .expect_err("the mention is required");
+        let ServiceError::McpError(e) = missing else {
+            panic!("not a protocol error: {missing:?}")
+        };
+        assert_eq!(e.code.0, -32602);
+    })
+    .await;
+}

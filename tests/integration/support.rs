@@ -70,6 +70,18 @@ pub fn single_source_catalog(
     path
 }
 
+/// Writes a catalogue with the fixture sources followed by one more source.
+pub fn fixtures_plus_source(dir: &Path, id: &str, kind: &str, file: &Path, extra: &str) -> PathBuf {
+    let one = single_source_catalog(dir, id, kind, file, extra);
+    let fixtures_toml = std::fs::read_to_string(fixtures().join("fixtures.toml")).expect("read");
+    let text = fixtures_toml.replace("path = \"", &format!("path = \"{}/", fixtures().display()))
+        + "\n"
+        + &std::fs::read_to_string(&one).expect("read");
+    let path = dir.join("catalog.toml");
+    std::fs::write(&path, text).expect("write catalogue");
+    path
+}
+
 /// Builds each named index at most once per test binary and shares the resolver.
 /// `make` builds into the scratch directory it is given and returns the index directory.
 pub fn shared_index(
