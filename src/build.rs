@@ -14,10 +14,10 @@ use oxigraph::model::Triple;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::catalog::{Catalog, CatalogError, SourceSpec};
+use crate::catalog::{Catalog, CatalogError, RegistrySpec, SourceSpec};
 use crate::index::manifest::{
-    BuildTime, Counts, IdShape, InputFile, MAX_TOP_CONCEPTS, ReleaseOrigin, SkippedSource,
-    SourceCounts, SourceRecord,
+    BuildTime, Counts, IdShape, InputFile, MAX_TOP_CONCEPTS, RegistryRecord, RegistrySource,
+    ReleaseOrigin, SkippedSource, SourceCounts, SourceRecord,
 };
 use crate::index::normalize::{id_key, label_key};
 use crate::index::{
@@ -25,7 +25,8 @@ use crate::index::{
     TableWriter,
 };
 use crate::ingest::{self, Extractor, IngestError, StatedRelease, TripleSink};
-use crate::model::{Concept, PrefixMap, PrefixRule, SourceIdx};
+use crate::model::{Concept, PrefixMap, PrefixRule, Prefixes, SourceIdx, obo_purl};
+use crate::registry::{Registry, RegistryData, RegistryError, load_bioregistry};
 use crate::store::{LoadError, StoreError, StoreWriter, graph_iri};
 
 /// Triples held back while the release is not yet known; bounds memory on any input.
@@ -66,6 +67,8 @@ impl BuildObserver for Silent {}
 pub enum BuildError {
     #[error(transparent)]
     Catalog(#[from] CatalogError),
+    #[error("prefix registry: {0}")]
+    Registry(#[from] RegistryError),
     #[error("source '{id}': {error}")]
     Source { id: String, error: IngestError },
     #[error("source '{id}': file {} is missing", path.display())]
@@ -145,7 +148,8 @@ pub fn build(
     fs::create_dir(&temp.path).map_err(io_err(format!("creating {}", temp.path.display())))?;
     let layout = BuildLayout::new(&temp.path);
 
-    let prefixes = catalog_prefixes(&catalog);
+    let (registry_record, registry) = build_registry(&catalog, &layout, observer)?;
+    let prefixes: &dyn Prefixes = &registry;
     let store = StoreWriter::create(&layout.store())?;
     let mut records = Vec::new();
     let mut skipped = Vec::new();
@@ -184,7 +188,7 @@ pub fn build(
             return Err(BuildError::TooLarge("more than 65,535 sources"));
         };
         let source_started = Instant::now();
-        match ingest_source(idx, spec, &file, &prefixes, &store, observer) {
+        match ingest_source(idx, spec, &file, prefixes, &store, observer) {
             Ok((record, concepts)) => {
                 observer.source_finished(&spec.id, &record, source_started.elapsed().as_secs_f64());
                 records.push(record);
@@ -216,14 +220,15 @@ pub fn build(
             .and_then(|n| first.checked_add(n))
             .ok_or(BuildError::TooLarge("more than 4,294,967,295 concepts"))?;
     }
-    let counts = write_indexes(&layout, &records, &all_concepts, &prefixes, observer)?;
+    let counts = write_indexes(&layout, &records, &all_concepts, prefixes, observer)?;
 
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
-        build_id: build_id(&catalog, &records),
+        build_id: build_id(&catalog, &records, &registry_record),
         sources: records,
         skipped,
-        prefixes: prefixes.rules(),
+        prefixes: declared_prefixes(&catalog),
+        registry: registry_record,
         counts,
         built: BuildTime {
             finished_unix: SystemTime::now()
@@ -253,9 +258,99 @@ fn catalog_prefixes(catalog: &Catalog) -> PrefixMap {
     )
 }
 
-fn build_id(catalog: &Catalog, records: &[SourceRecord]) -> String {
+/// Reads the registry inputs, merges the catalogue's prefixes, writes the registry files into
+/// the build and opens them: ingest turns IRIs into CURIEs through the same registry that
+/// answers queries.
+fn build_registry(
+    catalog: &Catalog,
+    layout: &BuildLayout,
+    observer: &dyn BuildObserver,
+) -> Result<(RegistryRecord, Registry), BuildError> {
+    let (mut data, source) = match &catalog.registry {
+        Some(spec) => {
+            observer.stage("reading the prefix registry");
+            let (data, source) = read_registry(catalog, spec)?;
+            (data, Some(source))
+        }
+        None => (RegistryData::default(), None),
+    };
+    for spec in &catalog.sources {
+        for rule in &spec.prefixes {
+            data.add_catalogue_prefix(&spec.id, rule);
+        }
+    }
+    let (records, spellings, uris) = data.finish();
+    let counts = crate::index::registry::write(layout, &records, spellings, uris)
+        .map_err(io_err("writing the prefix registry"))?;
+    let registry = Registry::open(layout).map_err(io_err("opening the prefix registry"))?;
+    Ok((RegistryRecord { source, counts }, registry))
+}
+
+fn read_registry(
+    catalog: &Catalog,
+    spec: &RegistrySpec,
+) -> Result<(RegistryData, RegistrySource), BuildError> {
+    let json_path = catalog.resolve(&spec.json);
+    let map_path = catalog.resolve(&spec.prefix_map);
+    let open = |path: &Path| -> Result<Box<dyn io::BufRead + Send>, BuildError> {
+        let file = fs::File::open(path).map_err(|source| RegistryError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        ingest::input::open_reader(file).map_err(|source| {
+            BuildError::Registry(RegistryError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        })
+    };
+    let data = load_bioregistry(
+        open(&json_path)?,
+        &spec.json,
+        open(&map_path)?,
+        &spec.prefix_map,
+    )?;
+    let files = [(&spec.json, &json_path), (&spec.prefix_map, &map_path)]
+        .into_iter()
+        .map(|(written, path)| input_file(written, path))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((
+        data,
+        RegistrySource {
+            id: spec.id.clone(),
+            title: spec.title.clone(),
+            release: spec.release.clone(),
+            files,
+            license: spec.license.clone(),
+            attribution: spec.attribution.clone(),
+            homepage: spec.homepage.clone(),
+            url: spec.url.clone(),
+        },
+    ))
+}
+
+/// A file's size and checksum, for the manifest.
+fn input_file(written: &Path, path: &Path) -> Result<InputFile, BuildError> {
+    let context = format!("reading {}", path.display());
+    let mut file = fs::File::open(path).map_err(io_err(context.clone()))?;
+    let mut hasher = Sha256::new();
+    let bytes = io::copy(&mut file, &mut hasher).map_err(io_err(context))?;
+    Ok(InputFile {
+        path: written.display().to_string(),
+        bytes,
+        sha256: hex(&hasher.finalize()),
+    })
+}
+
+fn build_id(catalog: &Catalog, records: &[SourceRecord], registry: &RegistryRecord) -> String {
     let mut hasher = Sha256::new();
     hasher.update(FORMAT_VERSION.to_le_bytes());
+    if let Some(source) = &registry.source {
+        hasher.update(source.release.as_bytes());
+        for file in &source.files {
+            hasher.update(file.sha256.as_bytes());
+        }
+    }
     for record in records {
         if let Some(spec) = catalog.sources.iter().find(|s| s.id == record.id) {
             hasher.update(serde_json::to_vec(spec).unwrap_or_default());
@@ -296,7 +391,7 @@ enum Message {
 }
 
 struct BuildSink<'a> {
-    extractor: Extractor,
+    extractor: Extractor<'a>,
     tx: SyncSender<Message>,
     source_id: &'a str,
     catalogue_release: Option<&'a str>,
@@ -416,7 +511,7 @@ fn ingest_source(
     idx: SourceIdx,
     spec: &SourceSpec,
     file: &Path,
-    prefixes: &PrefixMap,
+    prefixes: &dyn Prefixes,
     store: &StoreWriter,
     observer: &dyn BuildObserver,
 ) -> Result<(SourceRecord, Vec<Concept>), BuildError> {
@@ -449,7 +544,7 @@ fn ingest_source(
     let input = ingest::input::open_reader(raw).map_err(io_source)?;
 
     let namespaces = spec.prefixes.iter().map(|p| p.uri_prefix.clone()).collect();
-    let extractor = Extractor::new(idx, spec.concept_types(), namespaces, prefixes.clone());
+    let extractor = Extractor::new(idx, spec.concept_types(), namespaces, prefixes);
     let (tx, rx) = sync_channel::<Message>(8);
     let (parsed, loaded) = std::thread::scope(|scope| {
         let parser = scope.spawn(|| {
@@ -603,7 +698,7 @@ fn id_shapes(concepts: &[Concept]) -> Vec<IdShape> {
 }
 
 /// Every spelling under which a concept's identifier may be looked up.
-pub fn id_keys(concept: &Concept, prefixes: &PrefixMap) -> Vec<(String, u16)> {
+pub fn id_keys(concept: &Concept, prefixes: &dyn Prefixes) -> Vec<(String, u16)> {
     let mut keys = vec![(id_key(&concept.iri), spelling::IRI)];
     if let Some(curie) = &concept.curie {
         keys.push((id_key(curie), spelling::CURIE));
@@ -614,7 +709,7 @@ pub fn id_keys(concept: &Concept, prefixes: &PrefixMap) -> Vec<(String, u16)> {
     }
     for alt in &concept.alt_ids {
         keys.push((id_key(alt), spelling::ALT_ID));
-        if let Some(iri) = prefixes.expand(alt) {
+        if let Some(iri) = prefixes.expand(alt).or_else(|| obo_purl(alt)) {
             keys.push((id_key(&iri), spelling::ALT_ID));
         }
     }
@@ -625,7 +720,7 @@ fn write_indexes(
     layout: &BuildLayout,
     records: &[SourceRecord],
     concepts: &[Vec<Concept>],
-    prefixes: &PrefixMap,
+    prefixes: &dyn Prefixes,
     observer: &dyn BuildObserver,
 ) -> Result<Counts, BuildError> {
     observer.stage("writing the concept table and full-text index");

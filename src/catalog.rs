@@ -77,9 +77,30 @@ fn yes() -> bool {
     true
 }
 
+/// The prefix registry's input: the Bioregistry JSON dump and its extended prefix map.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrySpec {
+    pub id: String,
+    pub title: String,
+    /// The JSON dump (gzip or plain), relative to the catalogue file.
+    pub json: PathBuf,
+    /// The extended prefix map (JSON), relative to the catalogue file.
+    pub prefix_map: PathBuf,
+    pub release: String,
+    #[serde(default)]
+    pub url: Option<String>,
+    pub license: String,
+    pub attribution: String,
+    pub homepage: String,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Catalog {
+    /// Without it, the registry holds only the prefixes the sources declare.
+    #[serde(default)]
+    pub registry: Option<RegistrySpec>,
     #[serde(rename = "source", default)]
     pub sources: Vec<SourceSpec>,
     #[serde(skip)]
@@ -147,6 +168,11 @@ impl Catalog {
             }
         }
         Ok(())
+    }
+
+    /// A path written in the catalogue, resolved against the catalogue's directory.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        self.dir.join(path)
     }
 
     /// The file of a source, resolved against the catalogue's directory.

@@ -9,5 +9,6 @@ pub mod index;
 pub mod ingest;
 pub mod mcp;
 pub mod model;
+pub mod registry;
 pub mod resolve;
 pub mod store;

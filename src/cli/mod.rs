@@ -3,6 +3,7 @@
 
 mod build;
 mod lookup;
+mod normalize;
 mod serve;
 
 use std::path::PathBuf;
@@ -68,6 +69,21 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         limit: usize,
     },
+    /// Normalize identifiers from a file: one per line, or one TSV column. Writes TSV (line,
+    /// input, curie, iri, outcome, steps) with one row per input row.
+    Normalize {
+        /// The input file; `-` reads standard input.
+        file: PathBuf,
+        /// The TSV column holding identifiers: a number from 1, or a header name (the first
+        /// line is then read as the header). Default: the whole line.
+        #[arg(long)]
+        column: Option<String>,
+        /// Write here instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        index: IndexArg,
+    },
 }
 
 pub fn run() -> ExitCode {
@@ -97,6 +113,17 @@ pub fn run() -> ExitCode {
             json,
             limit,
         } => lookup::run(&query, &index.index, json, limit),
+        Command::Normalize {
+            file,
+            column,
+            output,
+            index,
+        } => normalize::run(normalize::Options {
+            file,
+            column,
+            output,
+            index: index.index,
+        }),
     };
     match result {
         Ok(code) => code,

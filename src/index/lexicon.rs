@@ -225,6 +225,27 @@ impl Lexicon {
         }
     }
 
+    /// The longest key that is a prefix of `text`: its length in bytes and its postings. Walks
+    /// the FST once along `text`, so the cost grows with `text`, not with the number of keys.
+    pub fn longest_prefix_of(&self, text: &str) -> Option<(usize, Vec<Posting>)> {
+        let fst = self.map.as_fst();
+        let mut node = fst.root();
+        let mut output = fst::raw::Output::zero();
+        let mut best = None;
+        for (i, &byte) in text.as_bytes().iter().enumerate() {
+            let Some(at) = node.find_input(byte) else {
+                break;
+            };
+            let transition = node.transition(at);
+            output = output.cat(transition.out);
+            node = fst.node(transition.addr);
+            if node.is_final() {
+                best = Some((i + 1, output.cat(node.final_output()).value()));
+            }
+        }
+        best.map(|(len, offset)| (len, self.postings_at(offset)))
+    }
+
     /// Keys starting with `prefix`, in key order, at most `limit`.
     pub fn prefixed(&self, prefix: &str, limit: usize) -> Vec<(String, Vec<Posting>)> {
         let automaton = fst::automaton::Str::new(prefix).starts_with();

@@ -5,10 +5,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::lexicon::LexiconCounts;
+use super::registry::RegistryCounts;
 use crate::model::PrefixRule;
 
 /// Bumped whenever a file layout under a build directory changes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -19,10 +20,33 @@ pub struct Manifest {
     pub sources: Vec<SourceRecord>,
     /// Sources in the catalogue that this build does not hold, and why.
     pub skipped: Vec<SkippedSource>,
+    /// The prefixes the catalogue's sources declare.
     pub prefixes: Vec<PrefixRule>,
+    /// The prefix registry: where it came from and what it holds.
+    pub registry: RegistryRecord,
     pub counts: Counts,
     /// When and how long; the only fields that differ between builds of the same inputs.
     pub built: BuildTime,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistryRecord {
+    /// The registry release loaded, when the catalogue names one.
+    pub source: Option<RegistrySource>,
+    pub counts: RegistryCounts,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistrySource {
+    pub id: String,
+    pub title: String,
+    pub release: String,
+    pub files: Vec<InputFile>,
+    pub license: String,
+    pub attribution: String,
+    pub homepage: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

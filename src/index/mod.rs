@@ -10,13 +10,17 @@ pub mod lexicon;
 pub mod manifest;
 mod mmap;
 pub mod normalize;
+pub mod registry;
 pub mod table;
 
 use std::path::{Path, PathBuf};
 
+use crate::model::Concept;
+
 pub use fulltext::{FullText, FullTextWriter, TextHit};
-pub use lexicon::{FuzzyHit, Lexicon, LexiconWriter, Posting};
+pub use lexicon::{FuzzyHit, Lexicon, LexiconCounts, LexiconWriter, Posting};
 pub use manifest::{FORMAT_VERSION, Manifest};
+pub use registry::RegistryFiles;
 pub use table::{Table, TableWriter};
 
 /// The name of the file in the index directory that names the active build.
@@ -59,6 +63,24 @@ impl BuildLayout {
     pub fn fulltext(&self) -> PathBuf {
         self.dir.join("fulltext")
     }
+    pub fn registry_spellings_fst(&self) -> PathBuf {
+        self.dir.join("registry.spellings.fst")
+    }
+    pub fn registry_spellings_postings(&self) -> PathBuf {
+        self.dir.join("registry.spellings.postings")
+    }
+    pub fn registry_uris_fst(&self) -> PathBuf {
+        self.dir.join("registry.uris.fst")
+    }
+    pub fn registry_uris_postings(&self) -> PathBuf {
+        self.dir.join("registry.uris.postings")
+    }
+    pub fn registry_data(&self) -> PathBuf {
+        self.dir.join("registry.dat")
+    }
+    pub fn registry_index(&self) -> PathBuf {
+        self.dir.join("registry.idx")
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -100,7 +122,7 @@ pub struct IndexFiles {
     pub manifest: Manifest,
     pub ids: Lexicon,
     pub labels: Lexicon,
-    pub table: Table,
+    pub table: Table<Concept>,
     pub fulltext: FullText,
 }
 

@@ -1,37 +1,42 @@
-//! The concept table: every concept record, addressable by its dense id.
+//! Record tables: records addressable by their dense id (concepts, prefix records).
 //!
-//! `concepts.dat` holds the records (JSON, one after another); `concepts.idx` holds `n + 1`
+//! The data file holds the records (JSON, one after another); the index file holds `n + 1`
 //! little-endian u64 offsets into it. Both are memory-mapped when read.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
+use std::marker::PhantomData;
+
 use memmap2::Mmap;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use super::mmap::map_file;
-use crate::model::Concept;
 
-pub struct TableWriter {
+pub struct TableWriter<T> {
     data: BufWriter<File>,
     offsets: Vec<u64>,
     position: u64,
     index_path: std::path::PathBuf,
+    records: PhantomData<fn(&T)>,
 }
 
-impl TableWriter {
+impl<T: Serialize> TableWriter<T> {
     pub fn create(data_path: &Path, index_path: &Path) -> io::Result<Self> {
         Ok(TableWriter {
             data: BufWriter::new(File::create(data_path)?),
             offsets: vec![0],
             position: 0,
             index_path: index_path.to_path_buf(),
+            records: PhantomData,
         })
     }
 
     /// Appends a record; its id is the number of records before it.
-    pub fn push(&mut self, concept: &Concept) -> io::Result<u32> {
-        let bytes = serde_json::to_vec(concept).map_err(io::Error::other)?;
+    pub fn push(&mut self, record: &T) -> io::Result<u32> {
+        let bytes = serde_json::to_vec(record).map_err(io::Error::other)?;
         self.data.write_all(&bytes)?;
         self.position += bytes.len() as u64;
         self.offsets.push(self.position);
@@ -52,21 +57,23 @@ impl TableWriter {
     }
 }
 
-pub struct Table {
+pub struct Table<T> {
     data: Mmap,
     offsets: Mmap,
+    records: PhantomData<fn() -> T>,
 }
 
-impl Table {
-    pub fn open(data_path: &Path, index_path: &Path) -> io::Result<Table> {
+impl<T: DeserializeOwned> Table<T> {
+    pub fn open(data_path: &Path, index_path: &Path) -> io::Result<Table<T>> {
         let table = Table {
             data: map_file(data_path)?,
             offsets: map_file(index_path)?,
+            records: PhantomData,
         };
         if !table.offsets.len().is_multiple_of(8) || table.offsets.is_empty() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                "concept offsets file is damaged",
+                "record offsets file is damaged",
             ));
         }
         Ok(table)
@@ -87,7 +94,7 @@ impl Table {
     }
 
     /// The record with this id; `None` when the id is out of range or the record is damaged.
-    pub fn get(&self, id: u32) -> Option<Concept> {
+    pub fn get(&self, id: u32) -> Option<T> {
         let start = self.offset(id)?;
         let end = self.offset(id.checked_add(1)?)?;
         serde_json::from_slice(self.data.get(start..end)?).ok()

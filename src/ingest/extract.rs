@@ -10,8 +10,8 @@ use oxigraph::model::{NamedOrBlankNode, Term, Triple};
 use super::StatedRelease;
 use super::vocab::*;
 use crate::model::{
-    Concept, Definition, Label, LabelKind, Link, LinkKind, PrefixMap, Provenance, Replacement,
-    ReplacementKind, SourceIdx, Xref, XrefKind,
+    Concept, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Provenance, Replacement,
+    ReplacementKind, SourceIdx, Xref, XrefKind, obo_purl,
 };
 
 /// Counts of what one source yielded.
@@ -37,11 +37,11 @@ pub struct FileRelease {
 /// Untyped version candidates kept while waiting for a subject's type; bounds memory.
 const MAX_UNTYPED_CANDIDATES: usize = 256;
 
-pub struct Extractor {
+pub struct Extractor<'a> {
     source: SourceIdx,
     concept_types: Vec<String>,
     namespaces: Vec<String>,
-    prefixes: PrefixMap,
+    prefixes: &'a dyn Prefixes,
     concepts: HashMap<String, Concept>,
     typed: HashSet<String>,
     headers: HashMap<String, &'static str>,
@@ -52,13 +52,13 @@ pub struct Extractor {
     triples: u64,
 }
 
-impl Extractor {
+impl<'a> Extractor<'a> {
     /// `namespaces` limits concepts to IRIs under these URI prefixes (all IRIs when empty).
     pub fn new(
         source: SourceIdx,
         concept_types: Vec<String>,
         namespaces: Vec<String>,
-        prefixes: PrefixMap,
+        prefixes: &'a dyn Prefixes,
     ) -> Self {
         Extractor {
             source,
@@ -289,7 +289,10 @@ impl Extractor {
                     Term::NamedNode(n) => n.as_str().to_string(),
                     other => {
                         let text = term_text(other);
-                        self.prefixes.expand(text.trim()).unwrap_or(text)
+                        self.prefixes
+                            .expand(text.trim())
+                            .or_else(|| obo_purl(text.trim()))
+                            .unwrap_or(text)
                     }
                 };
                 if !target.trim().is_empty() {

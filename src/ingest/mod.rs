@@ -19,7 +19,7 @@ use oxigraph::model::Triple;
 pub use error::{IngestError, Location};
 pub use extract::{ExtractStats, Extractor, FileRelease};
 
-use crate::model::PrefixMap;
+use crate::model::Prefixes;
 
 /// An RDF concrete syntax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +76,7 @@ pub fn parse(
     file: &Path,
     format: Format,
     base_iri: Option<&str>,
-    prefixes: &PrefixMap,
+    prefixes: &dyn Prefixes,
     sink: &mut impl TripleSink,
 ) -> Result<(), IngestError> {
     match format {

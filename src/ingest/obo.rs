@@ -11,7 +11,7 @@ use oxigraph::model::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 use super::error::{IngestError, Location};
 use super::vocab::*;
 use super::{StatedRelease, TripleSink};
-use crate::model::PrefixMap;
+use crate::model::{PrefixMap, Prefixes, obo_purl};
 
 /// Longer lines are rejected rather than buffered: no real OBO clause comes near this.
 const MAX_LINE_BYTES: usize = 1 << 20;
@@ -27,7 +27,9 @@ enum Stanza {
 
 struct Reader<'a, S> {
     file: &'a Path,
-    prefixes: PrefixMap,
+    /// Prefixes the file declares with `idspace`; they win over the registry.
+    idspaces: PrefixMap,
+    prefixes: &'a dyn Prefixes,
     ontology: String,
     sink: &'a mut S,
     stanza: Stanza,
@@ -38,17 +40,18 @@ struct Reader<'a, S> {
     header_triples: Vec<(NamedNode, Term)>,
 }
 
-/// Reads OBO from `input`, sending triples to `sink`. `prefixes` expands ids; `idspace` header
-/// lines add to it.
+/// Reads OBO from `input`, sending triples to `sink`. Ids expand through the file's `idspace`
+/// lines, then the built-in vocabularies, then `prefixes`, then the OBO PURL convention.
 pub fn parse<S: TripleSink>(
     input: impl BufRead,
     file: &Path,
-    prefixes: &PrefixMap,
+    prefixes: &dyn Prefixes,
     sink: &mut S,
 ) -> Result<(), IngestError> {
     let mut reader = Reader {
         file,
-        prefixes: prefixes.clone(),
+        idspaces: PrefixMap::default(),
+        prefixes,
         ontology: String::new(),
         sink,
         stanza: Stanza::Header,
@@ -140,7 +143,7 @@ impl<S: TripleSink> Reader<'_, S> {
             "idspace" => {
                 let mut parts = value.split_whitespace();
                 if let (Some(prefix), Some(uri)) = (parts.next(), parts.next()) {
-                    self.prefixes.insert(crate::model::PrefixRule {
+                    self.idspaces.insert(crate::model::PrefixRule {
                         prefix: prefix.to_string(),
                         uri_prefix: uri.to_string(),
                     });
@@ -209,10 +212,11 @@ impl<S: TripleSink> Reader<'_, S> {
         let iri = if id.starts_with("http://") || id.starts_with("https://") {
             id.to_string()
         } else if let Some(iri) = self
-            .prefixes
+            .idspaces
             .expand_known(id)
             .or_else(|| builtin_prefixes().expand_known(id))
             .or_else(|| self.prefixes.expand(id))
+            .or_else(|| obo_purl(id))
         {
             iri
         } else if !id.contains(':') {
@@ -358,7 +362,7 @@ impl<S: TripleSink> Reader<'_, S> {
             let (text, after) = quoted(rest).map_err(|(i, m)| self.error(at + i, m))?;
             let datatype = first_token(after);
             let literal = match self
-                .prefixes
+                .idspaces
                 .expand_known(datatype)
                 .or_else(|| builtin_prefixes().expand_known(datatype))
             {

@@ -82,8 +82,38 @@ pub struct Resolution {
     pub replacement_chain: Vec<ChainHop>,
     /// For an obsolete concept: alternatives it says to consider.
     pub consider: Vec<String>,
-    /// For `not_in_loaded_sources`: the sources whose prefix this is.
+    /// Catalogued sources that declare the identifier's prefix, loaded or not.
     pub sources_for_prefix: Vec<String>,
+    /// Of those, the ones loaded in this index.
+    pub loaded_sources_for_prefix: Vec<String>,
+    /// The identifier's prefix as the registry knows it.
+    pub prefix: Option<PrefixInfo>,
+    /// Where the Bioregistry resolves the identifier (for `not_in_loaded_sources`).
+    pub resolver_url: Option<String>,
+    /// For `ambiguous_input`: every prefix the bare local id could belong to.
+    pub readings: Vec<ReadingDto>,
+}
+
+/// A prefix in brief; `resource` reads the whole registry record.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PrefixInfo {
+    /// The canonical prefix, in its preferred capitalisation.
+    pub prefix: String,
+    pub name: Option<String>,
+    /// The regular expression local ids match.
+    pub pattern: Option<String>,
+    pub example: Option<String>,
+    pub deprecated: bool,
+    /// `ontoresolve://prefix/{prefix}`.
+    pub resource: String,
+}
+
+/// One reading of a bare local id.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ReadingDto {
+    pub curie: String,
+    /// The concept, when a loaded source has this reading.
+    pub concept: Option<ConceptSummary>,
 }
 
 /// One candidate of `find_concepts`.

@@ -15,9 +15,21 @@ pub fn instructions(m: &Manifest) -> String {
     }
     out.push_str(
         "Not covered: literature, clinical trials, sequences, variants, drugs and genes (no gene \
-         source is loaded), and any vocabulary not listed above. An identifier from another \
-         vocabulary is reported as an unknown prefix, never guessed.\n\n",
+         source is loaded), and any vocabulary not listed above.\n",
     );
+    match &m.registry.source {
+        Some(r) => out.push_str(&format!(
+            "Identifiers are normalized with the {} release {} ({} prefixes): an identifier of a \
+             known prefix that no loaded source holds is reported as not in the loaded sources, \
+             with the registry's resolver link; an unknown prefix is reported with the closest \
+             known ones. Nothing is guessed.\n\n",
+            r.title, r.release, m.registry.counts.records
+        )),
+        None => out.push_str(
+            "Only the loaded sources' prefixes are known; an identifier of any other prefix is \
+             reported as an unknown prefix, never guessed.\n\n",
+        ),
+    }
     out.push_str(
         "TOOL GUIDE\n\
          - Have an identifier (CURIE, IRI, PREFIX_local)? Call resolve_identifier first. It says \
@@ -32,11 +44,17 @@ pub fn instructions(m: &Manifest) -> String {
          (2) identifier -> resolve_identifier -> if obsolete, get_concept on the replacement; \
          (3) hierarchy -> get_concept, then get_concept on a parent or child.\n\
          Every answer carries the source releases, the index build id and a SPARQL query that \
-         re-runs it.\n\n",
+         re-runs it. A prefix's pattern, example and URI prefixes are at ontoresolve://prefix/{prefix}.\n\n",
     );
     out.push_str("LICENCES AND ATTRIBUTION\n");
     for s in &m.sources {
         out.push_str(&format!("- {}: {}. {}\n", s.id, s.license, s.attribution));
+    }
+    if let Some(r) = &m.registry.source {
+        out.push_str(&format!(
+            "- {} (prefix registry): {}. {}\n",
+            r.id, r.license, r.attribution
+        ));
     }
     out
 }

@@ -26,6 +26,7 @@ use dto::*;
 pub const CACHE_TTL_MS: u64 = 3_600_000;
 const PAGE_SIZE: usize = 50;
 pub const CONCEPT_TEMPLATE: &str = "ontoresolve://concept/{curie}";
+pub const PREFIX_TEMPLATE: &str = "ontoresolve://prefix/{prefix}";
 const GROUND_PROMPT: &str = "ground_mention";
 
 #[derive(Clone)]
@@ -40,13 +41,11 @@ pub struct OntoServer {
 fn parse_args<T: serde::de::DeserializeOwned>(raw: &JsonObject) -> Result<T, CallToolResult> {
     serde_json::from_value(Value::Object(raw.clone())).map_err(|e| {
         tool_error(
-            tools::ToolError {
-                code: "invalid_argument",
-                message: format!("the arguments do not fit the tool's input schema: {e}"),
-                next_step:
-                    "Call again with the arguments named and typed as in the tool's inputSchema."
-                        .into(),
-            },
+            tools::ToolError::new(
+                "invalid_argument",
+                format!("the arguments do not fit the tool's input schema: {e}"),
+                "Call again with the arguments named and typed as in the tool's inputSchema.",
+            ),
             Value::Object(raw.clone()),
         )
     })
@@ -180,10 +179,29 @@ impl OntoServer {
         )
     }
 
-    /// Sources first, then each source's top concepts.
+    fn prefix_resource(&self, record: crate::registry::RecordId) -> Option<Resource> {
+        let info = tools::prefix_info(&self.resolver, record)?;
+        Some(
+            Resource::new(info.resource.clone(), info.prefix.clone())
+                .with_title(info.name.clone().unwrap_or_else(|| info.prefix.clone()))
+                .with_description(format!(
+                    "The prefix {}: its registry record, pattern, example, URI prefixes and the loaded sources that use it",
+                    info.prefix
+                ))
+                .with_mime_type("application/json"),
+        )
+    }
+
+    /// Sources first, then the prefixes they use, then each source's top concepts.
     fn all_listed(&self) -> Vec<Resource> {
         let m = self.resolver.manifest();
         let mut out: Vec<Resource> = m.sources.iter().map(|s| self.source_resource(s)).collect();
+        out.extend(
+            self.resolver
+                .loaded_records()
+                .iter()
+                .filter_map(|&record| self.prefix_resource(record)),
+        );
         for s in &m.sources {
             out.extend(
                 s.top_concepts
@@ -258,7 +276,7 @@ fn percent_decode(text: &str) -> String {
 
 fn not_found(uri: &str) -> McpError {
     McpError::resource_not_found(
-        "no such resource: read a concept by its IRI or ontoresolve://concept/{curie}, or a source by ontoresolve://source/{id}",
+        "no such resource: read a concept by its IRI or ontoresolve://concept/{curie}, a source by ontoresolve://source/{id}, or a prefix by ontoresolve://prefix/{prefix}",
         Some(json!({ "uri": uri })),
     )
 }
@@ -416,6 +434,10 @@ impl ServerHandler for OntoServer {
                 .with_title("A concept by CURIE")
                 .with_description("Any loaded concept by CURIE, e.g. ontoresolve://concept/HP:0000118; JSON and Turtle.")
                 .with_mime_type("application/json"),
+            ResourceTemplate::new(PREFIX_TEMPLATE, "prefix")
+                .with_title("A prefix by name")
+                .with_description("Any Bioregistry or catalogue prefix, in any case or synonym, e.g. ontoresolve://prefix/mesh: its record, pattern, example, URI prefixes and the loaded sources that use it.")
+                .with_mime_type("application/json"),
         ])
         .with_ttl_ms(CACHE_TTL_MS)
         .with_cache_scope(CacheScope::Public))
@@ -433,6 +455,14 @@ impl ServerHandler for OntoServer {
                 let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "file": s.file, "top_concepts": s.top_concepts });
                 Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
             })
+        } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {
+            let prefix = percent_decode(prefix);
+            tools::prefix_document(&self.resolver, &prefix).and_then(|body| {
+                Some(vec![
+                    ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri)
+                        .with_mime_type("application/json"),
+                ])
+            })
         } else {
             self.read_concept(uri)
         };
@@ -448,11 +478,17 @@ impl ServerHandler for OntoServer {
         request: CompleteRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        let values = if request.r#ref.as_resource_uri() == Some(CONCEPT_TEMPLATE)
-            && request.argument.name == "curie"
-        {
+        let template = request.r#ref.as_resource_uri();
+        let values = if template == Some(CONCEPT_TEMPLATE) && request.argument.name == "curie" {
             self.resolver
                 .complete_identifier(&request.argument.value, CompletionInfo::MAX_VALUES)
+        } else if template == Some(PREFIX_TEMPLATE) && request.argument.name == "prefix" {
+            let registry = self.resolver.registry();
+            registry
+                .complete(&request.argument.value, CompletionInfo::MAX_VALUES)
+                .into_iter()
+                .filter_map(|id| Some(registry.record(id)?.preferred.clone()))
+                .collect()
         } else {
             Vec::new()
         };

@@ -5,8 +5,10 @@ use serde_json::{Value, json};
 
 use super::dto::*;
 use crate::index::manifest::{ReleaseOrigin, SourceRecord};
+use crate::model::Prefixes;
 use crate::model::{Concept, Link};
-use crate::resolve::{ChainStep, ConceptId, Outcome, Resolver};
+use crate::registry::RecordId;
+use crate::resolve::{ChainStep, ConceptId, Normalized, Outcome, Resolver};
 
 /// A tool input error: a code, what went wrong and what to do next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,14 +16,27 @@ pub struct ToolError {
     pub code: &'static str,
     pub message: String,
     pub next_step: String,
+    /// Structured facts behind the error (pattern, example, suggestions, steps), or null.
+    pub details: Value,
 }
 
 impl ToolError {
+    pub fn new(code: &'static str, message: String, next_step: impl Into<String>) -> Self {
+        ToolError {
+            code,
+            message,
+            next_step: next_step.into(),
+            details: Value::Null,
+        }
+    }
+
     pub fn to_json(&self, query: &Value) -> Value {
-        json!({
-            "error": { "code": self.code, "message": self.message, "next_step": self.next_step },
-            "query": query,
-        })
+        let mut error =
+            json!({ "code": self.code, "message": self.message, "next_step": self.next_step });
+        if let (Some(map), Value::Object(details)) = (error.as_object_mut(), &self.details) {
+            map.extend(details.clone());
+        }
+        json!({ "error": error, "query": query })
     }
 }
 
@@ -113,7 +128,7 @@ fn curie_and_label(
     (
         found
             .and_then(|c| c.curie.clone())
-            .or_else(|| r.prefixes().compress(iri)),
+            .or_else(|| r.registry().compress(iri)),
         found.and_then(|c| c.preferred_label().map(|l| l.text.clone())),
     )
 }
@@ -145,13 +160,66 @@ impl Resolution {
             replacement_chain: Vec::new(),
             consider: Vec::new(),
             sources_for_prefix: Vec::new(),
+            loaded_sources_for_prefix: Vec::new(),
+            prefix: None,
+            resolver_url: None,
+            readings: Vec::new(),
         }
     }
 }
 
-fn identifier_error(outcome: &Outcome) -> Option<ToolError> {
+/// A registry record in brief.
+pub fn prefix_info(r: &Resolver, record: RecordId) -> Option<PrefixInfo> {
+    let p = r.registry().record(record)?;
+    Some(PrefixInfo {
+        prefix: p.preferred.clone(),
+        name: p.name.clone(),
+        pattern: p.pattern.clone(),
+        example: p.example.clone(),
+        deprecated: p.deprecated,
+        resource: prefix_resource_uri(&p.preferred),
+    })
+}
+
+/// The body of `ontoresolve://prefix/{prefix}`: the registry record, the loaded sources that
+/// use it, and where the registry came from. `written` may be any spelling of the prefix.
+pub fn prefix_document(r: &Resolver, written: &str) -> Option<Value> {
+    let hit = r.registry().spelling(written)?;
+    let record = r.registry().record(hit.record)?;
+    let loaded: Vec<SourceRelease> = record
+        .sources
+        .iter()
+        .filter_map(|id| r.manifest().source(id))
+        .map(source_release)
+        .collect();
+    let registry = r.manifest().registry.source.as_ref();
+    Some(json!({
+        "prefix": record.preferred,
+        "written": written,
+        "deprecated_spelling": hit.deprecated,
+        "record": record,
+        "loaded_sources": loaded,
+        "catalogued_sources": record.sources,
+        "example_curie": record.example.as_ref().map(|x| format!("{}:{x}", record.preferred)),
+        "example_iri": record.example.as_ref().and_then(|x| r.registry().expand(&format!("{}:{x}", record.preferred))),
+        "resolver_url_format": record.resolver_url("{local}"),
+        "registry": registry.map(|s| json!({ "id": s.id, "release": s.release, "license": s.license })),
+    }))
+}
+
+/// The resource URI of a prefix record.
+pub fn prefix_resource_uri(prefix: &str) -> String {
+    format!("ontoresolve://prefix/{prefix}")
+}
+
+fn identifier_error(outcome: &Outcome, normalized: &Normalized) -> Option<ToolError> {
+    let steps = &normalized.steps;
     match outcome {
-        Outcome::Malformed { reason, expected, example } => Some(ToolError {
+        Outcome::Malformed {
+            reason,
+            expected,
+            example,
+        } => Some(ToolError {
             code: "malformed_identifier",
             message: match expected {
                 Some(e) => format!("{reason}; expected {e}"),
@@ -161,15 +229,36 @@ fn identifier_error(outcome: &Outcome) -> Option<ToolError> {
                 Some(x) => format!("Check the identifier; a valid one looks like {x}. To search by name, call find_concepts."),
                 None => "Pass a CURIE such as HP:0000118 or an IRI; to search by name, call find_concepts.".into(),
             },
+            details: json!({
+                "outcome": outcome.code(),
+                "normalized": normalized.curie.as_ref().or(normalized.iri.as_ref()),
+                "expected": expected,
+                "example": example,
+                "steps": steps,
+            }),
         }),
-        Outcome::UnknownPrefix { prefix, suggestions } => Some(ToolError {
+        Outcome::UnknownPrefix {
+            prefix,
+            suggestions,
+        } => Some(ToolError {
             code: "unknown_prefix",
             message: if suggestions.is_empty() {
-                format!("the prefix '{prefix}' is not used by any loaded source")
+                format!("the prefix '{prefix}' is in neither the Bioregistry nor the catalogue")
             } else {
-                format!("the prefix '{prefix}' is not used by any loaded source; closest known: {}", suggestions.join(", "))
+                format!(
+                    "the prefix '{prefix}' is in neither the Bioregistry nor the catalogue; closest known: {}",
+                    suggestions.join(", ")
+                )
             },
-            next_step: "Call list_sources to see the loaded sources and their prefixes; to search by name, call find_concepts.".into(),
+            next_step: if suggestions.is_empty() {
+                "Check the prefix; call list_sources to see the loaded sources and their prefixes, or find_concepts to search by name.".into()
+            } else {
+                format!(
+                    "If you meant {}, call again with that prefix; read ontoresolve://prefix/{{prefix}} for a prefix's pattern and example.",
+                    suggestions.join(" or ")
+                )
+            },
+            details: json!({ "outcome": outcome.code(), "prefix": prefix, "suggestions": suggestions, "steps": steps }),
         }),
         _ => None,
     }
@@ -272,6 +361,10 @@ pub fn resolve_identifier(
                     replacement_chain: hops,
                     consider,
                     sources_for_prefix: Vec::new(),
+                    loaded_sources_for_prefix: Vec::new(),
+                    prefix: None,
+                    resolver_url: None,
+                    readings: Vec::new(),
                 },
                 sources,
                 format!(
@@ -281,60 +374,123 @@ pub fn resolve_identifier(
                 None,
             )
         }
-        Outcome::NotInLoadedSources { prefix, sources } => (
-            Resolution {
-                outcome: "not_in_loaded_sources".into(),
-                message: if sources.is_empty() {
-                    format!(
-                        "{} uses the prefix {prefix}, whose source is in the catalogue but not loaded; nothing can be said about it here",
-                        echo.normalized
-                    )
-                } else {
-                    format!(
-                        "{} is a well-formed {prefix} identifier, but no loaded source has it",
-                        echo.normalized
-                    )
-                },
-                next_step: Some(format!(
-                    "It may be new, retired or mistyped. Check the release in list_sources ({}) or search by name with find_concepts.",
-                    sources.join(", ")
-                )),
-                concepts: Vec::new(),
-                replacement_chain: Vec::new(),
-                consider: Vec::new(),
-                sources_for_prefix: sources.clone(),
-            },
-            r.manifest()
-                .sources
-                .iter()
-                .filter(|s| sources.contains(&s.id))
-                .map(source_release)
-                .collect(),
-            format!(
-                "SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1",
-                sparql_iri(&iri)
-            ),
-            Some("No concept has this identifier: do not use it as if it resolved.".into()),
-        ),
-        Outcome::Ambiguous(matches) => {
-            let (concepts, sources) =
-                summaries(r, matches.iter().filter_map(|m| r.concept(m.concept)));
-            let readings: Vec<String> = concepts.iter().filter_map(|c| c.curie.clone()).collect();
-            (
-                Resolution::new(
-                    "ambiguous_input",
-                    format!(
-                        "'{}' has no prefix; it reads as {}",
-                        args.identifier.trim(),
-                        readings.join(" or ")
-                    ),
-                    "Pass the full CURIE of the reading you mean.",
-                    concepts,
+        Outcome::NotInLoadedSources {
+            record,
+            prefix,
+            catalogued,
+            loaded,
+            resolver_url,
+            deprecated_prefix,
+        } => {
+            let info = prefix_info(r, record);
+            let name = info
+                .as_ref()
+                .and_then(|i| i.name.clone())
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
+            let mut message = if !loaded.is_empty() {
+                format!(
+                    "{} is a well-formed {prefix} identifier, but the loaded release of {} does not have it",
+                    echo.normalized,
+                    loaded.join(", ")
+                )
+            } else if !catalogued.is_empty() {
+                format!(
+                    "{} is a well-formed {prefix}{name} identifier; its source ({}) is in the catalogue but not loaded, so nothing can be said about it here",
+                    echo.normalized,
+                    catalogued.join(", ")
+                )
+            } else {
+                format!(
+                    "{} is a well-formed {prefix}{name} identifier; no catalogued source provides {prefix}, so it cannot be checked here",
+                    echo.normalized
+                )
+            };
+            if deprecated_prefix {
+                message.push_str("; the Bioregistry deprecates this prefix");
+            }
+            let next_step = match (&resolver_url, loaded.is_empty()) {
+                (_, false) => format!(
+                    "It may be newer than the loaded release, retired or mistyped: check the release in list_sources ({}) or search by name with find_concepts.",
+                    loaded.join(", ")
                 ),
+                (Some(url), true) => format!(
+                    "Do not treat it as verified. Look it up at {url}, or load a source for {prefix} (ontologies/sources.toml)."
+                ),
+                (None, true) => format!(
+                    "Do not treat it as verified; load a source for {prefix} (ontologies/sources.toml) to check it."
+                ),
+            };
+            (
+                Resolution {
+                    outcome: "not_in_loaded_sources".into(),
+                    message,
+                    next_step: Some(next_step),
+                    concepts: Vec::new(),
+                    replacement_chain: Vec::new(),
+                    consider: Vec::new(),
+                    sources_for_prefix: catalogued,
+                    loaded_sources_for_prefix: loaded.clone(),
+                    prefix: info,
+                    resolver_url,
+                    readings: Vec::new(),
+                },
+                r.manifest()
+                    .sources
+                    .iter()
+                    .filter(|s| loaded.contains(&s.id))
+                    .map(source_release)
+                    .collect(),
+                format!(
+                    "SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1",
+                    sparql_iri(&iri)
+                ),
+                Some(
+                    "No loaded concept has this identifier: do not use it as if it resolved."
+                        .into(),
+                ),
+            )
+        }
+        Outcome::Ambiguous { local, readings } => {
+            let dtos: Vec<ReadingDto> = readings
+                .iter()
+                .map(|x| ReadingDto {
+                    curie: x.curie.clone(),
+                    concept: x
+                        .concept
+                        .and_then(|id| r.concept(id))
+                        .map(|c| summary(r, &c)),
+                })
+                .collect();
+            let (concepts, sources) = summaries(
+                r,
+                readings
+                    .iter()
+                    .filter_map(|x| x.concept.and_then(|id| r.concept(id))),
+            );
+            let described: Vec<String> = dtos
+                .iter()
+                .map(|d| match &d.concept {
+                    Some(c) => format!("{} ({})", d.curie, c.label.as_deref().unwrap_or("found")),
+                    None => format!("{} (not in the loaded sources)", d.curie),
+                })
+                .collect();
+            let mut resolution = Resolution::new(
+                "ambiguous_input",
+                format!(
+                    "'{local}' has no prefix; it reads as {}",
+                    described.join(" or ")
+                ),
+                "Pass the full CURIE of the reading you mean.",
+                concepts,
+            );
+            resolution.readings = dtos;
+            (
+                resolution,
                 sources,
                 format!(
                     "SELECT ?concept ?graph WHERE {{ GRAPH ?graph {{ ?concept <http://www.geneontology.org/formats/oboInOwl#id> ?id }} FILTER(STRENDS(STR(?id), {})) }}",
-                    sparql_string(&format!(":{}", args.identifier.trim()))
+                    sparql_string(&format!(":{local}"))
                 ),
                 Some(
                     "A bare local id is not an identifier: choose a reading and pass its CURIE."
@@ -343,11 +499,13 @@ pub fn resolve_identifier(
             )
         }
         error @ (Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. }) => {
-            return Err(identifier_error(&error).unwrap_or(ToolError {
-                code: "malformed_identifier",
-                message: "not an identifier".into(),
-                next_step: "Pass a CURIE such as HP:0000118 or an IRI.".into(),
-            }));
+            return Err(
+                identifier_error(&error, &normalized).unwrap_or(ToolError::new(
+                    "malformed_identifier",
+                    "not an identifier".into(),
+                    "Pass a CURIE such as HP:0000118 or an IRI.",
+                )),
+            );
         }
     };
     let total = resolution.concepts.len() as u64;
@@ -383,11 +541,11 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     .unwrap_or(Value::Null);
     let text = args.text.trim();
     if text.is_empty() || text.len() > MAX_TEXT_BYTES {
-        return Err(ToolError {
-            code: "invalid_argument",
-            message: format!("text must be 1 to {MAX_TEXT_BYTES} bytes"),
-            next_step: "Pass the name to look for, e.g. \"Abnormality of body height\".".into(),
-        });
+        return Err(ToolError::new(
+            "invalid_argument",
+            format!("text must be 1 to {MAX_TEXT_BYTES} bytes"),
+            "Pass the name to look for, e.g. \"Abnormality of body height\".",
+        ));
     }
     let mut defaults = Vec::new();
     let limit = match args.limit {
@@ -396,13 +554,11 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             DEFAULT_LIMIT
         }
         Some(l) if l == 0 || l > MAX_LIMIT => {
-            return Err(ToolError {
-                code: "limit_exceeded",
-                message: format!("limit must be between 1 and {MAX_LIMIT}, got {l}"),
-                next_step: format!(
-                    "Call again with limit between 1 and {MAX_LIMIT}, or narrow with sources."
-                ),
-            });
+            return Err(ToolError::new(
+                "limit_exceeded",
+                format!("limit must be between 1 and {MAX_LIMIT}, got {l}"),
+                format!("Call again with limit between 1 and {MAX_LIMIT}, or narrow with sources."),
+            ));
         }
         Some(l) => l,
     } as usize;
@@ -414,14 +570,14 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let wanted: Vec<String> = match &args.sources {
         Some(list) if !list.is_empty() => {
             if let Some(bad) = list.iter().find(|s| !known.contains(&s.as_str())) {
-                return Err(ToolError {
-                    code: "invalid_argument",
-                    message: format!(
+                return Err(ToolError::new(
+                    "invalid_argument",
+                    format!(
                         "unknown source '{bad}'; loaded sources: {}",
                         known.join(", ")
                     ),
-                    next_step: "Call list_sources for the source ids.".into(),
-                });
+                    "Call list_sources for the source ids.",
+                ));
             }
             list.clone()
         }
@@ -770,23 +926,21 @@ pub fn get_concept(
 ) -> Result<Envelope<Option<ConceptDetail>>, ToolError> {
     let input = json!({ "identifier": args.identifier });
     let (normalized, outcome) = r.resolve_identifier(&args.identifier);
-    if let Some(error) = identifier_error(&outcome) {
+    if let Some(error) = identifier_error(&outcome, &normalized) {
         return Err(error);
     }
-    if let Outcome::Ambiguous(matches) = &outcome {
-        let readings: Vec<String> = matches
-            .iter()
-            .filter_map(|m| r.concept(m.concept)?.curie)
-            .collect();
-        return Err(ToolError {
-            code: "invalid_argument",
-            message: format!(
-                "'{}' is a bare local id; it reads as {}",
-                args.identifier.trim(),
+    if let Outcome::Ambiguous { local, readings } = &outcome {
+        let readings: Vec<&str> = readings.iter().map(|x| x.curie.as_str()).collect();
+        let mut error = ToolError::new(
+            "ambiguous_input",
+            format!(
+                "'{local}' is a bare local id; it reads as {}",
                 readings.join(" or ")
             ),
-            next_step: "Pass the full CURIE of the reading you mean.".into(),
-        });
+            "Pass the full CURIE of the reading you mean.",
+        );
+        error.details = json!({ "readings": readings });
+        return Err(error);
     }
     let (id, held_by) = match &outcome {
         Outcome::Found(m) => (m.first().map(|m| m.concept), m.len() as u64),

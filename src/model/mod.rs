@@ -9,4 +9,4 @@ pub use concept::{
     Concept, Definition, Label, LabelKind, Link, LinkKind, Provenance, Replacement,
     ReplacementKind, SourceIdx, Xref, XrefKind,
 };
-pub use prefix::{PrefixMap, PrefixRule};
+pub use prefix::{OBO_PURL, PrefixMap, PrefixRecord, PrefixRule, Prefixes, RecordOrigin, obo_purl};

@@ -1,4 +1,6 @@
-//! Prefix map: CURIE prefixes to URI prefixes and back.
+//! Prefixes: the [`Prefixes`] trait that ingest expands and compresses identifiers through, the
+//! registry's [`PrefixRecord`], and [`PrefixMap`], a small in-memory map for prefixes a file
+//! declares itself (OBO `idspace`, built-in vocabularies).
 //!
 //! Compression tries the IRI's split points from the longest candidate down and looks each
 //! candidate up in a hash map, so it never scans the list of prefixes.
@@ -6,6 +8,97 @@
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
+
+/// Expands CURIEs with known prefixes and compresses IRIs to canonical CURIEs. The index's
+/// prefix registry implements it; so does [`PrefixMap`].
+pub trait Prefixes: Sync {
+    /// `PREFIX:local` to an IRI, for a known prefix (matched without regard to case).
+    fn expand(&self, curie: &str) -> Option<String>;
+    /// An IRI to a canonical CURIE, by its longest known URI prefix.
+    fn compress(&self, iri: &str) -> Option<String>;
+}
+
+/// Where a prefix record comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordOrigin {
+    Bioregistry,
+    /// Declared by a catalogued source and unknown to the registry.
+    Catalogue,
+}
+
+/// One namespace of identifiers, as the prefix registry knows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrefixRecord {
+    /// The registry's prefix (Bioregistry prefixes are lower case), e.g. `ncbigene`.
+    pub prefix: String,
+    /// The capitalisation canonical CURIEs use, e.g. `NCBIGene`, `HP`, `mesh`.
+    pub preferred: String,
+    pub origin: RecordOrigin,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The regular expression every local id matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
+    /// The registry's canonical URI prefix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri_prefix: Option<String>,
+    /// The URI prefix the catalogued sources use for this prefix; it wins over `uri_prefix`
+    /// when expanding, so that expanded IRIs are the IRIs in the store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index_uri_prefix: Option<String>,
+    /// A copy of the prefix that some local ids carry (`GO_REF:` in `go.ref:GO_REF:0000001`);
+    /// normalization removes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub banana: Option<String>,
+    /// What separates the banana from the local id; `:` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub banana_peel: Option<String>,
+    #[serde(default)]
+    pub deprecated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+    /// Other spellings of the prefix, as the registry writes them.
+    #[serde(default)]
+    pub synonyms: Vec<String>,
+    /// Every URI prefix that abbreviates to this prefix.
+    #[serde(default)]
+    pub uri_prefixes: Vec<String>,
+    /// Where the whole resource can be downloaded (OBO, OWL, JSON, RDF), per the registry.
+    #[serde(default)]
+    pub downloads: Vec<String>,
+    /// Catalogued sources that declare this prefix (loaded or not).
+    #[serde(default)]
+    pub sources: Vec<String>,
+}
+
+impl PrefixRecord {
+    /// The URI prefix expansion uses: the loaded sources' own, else the registry's.
+    pub fn expansion_base(&self) -> Option<&str> {
+        self.index_uri_prefix
+            .as_deref()
+            .or(self.uri_prefix.as_deref())
+    }
+
+    /// The Bioregistry's resolver for an identifier under this prefix.
+    pub fn resolver_url(&self, local: &str) -> Option<String> {
+        (self.origin == RecordOrigin::Bioregistry)
+            .then(|| format!("https://bioregistry.io/{}:{local}", self.prefix))
+    }
+}
+
+/// `PREFIX:local` in the OBO PURL space, for a prefix of OBO shape (letters, digits,
+/// underscore) that no registry knows: how OBO files name terms of undeclared ontologies.
+pub fn obo_purl(curie: &str) -> Option<String> {
+    let (prefix, local) = curie.split_once(':')?;
+    (is_obo_prefix(prefix)
+        && !local.is_empty()
+        && !local.starts_with("//")
+        && !local.contains(char::is_whitespace))
+    .then(|| format!("{OBO_PURL}{prefix}_{local}"))
+}
 
 /// One prefix and the URI prefix it abbreviates.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,10 +169,7 @@ impl PrefixMap {
             let base = self.by_prefix.get(canonical)?;
             return Some(format!("{base}{local}"));
         }
-        if is_obo_prefix(prefix) && !local.contains(char::is_whitespace) {
-            return Some(format!("{OBO_PURL}{prefix}_{local}"));
-        }
-        None
+        obo_purl(curie)
     }
 
     /// Compresses an IRI to a CURIE with the longest matching URI prefix, falling back to the
@@ -115,6 +205,15 @@ impl PrefixMap {
             .collect();
         rules.sort_by(|a, b| a.prefix.cmp(&b.prefix));
         rules
+    }
+}
+
+impl Prefixes for PrefixMap {
+    fn expand(&self, curie: &str) -> Option<String> {
+        self.expand_known(curie)
+    }
+    fn compress(&self, iri: &str) -> Option<String> {
+        PrefixMap::compress(self, iri)
     }
 }
 

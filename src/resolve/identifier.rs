@@ -1,9 +1,10 @@
-//! "What is this identifier?": normalization of the common spellings and one specific outcome
-//! per case, never a guess.
+//! "What is this identifier?": the registry normalizes the input, the index says whether a
+//! loaded source has it, and the answer is one specific outcome per case, never a guess.
 
 use super::{ConceptId, IdMatch, Resolver};
 use crate::index::manifest::IdShape;
 use crate::model::{Concept, ReplacementKind};
+use crate::registry::{Normalization, PatternCheck, Reading, RecordId};
 
 /// The input, its normalized form and every step taken to get there.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -23,6 +24,13 @@ pub struct ChainStep {
     pub obsolete: bool,
 }
 
+/// One way to read a bare local id: a loaded prefix it fits, and the concept if one exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BareReading {
+    pub curie: String,
+    pub concept: Option<ConceptId>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// Live concepts with this identifier (more than one when several sources hold it).
@@ -35,14 +43,23 @@ pub enum Outcome {
         consider: Vec<String>,
         cycle: bool,
     },
-    /// The prefix is known and the local id has the right shape, but no loaded source has it.
+    /// The prefix is known and the local id fits its pattern, but no loaded source has it.
     NotInLoadedSources {
+        record: RecordId,
+        /// The canonical prefix.
         prefix: String,
-        sources: Vec<String>,
+        /// Catalogued sources that declare the prefix, loaded or not.
+        catalogued: Vec<String>,
+        /// Of those, the ones loaded in this index.
+        loaded: Vec<String>,
+        /// Where the registry resolves the identifier.
+        resolver_url: Option<String>,
+        deprecated_prefix: bool,
     },
     /// The prefix is known but the local id does not fit, or the input is not an identifier.
     Malformed {
         reason: String,
+        /// The pattern (or shape) local ids of this prefix have.
         expected: Option<String>,
         example: Option<String>,
     },
@@ -50,116 +67,193 @@ pub enum Outcome {
         prefix: String,
         suggestions: Vec<String>,
     },
-    /// A bare local id that matches concepts without naming a namespace: every reading.
-    Ambiguous(Vec<IdMatch>),
+    /// A bare local id: every loaded prefix it could belong to.
+    Ambiguous {
+        local: String,
+        readings: Vec<BareReading>,
+    },
+}
+
+impl Outcome {
+    /// The outcome's name: found, obsolete, not_in_loaded_sources, malformed, unknown_prefix
+    /// or ambiguous_input.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Outcome::Found(_) => "found",
+            Outcome::Obsolete { .. } => "obsolete",
+            Outcome::NotInLoadedSources { .. } => "not_in_loaded_sources",
+            Outcome::Malformed { .. } => "malformed",
+            Outcome::UnknownPrefix { .. } => "unknown_prefix",
+            Outcome::Ambiguous { .. } => "ambiguous_input",
+        }
+    }
 }
 
 impl Resolver {
     /// Normalizes `text` and says what it identifies.
     pub fn resolve_identifier(&self, text: &str) -> (Normalized, Outcome) {
+        let normalization = self.registry().normalize(text);
         let mut n = Normalized {
             input: text.to_string(),
-            ..Normalized::default()
+            curie: None,
+            iri: None,
+            steps: normalization.steps.iter().map(|s| s.to_string()).collect(),
         };
-        let mut t = text.trim();
-        if t.len() != text.len() {
-            n.steps.push("trimmed surrounding whitespace".into());
-        }
-        if let Some(inner) = t.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
-            t = inner.trim();
-            n.steps.push("removed angle brackets".into());
-        }
-        let matches = self.lookup_id(t);
-        if !matches.is_empty()
-            && matches
-                .iter()
-                .all(|m| m.spelling == super::Spelling::LocalId)
-        {
-            // A bare local id names no namespace: list every reading, never pick one.
-            n.steps.push(format!(
-                "'{t}' has no prefix; it is a local id in several readings"
-            ));
-            return (n, Outcome::Ambiguous(matches));
-        }
-        if !matches.is_empty() {
-            return self.found(n, t, matches);
-        }
-        let Some((prefix, local, how)) = self.split_identifier(t) else {
-            return (
-                n,
-                Outcome::Malformed {
-                    reason: "not a CURIE (PREFIX:local), an IRI or an OBO-style id (PREFIX_local)"
-                        .into(),
-                    expected: Some("PREFIX:local, e.g. HP:0000118".into()),
-                    example: None,
-                },
-            );
-        };
-        n.steps.extend(how);
-        let Some(canonical) = self
-            .prefixes()
-            .canonical_prefix(&prefix)
-            .map(str::to_string)
-        else {
-            let suggestions = self.closest_prefixes(&prefix);
-            return (
-                n,
+        let outcome = self.judge(&normalization, &mut n);
+        (n, outcome)
+    }
+
+    fn judge(&self, normalization: &Normalization, n: &mut Normalized) -> Outcome {
+        match &normalization.reading {
+            Reading::Empty => Outcome::Malformed {
+                reason: "the identifier is empty".into(),
+                expected: Some("PREFIX:local, e.g. HP:0000118".into()),
+                example: None,
+            },
+            Reading::UnknownPrefix { prefix } => {
+                // An IRI the index holds under a namespace no registry entry names.
+                let matches = self.lookup_id(normalization.input.trim());
+                if !matches.is_empty() {
+                    return self.found(n, matches);
+                }
                 Outcome::UnknownPrefix {
-                    prefix,
-                    suggestions,
-                },
-            );
-        };
-        if canonical != prefix {
-            n.steps.push(format!(
-                "prefix '{prefix}' matched known prefix '{canonical}' ignoring case"
-            ));
+                    prefix: prefix.clone(),
+                    suggestions: self
+                        .registry()
+                        .suggest(prefix, 5)
+                        .into_iter()
+                        .filter_map(|id| Some(self.registry().record(id)?.preferred.clone()))
+                        .collect(),
+                }
+            }
+            Reading::Bare { local } => self.bare(local, n),
+            Reading::Identifier(id) => {
+                n.curie = Some(id.curie.clone());
+                n.iri = id.iri.clone();
+                let mut matches = self.lookup_id(&id.curie);
+                if matches.is_empty()
+                    && let Some(iri) = &id.iri
+                {
+                    matches = self.lookup_id(iri);
+                }
+                if !matches.is_empty() {
+                    return self.found(n, matches);
+                }
+                let record = self.registry().record(id.record);
+                if id.pattern == PatternCheck::Fails {
+                    return Outcome::Malformed {
+                        reason: format!("'{}' is not a valid {} local id", id.local, id.prefix),
+                        expected: record.and_then(|r| r.pattern.clone()),
+                        example: record
+                            .and_then(|r| r.example.as_ref())
+                            .map(|x| format!("{}:{x}", id.prefix)),
+                    };
+                }
+                if id.pattern == PatternCheck::NoPattern
+                    && let Some(shape) = self.shape_mismatch(&id.prefix, &id.local)
+                {
+                    return Outcome::Malformed {
+                        reason: format!(
+                            "'{}' does not look like a {} local id",
+                            id.local, id.prefix
+                        ),
+                        expected: Some(shape.describe()),
+                        example: Some(format!("{}:{}", id.prefix, shape.example)),
+                    };
+                }
+                let catalogued = record.map(|r| r.sources.clone()).unwrap_or_default();
+                let loaded = catalogued
+                    .iter()
+                    .filter(|s| self.manifest().source(s).is_some())
+                    .cloned()
+                    .collect();
+                Outcome::NotInLoadedSources {
+                    record: id.record,
+                    prefix: id.prefix.clone(),
+                    catalogued,
+                    loaded,
+                    resolver_url: record.and_then(|r| r.resolver_url(&id.local)),
+                    deprecated_prefix: id.deprecated_prefix,
+                }
+            }
         }
-        let curie = format!("{canonical}:{local}");
-        n.iri = self.prefixes().expand_known(&curie);
-        n.curie = Some(curie);
-        let shapes: Vec<(&str, &IdShape)> = self
+    }
+
+    /// The learned shape of a loaded prefix's local ids, when `local` does not fit it. Used for
+    /// prefixes the registry gives no pattern for.
+    fn shape_mismatch(&self, prefix: &str, local: &str) -> Option<&IdShape> {
+        let shapes: Vec<&IdShape> = self
             .manifest()
             .sources
             .iter()
-            .flat_map(|s| s.id_shapes.iter().map(move |shape| (s.id.as_str(), shape)))
-            .filter(|(_, shape)| shape.prefix == canonical)
+            .flat_map(|s| s.id_shapes.iter())
+            .filter(|shape| shape.prefix == prefix)
             .collect();
-        if let Some((_, shape)) = shapes.first()
-            && !shapes.iter().any(|(_, s)| s.fits(&local))
-        {
-            return (
-                n,
-                Outcome::Malformed {
-                    reason: format!("'{local}' does not look like a {canonical} local id"),
-                    expected: Some(shape.describe()),
-                    example: Some(format!("{canonical}:{}", shape.example)),
-                },
-            );
-        }
-        if local.is_empty() || local.contains(char::is_whitespace) {
-            return (
-                n,
-                Outcome::Malformed {
-                    reason: format!(
-                        "'{local}' is not a local id: it is empty or contains whitespace"
-                    ),
-                    expected: None,
-                    example: None,
-                },
-            );
-        }
-        let sources = shapes.iter().map(|(id, _)| id.to_string()).collect();
-        (
-            n,
-            Outcome::NotInLoadedSources {
-                prefix: canonical,
-                sources,
-            },
-        )
+        let first = *shapes.first()?;
+        (!shapes.iter().any(|s| s.fits(local))).then_some(first)
     }
 
-    fn found(&self, mut n: Normalized, key: &str, matches: Vec<IdMatch>) -> (Normalized, Outcome) {
+    /// A bare local id: the concepts that have it as their local id, and every loaded prefix
+    /// whose pattern it fits.
+    fn bare(&self, local: &str, n: &mut Normalized) -> Outcome {
+        let mut readings: Vec<BareReading> = self
+            .lookup_id(local)
+            .into_iter()
+            .filter(|m| m.spelling == super::Spelling::LocalId)
+            .filter_map(|m| {
+                Some(BareReading {
+                    curie: self.concept(m.concept)?.curie?,
+                    concept: Some(m.concept),
+                })
+            })
+            .collect();
+        for &record in self.loaded_records() {
+            let Some(r) = self.registry().record(record) else {
+                continue;
+            };
+            let fits = match self.registry().check_pattern(record, local) {
+                PatternCheck::Fits => true,
+                // Without a pattern, only a learned shape narrower than "any text" says
+                // anything about a bare id.
+                PatternCheck::NoPattern => self
+                    .manifest()
+                    .sources
+                    .iter()
+                    .flat_map(|s| s.id_shapes.iter())
+                    .any(|s| s.prefix == r.preferred && s.charset != "any" && s.fits(local)),
+                PatternCheck::Fails | PatternCheck::Unusable => false,
+            };
+            let curie = format!("{}:{local}", r.preferred);
+            if fits
+                && !readings
+                    .iter()
+                    .any(|x| x.curie.eq_ignore_ascii_case(&curie))
+            {
+                readings.push(BareReading {
+                    curie,
+                    concept: None,
+                });
+            }
+        }
+        if readings.is_empty() {
+            return Outcome::Malformed {
+                reason: format!(
+                    "'{local}' has no prefix and fits no loaded prefix's local ids; it is not an identifier"
+                ),
+                expected: Some("PREFIX:local, e.g. HP:0000118".into()),
+                example: None,
+            };
+        }
+        n.steps.push(format!(
+            "'{local}' has no prefix; read it under every loaded prefix it fits"
+        ));
+        Outcome::Ambiguous {
+            local: local.to_string(),
+            readings,
+        }
+    }
+
+    fn found(&self, n: &mut Normalized, matches: Vec<IdMatch>) -> Outcome {
         // The concept's own identifier wins over another concept's alternative id: an obsolete
         // term whose id a live term lists as alt_id is reported as obsolete, with its chain.
         let (own, alt): (Vec<IdMatch>, Vec<IdMatch>) = matches
@@ -171,19 +265,15 @@ impl Resolver {
             .filter_map(|m| Some((m.clone(), self.concept(m.concept)?)))
             .collect();
         if let Some((m, c)) = concepts.first() {
+            if m.spelling == super::Spelling::AltId {
+                n.steps.push(format!(
+                    "'{}' is an alternative id (alt_id) of {}",
+                    n.curie.as_deref().unwrap_or(n.input.trim()),
+                    c.curie.as_deref().unwrap_or(&c.iri)
+                ));
+            }
             n.curie = c.curie.clone();
             n.iri = Some(c.iri.clone());
-            let spelled = match m.spelling {
-                super::Spelling::Iri => "an IRI",
-                super::Spelling::Curie => "a CURIE",
-                super::Spelling::Underscore => "an OBO-style id (PREFIX_local)",
-                super::Spelling::LocalId => "a bare local id",
-                super::Spelling::AltId => "an alternative id (alt_id) of the concept",
-            };
-            n.steps.push(format!("recognised '{key}' as {spelled}"));
-            if c.curie.as_deref() != Some(key) && c.iri != key {
-                n.steps.push("case folded to the canonical spelling".into());
-            }
         }
         let live: Vec<IdMatch> = concepts
             .iter()
@@ -191,92 +281,22 @@ impl Resolver {
             .map(|(m, _)| m.clone())
             .collect();
         if !live.is_empty() {
-            return (n, Outcome::Found(live));
+            return Outcome::Found(live);
         }
         let Some((m, c)) = concepts.into_iter().next() else {
-            return (n, Outcome::Found(Vec::new()));
+            return Outcome::Found(Vec::new());
         };
         let (chain, cycle) = self.replacement_chain(&c);
         let consider = c
             .replacements_of(ReplacementKind::Consider)
             .map(|r| r.target.clone())
             .collect();
-        (
-            n,
-            Outcome::Obsolete {
-                concept: m.concept,
-                chain,
-                consider,
-                cycle,
-            },
-        )
-    }
-
-    /// Splits into (prefix, local id) and says how; IRIs go through the prefix map.
-    fn split_identifier(&self, t: &str) -> Option<(String, String, Vec<String>)> {
-        let lower = t.to_ascii_lowercase();
-        if lower.starts_with("http://") || lower.starts_with("https://") {
-            let curie = self.prefixes().compress(t).or_else(|| {
-                // The same IRI with the other scheme.
-                let swapped = match t.split_once("://") {
-                    Some(("https", rest)) | Some(("HTTPS", rest)) => format!("http://{rest}"),
-                    Some((_, rest)) => format!("https://{rest}"),
-                    None => return None,
-                };
-                self.prefixes().compress(&swapped)
-            });
-            let Some((prefix, local)) = curie.as_deref().and_then(|c| c.split_once(':')) else {
-                // An IRI outside every known namespace: its namespace is the unknown prefix.
-                let cut = t.rfind(['/', '#', '_']).map_or(t.len(), |i| i + 1);
-                return Some((t[..cut].to_string(), t[cut..].to_string(), Vec::new()));
-            };
-            return Some((
-                prefix.to_string(),
-                local.to_string(),
-                vec![format!("stripped the URI prefix of '{prefix}'")],
-            ));
+        Outcome::Obsolete {
+            concept: m.concept,
+            chain,
+            consider,
+            cycle,
         }
-        if let Some((prefix, local)) = t.split_once(':')
-            && !prefix.is_empty()
-            && !local.is_empty()
-            && !prefix.contains(char::is_whitespace)
-        {
-            return Some((prefix.to_string(), local.to_string(), Vec::new()));
-        }
-        if let Some((prefix, local)) = t.split_once('_')
-            && !local.is_empty()
-            && prefix
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic())
-            && prefix.chars().all(|c| c.is_ascii_alphanumeric())
-        {
-            return Some((
-                prefix.to_string(),
-                local.to_string(),
-                vec!["read PREFIX_local as PREFIX:local".into()],
-            ));
-        }
-        None
-    }
-
-    /// Known prefixes within two edits of `prefix` (case-insensitive), closest first.
-    fn closest_prefixes(&self, prefix: &str) -> Vec<String> {
-        let wanted = prefix.to_ascii_lowercase();
-        let mut scored: Vec<(usize, String)> = self
-            .prefixes()
-            .rules()
-            .into_iter()
-            .map(|r| {
-                (
-                    edit_distance(&wanted, &r.prefix.to_ascii_lowercase()),
-                    r.prefix,
-                )
-            })
-            .filter(|(d, _)| *d <= 2)
-            .collect();
-        scored.sort();
-        scored.into_iter().map(|(_, p)| p).take(5).collect()
     }
 
     /// Follows replaced_by from an obsolete concept until a live concept, a dead end or a cycle.
@@ -320,18 +340,4 @@ impl Resolver {
             }
         }
     }
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut row = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            row[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(row[j] + 1);
-        }
-        prev = row;
-    }
-    prev[b.len()]
 }

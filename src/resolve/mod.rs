@@ -4,7 +4,7 @@
 
 mod identifier;
 
-pub use identifier::{ChainStep, Normalized, Outcome};
+pub use identifier::{BareReading, ChainStep, Normalized, Outcome};
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -13,7 +13,8 @@ use crate::build::spelling;
 use crate::index::manifest::SourceRecord;
 use crate::index::normalize::{id_key, label_key};
 use crate::index::{IndexFiles, Lexicon, Manifest, OpenError};
-use crate::model::{Concept, Label, LinkKind, PrefixMap};
+use crate::model::{Concept, Label, LinkKind, Prefixes};
+use crate::registry::{RecordId, Registry};
 use crate::store::{StoreError, StoreReader};
 
 /// Dense id of a concept in one build.
@@ -99,7 +100,9 @@ pub enum ResolveError {
 
 pub struct Resolver {
     files: IndexFiles,
-    prefixes: PrefixMap,
+    registry: Registry,
+    /// Registry records of the prefixes loaded sources declare.
+    loaded_records: Vec<RecordId>,
     store: OnceLock<Result<StoreReader, String>>,
 }
 
@@ -108,10 +111,25 @@ impl Resolver {
     /// opens on first use.
     pub fn open(index_dir: &Path) -> Result<Resolver, OpenError> {
         let files = IndexFiles::open(index_dir)?;
-        let prefixes = PrefixMap::new(files.manifest.prefixes.iter().cloned());
+        let registry = Registry::open(&files.layout).map_err(|e| OpenError::Damaged {
+            path: files.layout.dir.clone(),
+            message: format!("prefix registry: {e}"),
+        })?;
+        let mut loaded_records: Vec<RecordId> = Vec::new();
+        for rule in &files.manifest.prefixes {
+            if let Some(hit) = registry.spelling(&rule.prefix)
+                && !loaded_records.contains(&hit.record)
+                && registry
+                    .record(hit.record)
+                    .is_some_and(|r| r.sources.iter().any(|s| files.manifest.source(s).is_some()))
+            {
+                loaded_records.push(hit.record);
+            }
+        }
         Ok(Resolver {
             files,
-            prefixes,
+            registry,
+            loaded_records,
             store: OnceLock::new(),
         })
     }
@@ -120,8 +138,14 @@ impl Resolver {
         &self.files.manifest
     }
 
-    pub fn prefixes(&self) -> &PrefixMap {
-        &self.prefixes
+    /// The prefix registry of this build.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Registry records of the prefixes that loaded sources use.
+    pub fn loaded_records(&self) -> &[RecordId] {
+        &self.loaded_records
     }
 
     pub fn concept_count(&self) -> u32 {
@@ -255,7 +279,7 @@ impl Resolver {
             curie: found
                 .as_ref()
                 .and_then(|c| c.curie.clone())
-                .or_else(|| self.prefixes.compress(iri)),
+                .or_else(|| self.registry.compress(iri)),
             label: found
                 .as_ref()
                 .and_then(|c| c.preferred_label().map(|l| l.text.clone())),

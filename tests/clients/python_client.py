@@ -46,6 +46,14 @@ async def exercise(client, label, expected_version):
     check(result.is_error and result.structured_content is None, f"{label}: error without structuredContent")
     check(json.loads(result.content[0].text)["error"]["code"] == "unknown_prefix", f"{label}: unknown prefix")
 
+    result = await client.call_tool("resolve_identifier", {"identifier": "HGNC:HGNC:5"})
+    data = result.structured_content
+    check(data["result"]["outcome"] == "not_in_loaded_sources" and data["query"]["normalized"] == "hgnc:5", f"{label}: doubled prefix normalized")
+
+    read = await client.read_resource("ontoresolve://prefix/MSH")
+    body = json.loads(read.contents[0].text)
+    check(body["prefix"] == "mesh" and body["record"]["pattern"] == "^(C|D|Q)\\d+$", f"{label}: prefix resource")
+
     read = await client.read_resource("http://purl.obolibrary.org/obo/HP_0000118")
     mimes = [c.mime_type for c in read.contents]
     check(mimes == ["application/json", "text/turtle"], f"{label}: resource mime types {mimes}")

@@ -6,6 +6,7 @@ mod build_safety;
 mod clients;
 mod fixtures;
 mod hpo;
+mod identifiers;
 mod mcp;
 mod real_owl;
 mod real_skos;

@@ -230,7 +230,7 @@ async fn resolve_identifier_in_every_spelling_and_outcome() {
         for (input, code) in [
             ("XYZ:1", "unknown_prefix"),
             ("XYZ_1", "unknown_prefix"),
-            ("http://www.ebi.ac.uk/efo/EFO_0000400", "unknown_prefix"),
+            ("http://example.org/efo/EFO_0000400", "unknown_prefix"),
             ("HP:12", "malformed_identifier"),
             ("HP:abc def", "malformed_identifier"),
             ("not an identifier", "malformed_identifier"),
@@ -248,7 +248,52 @@ async fn resolve_identifier_in_every_spelling_and_outcome() {
             .as_text()
             .map(|t| t.text.clone())
             .unwrap_or_default();
-        assert!(text.contains("7 digits") && text.contains("HP:"), "{text}");
+        let error: Value = serde_json::from_str(&text).expect("error json");
+        assert_eq!(error["error"]["expected"], "^\\d{7}$", "{text}");
+        assert_eq!(error["error"]["example"], "HP:0011140", "{text}");
+
+        // Issue 4: a known prefix absent from the loaded sources names the registry's
+        // resolver; an unknown prefix names the closest known ones.
+        let r = call(
+            client,
+            "resolve_identifier",
+            json!({ "identifier": "EntrezGene:7157" }),
+        )
+        .await;
+        let v = structured(&r);
+        assert_eq!(v["result"]["outcome"], "not_in_loaded_sources");
+        assert_eq!(v["query"]["normalized"], "NCBIGene:7157");
+        assert_eq!(
+            v["result"]["resolver_url"],
+            "https://bioregistry.io/ncbigene:7157"
+        );
+        assert_eq!(
+            v["result"]["prefix"]["resource"],
+            "ontoresolve://prefix/NCBIGene"
+        );
+        assert!(
+            v["query"]["steps"].as_array().is_some_and(|s| s
+                .iter()
+                .any(|x| x.as_str().is_some_and(|x| x.contains("EntrezGene")))),
+            "{v}"
+        );
+        let r = call(
+            client,
+            "resolve_identifier",
+            json!({ "identifier": "MESG:D009203" }),
+        )
+        .await;
+        let text = r.content[0]
+            .as_text()
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        let error: Value = serde_json::from_str(&text).expect("error json");
+        assert!(
+            error["error"]["suggestions"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|x| x == "mesh")),
+            "{text}"
+        );
 
         let r = call(
             client,
@@ -262,6 +307,7 @@ async fn resolve_identifier_in_every_spelling_and_outcome() {
             "a bare local id is never resolved silently"
         );
         assert_eq!(v["result"]["concepts"][0]["curie"], "HP:0000118");
+        assert_eq!(v["result"]["readings"][0]["curie"], "HP:0000118");
 
         let r = call(
             client,
@@ -509,6 +555,34 @@ async fn resources_read_list_and_not_found_per_revision() {
                 .as_str()
                 .is_some_and(|t| t.contains("Phenotypic abnormality"))
         );
+
+        // Issue 4: a prefix's registry record, under any spelling.
+        for uri in [
+            "ontoresolve://prefix/mesh",
+            "ontoresolve://prefix/MSH",
+            "ontoresolve://prefix/HP",
+        ] {
+            let read = client
+                .read_resource(ReadResourceRequestParams::new(uri))
+                .await
+                .expect("prefix read");
+            let value = serde_json::to_value(&read).expect("json");
+            let body: Value =
+                serde_json::from_str(value["contents"][0]["text"].as_str().unwrap_or(""))
+                    .expect("prefix json");
+            assert!(body["record"]["pattern"].is_string(), "{uri} {body}");
+            assert!(body["example_curie"].is_string(), "{uri} {body}");
+            if uri.ends_with("HP") {
+                assert_eq!(body["loaded_sources"][0]["id"], "hp");
+                assert_eq!(
+                    body["example_iri"],
+                    "http://purl.obolibrary.org/obo/HP_0011140"
+                );
+            } else {
+                assert_eq!(body["prefix"], "mesh");
+                assert!(body["loaded_sources"].as_array().is_some_and(Vec::is_empty));
+            }
+        }
 
         for uri in [
             "ontoresolve://concept/HP:0000118",

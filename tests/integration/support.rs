@@ -121,6 +121,185 @@ pub fn hpo() -> &'static Resolver {
     .expect("HPO is bundled")
 }
 
+/// The index of the bundled catalogue: HPO, the SKOS stand-in and the Bioregistry.
+pub fn default_index() -> &'static Resolver {
+    shared_index("default", |dir| {
+        build_into(&repo().join("ontologies/sources.toml"), &dir.join("index"));
+        Some(dir.join("index"))
+    })
+    .expect("the default catalogue is bundled")
+}
+
+/// Where [`default_index`] is built, for tests that run the binary on it.
+pub fn default_index_dir() -> PathBuf {
+    default_index();
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("ontoresolve-tests")
+        .join("shared-default")
+        .join("index")
+}
+
+/// HPO and the Human Disease Ontology (from the shared data) with the Bioregistry: two loaded
+/// namespaces whose local ids overlap. `None` when the shared data is absent.
+pub fn hp_and_doid() -> Option<&'static Resolver> {
+    let data = shared_data()?;
+    shared_index("hp-doid", |dir| {
+        let ontologies = repo().join("ontologies");
+        let catalog = dir.join("catalog.toml");
+        let text = format!(
+            r#"[registry]
+id = "bioregistry"
+title = "Bioregistry"
+json = "{o}/bioregistry-0.15.6.json.gz"
+prefix_map = "{o}/bioregistry-0.15.6.epm.json"
+release = "0.15.6"
+license = "CC0"
+attribution = "Bioregistry"
+homepage = "https://bioregistry.io"
+
+[[source]]
+id = "hp"
+title = "HPO"
+kind = "obo"
+path = "{o}/hp-2025-01-16.obo.gz"
+prefixes = [{{ prefix = "HP", uri_prefix = "http://purl.obolibrary.org/obo/HP_" }}]
+license = "test"
+attribution = "test"
+homepage = "https://hpo.jax.org"
+scope = "test"
+
+[[source]]
+id = "doid"
+title = "Human Disease Ontology"
+kind = "obo"
+path = "{d}/obo/doid-2024-01-31.obo.gz"
+prefixes = [{{ prefix = "DOID", uri_prefix = "http://purl.obolibrary.org/obo/DOID_" }}]
+license = "CC0"
+attribution = "test"
+homepage = "https://disease-ontology.org"
+scope = "test"
+"#,
+            o = ontologies.display(),
+            d = data.display()
+        );
+        std::fs::write(&catalog, text).expect("write catalogue");
+        build_into(&catalog, &dir.join("index"));
+        Some(dir.join("index"))
+    })
+}
+
+/// What `resolve_identifier` must answer for one input.
+pub struct IdCase<'a> {
+    pub input: &'a str,
+    /// found, obsolete, not_in_loaded_sources, malformed, unknown_prefix or ambiguous_input.
+    pub outcome: &'a str,
+    /// The canonical CURIE after normalization ("" when there is none).
+    pub curie: &'a str,
+    /// Text that must appear in the steps or the outcome's details ("" for no check).
+    pub note: &'a str,
+}
+
+/// The steps and the outcome's details of an answer, as one string to search.
+fn describe(resolver: &Resolver, outcome: &ontoresolve::resolve::Outcome) -> String {
+    use ontoresolve::resolve::Outcome;
+    let curie = |id: u32| {
+        resolver
+            .concept(id)
+            .and_then(|c| c.curie)
+            .unwrap_or_default()
+    };
+    match outcome {
+        Outcome::Found(m) => m
+            .iter()
+            .map(|m| curie(m.concept))
+            .collect::<Vec<_>>()
+            .join(" "),
+        Outcome::Obsolete {
+            chain, consider, ..
+        } => format!(
+            "chain {} consider {}",
+            chain
+                .iter()
+                .map(|s| s.concept.map(curie).unwrap_or_else(|| s.iri.clone()))
+                .collect::<Vec<_>>()
+                .join(" > "),
+            consider.join(" ")
+        ),
+        Outcome::NotInLoadedSources {
+            prefix,
+            catalogued,
+            loaded,
+            resolver_url,
+            deprecated_prefix,
+            ..
+        } => format!(
+            "prefix {prefix} catalogued {catalogued:?} loaded {loaded:?} resolver {} deprecated {deprecated_prefix}",
+            resolver_url.as_deref().unwrap_or("-")
+        ),
+        Outcome::Malformed {
+            reason,
+            expected,
+            example,
+        } => format!(
+            "{reason} expected {} example {}",
+            expected.as_deref().unwrap_or("-"),
+            example.as_deref().unwrap_or("-")
+        ),
+        Outcome::UnknownPrefix {
+            prefix,
+            suggestions,
+        } => format!("prefix {prefix} suggestions {}", suggestions.join(" ")),
+        Outcome::Ambiguous { readings, .. } => readings
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}{}",
+                    r.curie,
+                    if r.concept.is_some() { "(found)" } else { "" }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// Runs every identifier case and fails once, listing each case that did not hold.
+pub fn check_identifiers(resolver: &Resolver, cases: &[IdCase<'_>]) {
+    let mut failures = Vec::new();
+    for case in cases {
+        let (normalized, outcome) = resolver.resolve_identifier(case.input);
+        let details = describe(resolver, &outcome);
+        let steps = normalized.steps.join("; ");
+        let curie = normalized.curie.as_deref().unwrap_or("");
+        let mut wrong = Vec::new();
+        if outcome.code() != case.outcome {
+            wrong.push(format!("outcome {}, want {}", outcome.code(), case.outcome));
+        }
+        if curie != case.curie {
+            wrong.push(format!("curie {curie:?}, want {:?}", case.curie));
+        }
+        if !case.note.is_empty() && !steps.contains(case.note) && !details.contains(case.note) {
+            wrong.push(format!("no {:?} in the steps or details", case.note));
+        }
+        if !wrong.is_empty() {
+            failures.push(format!(
+                "  {:?}: {}
+      steps: {steps}
+      details: {details}",
+                case.input,
+                wrong.join(", ")
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
 /// What a lookup must find.
 pub enum Expect<'a> {
     /// Resolves as an identifier to this IRI.

@@ -1,0 +1,202 @@
+//! `ontoresolve normalize`: identifiers from a file (one per line, or one TSV column) to
+//! canonical CURIE, IRI, outcome and steps as TSV. Every input row gives exactly one output
+//! row, in input order; rows are resolved in parallel, a chunk at a time, so memory stays
+//! bounded on any file size.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use ontoresolve::resolve::{Outcome, Resolver};
+use rayon::prelude::*;
+
+/// Rows read and resolved together; output keeps their order.
+const CHUNK_ROWS: usize = 16_384;
+
+pub struct Options {
+    pub file: PathBuf,
+    pub column: Option<String>,
+    pub output: Option<PathBuf>,
+    pub index: PathBuf,
+}
+
+/// Which field holds the identifier.
+enum Column {
+    WholeLine,
+    /// 0-based field number.
+    Field(usize),
+}
+
+pub fn run(options: Options) -> anyhow::Result<ExitCode> {
+    let resolver = Resolver::open(&options.index).context("cannot open the index")?;
+    let (input, size): (Box<dyn BufRead>, Option<u64>) = if options.file == Path::new("-") {
+        (Box::new(BufReader::new(io::stdin().lock())), None)
+    } else {
+        let file = File::open(&options.file)
+            .with_context(|| format!("cannot read {}", options.file.display()))?;
+        let size = file.metadata().ok().map(|m| m.len());
+        (Box::new(BufReader::with_capacity(1 << 20, file)), size)
+    };
+    let output: Box<dyn Write> = match &options.output {
+        Some(path) => Box::new(
+            File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
+        ),
+        None => Box::new(io::stdout().lock()),
+    };
+    let mut output = BufWriter::with_capacity(1 << 20, output);
+    let progress = match size {
+        Some(bytes) => ProgressBar::new(bytes).with_style(
+            ProgressStyle::with_template(
+                "{bar:40} {bytes}/{total_bytes} {per_sec} {msg} (eta {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
+        None => ProgressBar::new_spinner(),
+    };
+    progress.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+
+    let mut reader = Rows { input, line: 0 };
+    let column = match options.column.as_deref() {
+        None => Column::WholeLine,
+        Some(n) if n.parse::<usize>().is_ok() => match n.parse::<usize>() {
+            Ok(0) | Err(_) => bail!("--column counts from 1"),
+            Ok(n) => Column::Field(n - 1),
+        },
+        Some(name) => {
+            let Some((_, header, bytes)) = reader.next_row()? else {
+                bail!("the file is empty: no header with a column named '{name}'");
+            };
+            progress.inc(bytes);
+            match header.split('\t').position(|f| f.trim() == name) {
+                Some(i) => Column::Field(i),
+                None => bail!("the header has no column named '{name}'"),
+            }
+        }
+    };
+    writeln!(output, "line\tinput\tcurie\tiri\toutcome\tsteps")?;
+    let mut counts: std::collections::BTreeMap<&'static str, u64> = Default::default();
+    loop {
+        let mut chunk = Vec::with_capacity(CHUNK_ROWS);
+        while chunk.len() < CHUNK_ROWS {
+            match reader.next_row()? {
+                Some((line, text, bytes)) => {
+                    progress.inc(bytes);
+                    chunk.push((line, text));
+                }
+                None => break,
+            }
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        let rows: Vec<(u64, String, &'static str)> = chunk
+            .par_iter()
+            .map(|(line, text)| {
+                let (row, code) = resolve_row(&resolver, text, &column);
+                (*line, row, code)
+            })
+            .collect();
+        for (line, row, code) in rows {
+            *counts.entry(code).or_default() += 1;
+            writeln!(output, "{line}\t{row}")?;
+        }
+        progress.set_message(format!("{} rows", reader.line));
+    }
+    output.flush()?;
+    progress.finish_and_clear();
+    let summary: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    eprintln!("{} rows: {}", reader.line, summary.join(", "));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Lines of the input, decoded leniently: a row that is not UTF-8 is still a row.
+struct Rows {
+    input: Box<dyn BufRead>,
+    line: u64,
+}
+
+impl Rows {
+    /// The next row: its 1-based line number, its text without the line ending, and the bytes
+    /// it took.
+    fn next_row(&mut self) -> io::Result<Option<(u64, String, u64)>> {
+        let mut bytes = Vec::new();
+        let n = self.input.read_until(b'\n', &mut bytes)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        while bytes.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            bytes.pop();
+        }
+        Ok(Some((
+            self.line,
+            String::from_utf8_lossy(&bytes).into_owned(),
+            n as u64,
+        )))
+    }
+}
+
+/// The output fields after the line number, and the outcome code.
+fn resolve_row(resolver: &Resolver, text: &str, column: &Column) -> (String, &'static str) {
+    let field = match column {
+        Column::WholeLine => Some(text),
+        Column::Field(i) => text.split('\t').nth(*i),
+    };
+    let Some(field) = field else {
+        return (
+            format!(
+                "{}\t\t\tmalformed\tthe row has no column {}",
+                escape(text),
+                match column {
+                    Column::Field(i) => i + 1,
+                    Column::WholeLine => 1,
+                }
+            ),
+            "malformed",
+        );
+    };
+    let (normalized, outcome) = resolver.resolve_identifier(field);
+    let mut steps = normalized.steps.clone();
+    let detail = match &outcome {
+        Outcome::Malformed { reason, .. } => Some(reason.clone()),
+        Outcome::UnknownPrefix { suggestions, .. } if !suggestions.is_empty() => Some(format!(
+            "closest known prefixes: {}",
+            suggestions.join(", ")
+        )),
+        Outcome::Ambiguous { readings, .. } => Some(format!(
+            "readings: {}",
+            readings
+                .iter()
+                .map(|r| r.curie.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        _ => None,
+    };
+    steps.extend(detail);
+    (
+        format!(
+            "{}\t{}\t{}\t{}\t{}",
+            escape(field),
+            escape(normalized.curie.as_deref().unwrap_or("")),
+            escape(normalized.iri.as_deref().unwrap_or("")),
+            outcome.code(),
+            escape(&steps.join("; "))
+        ),
+        outcome.code(),
+    )
+}
+
+/// Keeps a field on one TSV cell: backslash, tab, CR and LF are escaped.
+fn escape(text: &str) -> String {
+    if !text.contains(['\\', '\t', '\n', '\r']) {
+        return text.to_string();
+    }
+    text.replace('\\', "\\\\")
+        .replace('\t', "\\t")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+}

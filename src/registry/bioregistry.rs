@@ -1,0 +1,450 @@
+//! Reading the Bioregistry (its JSON dump and its extended prefix map) and merging the
+//! catalogue's own prefixes into one set of prefix records with their spellings and URI
+//! prefixes.
+//!
+//! The extended prefix map decides which prefixes are canonical and which are synonyms (it
+//! folds, for example, `ctd.chemical` into `mesh`); the JSON adds names, patterns, examples,
+//! bananas and deprecations. JSON prefixes that the map neither lists nor folds into another
+//! prefix become records of their own, so that every registry prefix is recognised.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::index::registry::{KeyEntry, SPELLING_DEPRECATED};
+use crate::model::{PrefixRecord, PrefixRule, RecordOrigin};
+
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+impl RegistryError {
+    fn json(path: &Path, error: serde_json::Error) -> RegistryError {
+        if error.is_io() {
+            return RegistryError::Io {
+                path: path.to_path_buf(),
+                source: error.into(),
+            };
+        }
+        RegistryError::Syntax {
+            path: path.to_path_buf(),
+            line: error.line(),
+            column: error.column(),
+            message: error
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+        }
+    }
+}
+
+/// One entry of the extended prefix map.
+#[derive(Deserialize)]
+struct EpmEntry {
+    prefix: String,
+    uri_prefix: String,
+    #[serde(default)]
+    prefix_synonyms: Vec<String>,
+    #[serde(default)]
+    uri_prefix_synonyms: Vec<String>,
+    #[serde(default, deserialize_with = "string_only")]
+    pattern: Option<String>,
+}
+
+/// What another registry says about a prefix, as the Bioregistry JSON nests it.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct External {
+    #[serde(deserialize_with = "string_only")]
+    name: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    pattern: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    preferred_prefix: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    homepage: Option<String>,
+}
+
+/// The fields of a Bioregistry JSON entry that the registry keeps; the rest is skipped. A field
+/// of an unexpected JSON type (a download given as an object, say) is read as absent.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct JsonEntry {
+    #[serde(deserialize_with = "string_only")]
+    name: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    preferred_prefix: Option<String>,
+    #[serde(deserialize_with = "strings_only")]
+    synonyms: Vec<String>,
+    #[serde(deserialize_with = "string_only")]
+    pattern: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    example: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    banana: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    banana_peel: Option<String>,
+    #[serde(deserialize_with = "true_only")]
+    deprecated: bool,
+    #[serde(deserialize_with = "string_only")]
+    uri_format: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    homepage: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    download_obo: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    download_owl: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    download_json: Option<String>,
+    #[serde(deserialize_with = "string_only")]
+    download_rdf: Option<String>,
+    #[serde(deserialize_with = "map_only")]
+    obofoundry: Option<External>,
+    #[serde(deserialize_with = "map_only")]
+    miriam: Option<External>,
+    #[serde(deserialize_with = "map_only")]
+    ols: Option<External>,
+    #[serde(deserialize_with = "map_only")]
+    n2t: Option<External>,
+    #[serde(deserialize_with = "map_only")]
+    prefixcommons: Option<External>,
+    #[serde(deserialize_with = "map_only")]
+    wikidata: Option<External>,
+}
+
+fn string_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) => Some(s),
+        _ => None,
+    })
+}
+
+fn strings_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Array(items) => items
+            .into_iter()
+            .filter_map(|v| match v {
+                serde_json::Value::String(s) => Some(s),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    })
+}
+
+fn true_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(serde_json::Value::deserialize(d)? == serde_json::Value::Bool(true))
+}
+
+fn map_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<External>, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    Ok(value
+        .is_object()
+        .then(|| serde_json::from_value(value).ok())
+        .flatten())
+}
+
+impl JsonEntry {
+    fn externals(&self) -> impl Iterator<Item = &External> {
+        [
+            &self.obofoundry,
+            &self.miriam,
+            &self.ols,
+            &self.n2t,
+            &self.prefixcommons,
+            &self.wikidata,
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    fn name(&self) -> Option<String> {
+        self.name
+            .clone()
+            .or_else(|| self.externals().find_map(|e| e.name.clone()))
+    }
+
+    fn pattern(&self) -> Option<String> {
+        self.pattern
+            .clone()
+            .or_else(|| self.externals().find_map(|e| e.pattern.clone()))
+    }
+
+    fn homepage(&self) -> Option<String> {
+        self.homepage
+            .clone()
+            .or_else(|| self.externals().find_map(|e| e.homepage.clone()))
+    }
+
+    fn preferred(&self, prefix: &str) -> String {
+        self.preferred_prefix
+            .clone()
+            .or_else(|| {
+                self.obofoundry
+                    .as_ref()
+                    .and_then(|o| o.preferred_prefix.clone())
+            })
+            .unwrap_or_else(|| prefix.to_string())
+    }
+
+    fn downloads(&self) -> Vec<String> {
+        [
+            &self.download_obo,
+            &self.download_owl,
+            &self.download_json,
+            &self.download_rdf,
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect()
+    }
+}
+
+/// Key priorities: a record's own prefix beats a synonym the map lists, which beats a synonym
+/// only the JSON lists. The catalogue's URI prefixes beat the registry's.
+const OWN: u8 = 0;
+const MAP_SYNONYM: u8 = 1;
+const JSON_SYNONYM: u8 = 2;
+
+/// Prefix records under construction, with the spellings and URI prefixes that lead to them.
+#[derive(Default)]
+pub struct RegistryData {
+    records: Vec<PrefixRecord>,
+    /// Lower-cased spelling → (priority, record).
+    spellings: HashMap<String, (u8, usize)>,
+    deprecated_spellings: HashSet<String>,
+    /// URI prefix → (priority, record).
+    uris: HashMap<String, (u8, usize)>,
+}
+
+impl RegistryData {
+    fn add_spelling(&mut self, spelling: &str, priority: u8, record: usize) {
+        let key = spelling.to_lowercase();
+        if key.is_empty() {
+            return;
+        }
+        let slot = self.spellings.entry(key).or_insert((priority, record));
+        if priority < slot.0 {
+            *slot = (priority, record);
+        }
+    }
+
+    fn add_uri(&mut self, uri: &str, priority: u8, record: usize) {
+        if uri.is_empty() || !(uri.contains("://") || uri.starts_with("urn:")) {
+            return;
+        }
+        let slot = self
+            .uris
+            .entry(uri.to_string())
+            .or_insert((priority, record));
+        if priority < slot.0 {
+            *slot = (priority, record);
+        }
+        let uris = &mut self.records[record].uri_prefixes;
+        if !uris.iter().any(|u| u == uri) {
+            uris.push(uri.to_string());
+        }
+    }
+
+    fn owner_of_spelling(&self, spelling: &str) -> Option<usize> {
+        self.spellings.get(&spelling.to_lowercase()).map(|s| s.1)
+    }
+
+    /// Adds a prefix a catalogued source declares: onto the registry record it names (by
+    /// spelling, else by URI prefix), or as a record of its own.
+    pub fn add_catalogue_prefix(&mut self, source_id: &str, rule: &PrefixRule) {
+        let known = self
+            .owner_of_spelling(&rule.prefix)
+            .or_else(|| self.uris.get(&rule.uri_prefix).map(|u| u.1));
+        let record = match known {
+            Some(record) => record,
+            None => {
+                self.records.push(PrefixRecord {
+                    prefix: rule.prefix.clone(),
+                    preferred: rule.prefix.clone(),
+                    origin: RecordOrigin::Catalogue,
+                    name: None,
+                    pattern: None,
+                    example: None,
+                    uri_prefix: Some(rule.uri_prefix.clone()),
+                    index_uri_prefix: None,
+                    banana: None,
+                    banana_peel: None,
+                    deprecated: false,
+                    homepage: None,
+                    synonyms: Vec::new(),
+                    uri_prefixes: Vec::new(),
+                    downloads: Vec::new(),
+                    sources: Vec::new(),
+                });
+                self.records.len() - 1
+            }
+        };
+        self.add_spelling(&rule.prefix, OWN, record);
+        let entry = &mut self.records[record];
+        if entry.index_uri_prefix.is_none() {
+            entry.index_uri_prefix = Some(rule.uri_prefix.clone());
+        }
+        if !entry.sources.iter().any(|s| s == source_id) {
+            entry.sources.push(source_id.to_string());
+        }
+        // The catalogue's URI prefix is how the store spells this namespace: it wins.
+        self.add_uri(&rule.uri_prefix, 0, record);
+    }
+
+    /// The records, and their spelling and URI keys with one record per key, in key order.
+    pub fn finish(self) -> (Vec<PrefixRecord>, Vec<KeyEntry>, Vec<KeyEntry>) {
+        let deprecated = &self.deprecated_spellings;
+        let mut spellings: Vec<KeyEntry> = self
+            .spellings
+            .into_iter()
+            .map(|(key, (_, record))| KeyEntry {
+                detail: if deprecated.contains(&key) {
+                    SPELLING_DEPRECATED
+                } else {
+                    0
+                },
+                key,
+                record: record as u32,
+            })
+            .collect();
+        spellings.sort_by(|a, b| a.key.cmp(&b.key));
+        let mut uris: Vec<KeyEntry> = self
+            .uris
+            .into_iter()
+            .map(|(key, (_, record))| KeyEntry {
+                key,
+                record: record as u32,
+                detail: 0,
+            })
+            .collect();
+        uris.sort_by(|a, b| a.key.cmp(&b.key));
+        (self.records, spellings, uris)
+    }
+}
+
+/// Reads the Bioregistry JSON dump and extended prefix map into prefix records.
+pub fn load_bioregistry(
+    json: impl Read,
+    json_path: &Path,
+    epm: impl Read,
+    epm_path: &Path,
+) -> Result<RegistryData, RegistryError> {
+    let entries: BTreeMap<String, JsonEntry> =
+        serde_json::from_reader(std::io::BufReader::new(json))
+            .map_err(|e| RegistryError::json(json_path, e))?;
+    let mut map: Vec<EpmEntry> = serde_json::from_reader(std::io::BufReader::new(epm))
+        .map_err(|e| RegistryError::json(epm_path, e))?;
+    map.sort_by(|a, b| a.prefix.cmp(&b.prefix));
+    let none = JsonEntry::default();
+    let mut data = RegistryData::default();
+    for e in &map {
+        let json = entries.get(&e.prefix).unwrap_or(&none);
+        let mut synonyms: Vec<String> = Vec::new();
+        for s in e.prefix_synonyms.iter().chain(&json.synonyms) {
+            if !synonyms.contains(s) {
+                synonyms.push(s.clone());
+            }
+        }
+        data.records.push(PrefixRecord {
+            prefix: e.prefix.clone(),
+            preferred: json.preferred(&e.prefix),
+            origin: RecordOrigin::Bioregistry,
+            name: json.name(),
+            pattern: e.pattern.clone().or_else(|| json.pattern()),
+            example: json.example.clone(),
+            uri_prefix: Some(e.uri_prefix.clone()),
+            index_uri_prefix: None,
+            banana: json.banana.clone(),
+            banana_peel: json.banana_peel.clone(),
+            deprecated: json.deprecated,
+            homepage: json.homepage(),
+            synonyms,
+            uri_prefixes: Vec::new(),
+            downloads: json.downloads(),
+            sources: Vec::new(),
+        });
+        let record = data.records.len() - 1;
+        data.add_spelling(&e.prefix, OWN, record);
+        let preferred = data.records[record].preferred.clone();
+        data.add_spelling(&preferred, OWN, record);
+        for s in &e.prefix_synonyms {
+            data.add_spelling(s, MAP_SYNONYM, record);
+        }
+        for s in &json.synonyms {
+            data.add_spelling(s, JSON_SYNONYM, record);
+        }
+        data.add_uri(&e.uri_prefix, 1, record);
+        for u in &e.uri_prefix_synonyms {
+            data.add_uri(u, 1, record);
+        }
+    }
+    // JSON prefixes the map leaves out: a deprecated spelling of a record it folds them
+    // into, or a record of their own.
+    for (prefix, json) in &entries {
+        if map
+            .binary_search_by(|e| e.prefix.as_str().cmp(prefix))
+            .is_ok()
+        {
+            continue;
+        }
+        if data.owner_of_spelling(prefix).is_some() {
+            if json.deprecated {
+                data.deprecated_spellings.insert(prefix.to_lowercase());
+            }
+            continue;
+        }
+        let uri_prefix = json
+            .uri_format
+            .as_deref()
+            .and_then(|f| f.strip_suffix("$1"))
+            .map(str::to_string);
+        data.records.push(PrefixRecord {
+            prefix: prefix.clone(),
+            preferred: json.preferred(prefix),
+            origin: RecordOrigin::Bioregistry,
+            name: json.name(),
+            pattern: json.pattern(),
+            example: json.example.clone(),
+            uri_prefix: uri_prefix.clone(),
+            index_uri_prefix: None,
+            banana: json.banana.clone(),
+            banana_peel: json.banana_peel.clone(),
+            deprecated: json.deprecated,
+            homepage: json.homepage(),
+            synonyms: json.synonyms.clone(),
+            uri_prefixes: Vec::new(),
+            downloads: json.downloads(),
+            sources: Vec::new(),
+        });
+        let record = data.records.len() - 1;
+        data.add_spelling(prefix, OWN, record);
+        let preferred = data.records[record].preferred.clone();
+        data.add_spelling(&preferred, OWN, record);
+        for s in &json.synonyms {
+            data.add_spelling(s, JSON_SYNONYM, record);
+        }
+        if let Some(uri) = &uri_prefix {
+            data.add_uri(uri, 1, record);
+        }
+    }
+    Ok(data)
+}

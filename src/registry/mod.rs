@@ -1,0 +1,164 @@
+//! The prefix registry: every namespace of identifiers the index knows, from the Bioregistry
+//! plus the prefixes the catalogue declares. It is data in the index (FSTs and a record
+//! table), so a newer Bioregistry release is a rebuild, not a code change.
+//!
+//! Reading it never scans the list of prefixes: a spelling is one FST lookup, and an IRI's
+//! namespace is one walk of the URI FST along the IRI (longest URI prefix wins).
+
+mod bioregistry;
+mod normalize;
+
+pub use bioregistry::{RegistryData, RegistryError, load_bioregistry};
+pub use normalize::{Identified, Normalization, PatternCheck, Reading, Step};
+
+use std::io;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::index::BuildLayout;
+use crate::index::registry::{RegistryFiles, SPELLING_DEPRECATED};
+use crate::model::{PrefixRecord, Prefixes};
+
+/// Dense id of a prefix record in one build.
+pub type RecordId = u32;
+
+/// Longer patterns are not compiled: registry patterns are short, and this bounds the work.
+const MAX_PATTERN_BYTES: usize = 2_048;
+
+/// A spelling of a prefix as found in the registry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpellingHit {
+    pub record: RecordId,
+    /// The registry deprecates this spelling (the record itself may be current).
+    pub deprecated: bool,
+}
+
+/// A record with its pattern compiled, decoded once on first use.
+struct Entry {
+    record: PrefixRecord,
+    pattern: Result<Option<Regex>, ()>,
+}
+
+pub struct Registry {
+    files: RegistryFiles,
+    entries: Vec<OnceLock<Option<Entry>>>,
+}
+
+impl Registry {
+    pub fn open(layout: &BuildLayout) -> io::Result<Registry> {
+        let files = RegistryFiles::open(layout)?;
+        let entries = (0..files.records.len()).map(|_| OnceLock::new()).collect();
+        Ok(Registry { files, entries })
+    }
+
+    /// How many prefix records the registry holds.
+    pub fn len(&self) -> u32 {
+        self.files.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn entry(&self, id: RecordId) -> Option<&Entry> {
+        self.entries
+            .get(id as usize)?
+            .get_or_init(|| {
+                let record = self.files.records.get(id)?;
+                let pattern = match record.pattern.as_deref() {
+                    None => Ok(None),
+                    Some(p) if p.len() > MAX_PATTERN_BYTES => Err(()),
+                    Some(p) => regex::RegexBuilder::new(&format!("^(?:{p})$"))
+                        .size_limit(1 << 20)
+                        .build()
+                        .map(Some)
+                        .map_err(|_| ()),
+                };
+                Some(Entry { record, pattern })
+            })
+            .as_ref()
+    }
+
+    pub fn record(&self, id: RecordId) -> Option<&PrefixRecord> {
+        self.entry(id).map(|e| &e.record)
+    }
+
+    /// The record a prefix spelling belongs to, matched without regard to case.
+    pub fn spelling(&self, written: &str) -> Option<SpellingHit> {
+        if written.is_empty() {
+            return None;
+        }
+        let posting = *self.files.spellings.get(&written.to_lowercase()).first()?;
+        Some(SpellingHit {
+            record: posting.concept,
+            deprecated: posting.detail & SPELLING_DEPRECATED != 0,
+        })
+    }
+
+    /// The record whose URI prefix is the longest prefix of `iri`, and that prefix's length.
+    pub fn uri_prefix_of(&self, iri: &str) -> Option<(RecordId, usize)> {
+        let (len, postings) = self.files.uris.longest_prefix_of(iri)?;
+        Some((postings.first()?.concept, len))
+    }
+
+    /// Whether `local` fits the record's pattern.
+    pub fn check_pattern(&self, id: RecordId, local: &str) -> PatternCheck {
+        match self.entry(id).map(|e| &e.pattern) {
+            Some(Ok(Some(regex))) if regex.is_match(local) => PatternCheck::Fits,
+            Some(Ok(Some(_))) => PatternCheck::Fails,
+            Some(Ok(None)) | None => PatternCheck::NoPattern,
+            Some(Err(())) => PatternCheck::Unusable,
+        }
+    }
+
+    /// Records whose spellings are within one or two edits of `written` (one for prefixes of
+    /// three characters or fewer), closest first, at most `limit`.
+    pub fn suggest(&self, written: &str, limit: usize) -> Vec<RecordId> {
+        let key = written.to_lowercase();
+        let distance = if key.chars().count() <= 3 { 1 } else { 2 };
+        let mut out: Vec<RecordId> = Vec::new();
+        for hit in self.files.spellings.fuzzy(&key, distance, 64) {
+            for p in hit.postings {
+                if out.len() < limit && !out.contains(&p.concept) {
+                    out.push(p.concept);
+                }
+            }
+        }
+        out
+    }
+
+    /// Spellings starting with `prefix` (lower-cased), for completion: their records' ids.
+    pub fn complete(&self, prefix: &str, limit: usize) -> Vec<RecordId> {
+        let mut out: Vec<RecordId> = Vec::new();
+        for (_, postings) in self
+            .files
+            .spellings
+            .prefixed(&prefix.to_lowercase(), limit * 4)
+        {
+            for p in postings {
+                if out.len() < limit && !out.contains(&p.concept) {
+                    out.push(p.concept);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Prefixes for Registry {
+    fn expand(&self, curie: &str) -> Option<String> {
+        let (written, local) = curie.split_once(':')?;
+        if local.is_empty() || local.starts_with("//") {
+            return None;
+        }
+        let record = self.record(self.spelling(written)?.record)?;
+        Some(format!("{}{local}", record.expansion_base()?))
+    }
+
+    fn compress(&self, iri: &str) -> Option<String> {
+        let (id, len) = self.uri_prefix_of(iri)?;
+        let local = iri.get(len..).filter(|l| !l.is_empty())?;
+        Some(format!("{}:{local}", self.record(id)?.preferred))
+    }
+}

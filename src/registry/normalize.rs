@@ -1,0 +1,473 @@
+//! Normalization: any spelling of an identifier to its canonical CURIE and IRI, recording every
+//! step taken. It reads the registry only; whether a concept exists is the resolver's question.
+
+use std::fmt;
+
+use super::{RecordId, Registry};
+use crate::model::OBO_PURL;
+
+/// Repeated prefixes removed at most this many times (`GO:GO:GO:1` is already odd).
+const MAX_REPEATS: usize = 3;
+
+/// One thing normalization did to the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Trimmed,
+    Unbracketed,
+    Unquoted,
+    /// An IRI's namespace was recognised and removed.
+    UriPrefixStripped {
+        uri_prefix: String,
+        prefix: String,
+    },
+    /// The IRI was matched with the other scheme (http for https or the reverse).
+    SchemeSwapped {
+        from: String,
+        to: String,
+    },
+    /// The IRI's scheme and host were matched in lower case.
+    HostCaseFolded,
+    /// A synonym of the prefix was written.
+    PrefixSynonym {
+        written: String,
+        prefix: String,
+    },
+    /// The prefix was written in another letter case.
+    PrefixCaseFolded {
+        written: String,
+        prefix: String,
+    },
+    /// The registry deprecates the prefix as written.
+    DeprecatedPrefix {
+        written: String,
+    },
+    /// `PREFIX_local` was read as `PREFIX:local`.
+    UnderscoreRead,
+    /// A repeated prefix (`GO:GO:`) or the registry's "banana" was removed from the local id.
+    RepeatedPrefixRemoved {
+        removed: String,
+    },
+    /// The local id only fits the prefix's pattern in another letter case.
+    LocalCaseFolded {
+        written: String,
+        local: String,
+    },
+    /// A CURIE under a broad namespace (`obo:HP_0000118`) was read as the IRI it expands to.
+    ReadAsIri {
+        iri: String,
+    },
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Step::Trimmed => write!(f, "trimmed surrounding whitespace"),
+            Step::Unbracketed => write!(f, "removed angle brackets"),
+            Step::Unquoted => write!(f, "removed surrounding quotes"),
+            Step::UriPrefixStripped { uri_prefix, prefix } => {
+                write!(f, "stripped the URI prefix '{uri_prefix}' of '{prefix}'")
+            }
+            Step::SchemeSwapped { from, to } => {
+                write!(f, "matched the IRI with {to} instead of {from}")
+            }
+            Step::HostCaseFolded => write!(f, "matched the IRI's scheme and host in lower case"),
+            Step::PrefixSynonym { written, prefix } => {
+                write!(
+                    f,
+                    "recognised '{written}' as a synonym of the prefix '{prefix}'"
+                )
+            }
+            Step::PrefixCaseFolded { written, prefix } => {
+                write!(f, "folded the case of the prefix '{written}' to '{prefix}'")
+            }
+            Step::DeprecatedPrefix { written } => {
+                write!(f, "'{written}' is a prefix the Bioregistry deprecates")
+            }
+            Step::UnderscoreRead => write!(f, "read PREFIX_local as PREFIX:local"),
+            Step::RepeatedPrefixRemoved { removed } => {
+                write!(
+                    f,
+                    "removed the repeated prefix '{removed}' from the local id"
+                )
+            }
+            Step::LocalCaseFolded { written, local } => write!(
+                f,
+                "changed the local id '{written}' to '{local}', the case its pattern requires"
+            ),
+            Step::ReadAsIri { iri } => write!(f, "read the identifier as the IRI {iri}"),
+        }
+    }
+}
+
+/// Whether a local id fits its prefix's pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PatternCheck {
+    Fits,
+    Fails,
+    /// The registry gives no pattern for this prefix.
+    NoPattern,
+    /// The registry's pattern cannot be compiled; the id was not checked.
+    Unusable,
+}
+
+/// An input read as a known prefix and a local id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identified {
+    pub record: RecordId,
+    /// The prefix in its preferred capitalisation.
+    pub prefix: String,
+    pub local: String,
+    pub curie: String,
+    /// The canonical IRI, when the prefix has a URI prefix.
+    pub iri: Option<String>,
+    pub pattern: PatternCheck,
+    /// The prefix as written, or its record, is deprecated.
+    pub deprecated_prefix: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Nothing but whitespace (or brackets and quotes).
+    Empty,
+    Identifier(Identified),
+    /// A CURIE prefix, or an IRI namespace, that the registry does not know.
+    UnknownPrefix {
+        prefix: String,
+    },
+    /// No prefix at all: a bare local id, or not an identifier.
+    Bare {
+        local: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Normalization {
+    pub input: String,
+    pub steps: Vec<Step>,
+    pub reading: Reading,
+}
+
+impl Normalization {
+    pub fn identified(&self) -> Option<&Identified> {
+        match &self.reading {
+            Reading::Identifier(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
+impl Registry {
+    /// Reads `input` as an identifier: an IRI, a CURIE, `PREFIX_local` or a bare local id.
+    pub fn normalize(&self, input: &str) -> Normalization {
+        let mut steps = Vec::new();
+        let text = unwrap(input, &mut steps);
+        let reading = self.read(text, &mut steps);
+        Normalization {
+            input: input.to_string(),
+            steps,
+            reading,
+        }
+    }
+
+    fn read(&self, text: &str, steps: &mut Vec<Step>) -> Reading {
+        if text.is_empty() {
+            return Reading::Empty;
+        }
+        if is_iri(text) {
+            return self.read_iri(text, steps);
+        }
+        if let Some((written, local)) = text.split_once(':')
+            && !written.is_empty()
+        {
+            if let Some(hit) = self.spelling(written) {
+                self.note_spelling(written, hit, steps);
+                return self.identify(hit.record, local, hit.deprecated, steps, true);
+            }
+            if !written.contains(char::is_whitespace) {
+                return Reading::UnknownPrefix {
+                    prefix: written.to_string(),
+                };
+            }
+        }
+        // PREFIX_local: the longest known prefix before an underscore.
+        let mut best = None;
+        for (at, _) in text.match_indices('_') {
+            if let Some(hit) = self.spelling(&text[..at]) {
+                best = Some((at, hit));
+            }
+        }
+        if let Some((at, hit)) = best {
+            steps.push(Step::UnderscoreRead);
+            self.note_spelling(&text[..at], hit, steps);
+            return self.identify(hit.record, &text[at + 1..], hit.deprecated, steps, true);
+        }
+        if let Some((written, local)) = text.split_once('_')
+            && !local.is_empty()
+            && looks_like_prefix(written)
+        {
+            return Reading::UnknownPrefix {
+                prefix: written.to_string(),
+            };
+        }
+        Reading::Bare {
+            local: text.to_string(),
+        }
+    }
+
+    fn read_iri(&self, text: &str, steps: &mut Vec<Step>) -> Reading {
+        let Some((record, len, matched, variant)) = self.match_iri(text) else {
+            return Reading::UnknownPrefix {
+                prefix: namespace_of(text).to_string(),
+            };
+        };
+        let uri_prefix = &matched[..len];
+        let local = &matched[len..];
+        // The bare OBO PURL space: `PREFIX_local` after it names the ontology, whose URI prefix
+        // was not matched exactly (letter case) or is unknown.
+        if uri_prefix == OBO_PURL
+            && let Some((written, rest)) = local.split_once('_')
+            && !rest.is_empty()
+            && looks_like_prefix(written)
+        {
+            let Some(hit) = self.spelling(written) else {
+                return Reading::UnknownPrefix {
+                    prefix: written.to_string(),
+                };
+            };
+            steps.extend(variant);
+            steps.push(Step::UriPrefixStripped {
+                uri_prefix: uri_prefix.to_string(),
+                prefix: "obo".into(),
+            });
+            steps.push(Step::UnderscoreRead);
+            self.note_spelling(written, hit, steps);
+            return self.identify(hit.record, rest, hit.deprecated, steps, false);
+        }
+        steps.extend(variant);
+        let prefix = self
+            .record(record)
+            .map(|r| r.preferred.clone())
+            .unwrap_or_default();
+        steps.push(Step::UriPrefixStripped {
+            uri_prefix: uri_prefix.to_string(),
+            prefix,
+        });
+        self.identify(record, local, false, steps, false)
+    }
+
+    /// The longest URI prefix of the IRI as written, else with the scheme and host in lower
+    /// case, else with the other scheme: (record, prefix length, the string matched, steps).
+    fn match_iri(&self, text: &str) -> Option<(RecordId, usize, String, Vec<Step>)> {
+        if let Some((record, len)) = self.uri_prefix_of(text) {
+            return Some((record, len, text.to_string(), Vec::new()));
+        }
+        let folded = fold_host(text);
+        let mut candidates = Vec::new();
+        if folded != text {
+            candidates.push((folded.clone(), vec![Step::HostCaseFolded]));
+        }
+        if let Some((scheme, rest)) = folded.split_once("://") {
+            let other = if scheme == "https" { "http" } else { "https" };
+            let mut variant = if folded != text {
+                vec![Step::HostCaseFolded]
+            } else {
+                Vec::new()
+            };
+            variant.push(Step::SchemeSwapped {
+                from: scheme.to_string(),
+                to: other.to_string(),
+            });
+            candidates.push((format!("{other}://{rest}"), variant));
+        }
+        candidates.into_iter().find_map(|(candidate, variant)| {
+            let (record, len) = self.uri_prefix_of(&candidate)?;
+            Some((record, len, candidate, variant))
+        })
+    }
+
+    fn note_spelling(&self, written: &str, hit: super::SpellingHit, steps: &mut Vec<Step>) {
+        let Some(record) = self.record(hit.record) else {
+            return;
+        };
+        if written != record.preferred {
+            let prefix = record.preferred.clone();
+            let same_letters = written.eq_ignore_ascii_case(&record.preferred)
+                || written.eq_ignore_ascii_case(&record.prefix);
+            steps.push(if same_letters {
+                Step::PrefixCaseFolded {
+                    written: written.to_string(),
+                    prefix,
+                }
+            } else {
+                Step::PrefixSynonym {
+                    written: written.to_string(),
+                    prefix,
+                }
+            });
+        }
+        if hit.deprecated || record.deprecated {
+            steps.push(Step::DeprecatedPrefix {
+                written: written.to_string(),
+            });
+        }
+    }
+
+    /// A known prefix and its local id: repeated prefixes removed, the pattern checked, the
+    /// canonical CURIE and IRI formed. `via_curie` allows one re-reading as an IRI.
+    fn identify(
+        &self,
+        record_id: RecordId,
+        local: &str,
+        deprecated_spelling: bool,
+        steps: &mut Vec<Step>,
+        via_curie: bool,
+    ) -> Reading {
+        let Some(record) = self.record(record_id) else {
+            return Reading::UnknownPrefix {
+                prefix: local.to_string(),
+            };
+        };
+        let mut local = local.to_string();
+        for _ in 0..MAX_REPEATS {
+            match self.repeated_prefix(record_id, &local) {
+                Some(cut) => {
+                    steps.push(Step::RepeatedPrefixRemoved {
+                        removed: local[..cut].to_string(),
+                    });
+                    local = local[cut..].to_string();
+                }
+                None => break,
+            }
+        }
+        let mut pattern = self.check_pattern(record_id, &local);
+        if pattern == PatternCheck::Fails {
+            for cased in [local.to_uppercase(), local.to_lowercase()] {
+                if cased != local && self.check_pattern(record_id, &cased) == PatternCheck::Fits {
+                    steps.push(Step::LocalCaseFolded {
+                        written: std::mem::replace(&mut local, cased),
+                        local: local.clone(),
+                    });
+                    pattern = PatternCheck::Fits;
+                    break;
+                }
+            }
+        }
+        if local.is_empty() || local.contains(char::is_whitespace) {
+            pattern = PatternCheck::Fails;
+        }
+        let iri = record.expansion_base().map(|base| format!("{base}{local}"));
+        // A broad namespace without a pattern (obo:HP_0000118): read the IRI it expands to,
+        // which a more specific prefix may own.
+        if via_curie
+            && record.pattern.is_none()
+            && let Some(iri) = &iri
+            && let Some((other, len)) = self.uri_prefix_of(iri)
+            && other != record_id
+            && len > record.expansion_base().map_or(0, str::len)
+        {
+            steps.push(Step::ReadAsIri { iri: iri.clone() });
+            return self.read_iri(iri, steps);
+        }
+        Reading::Identifier(Identified {
+            record: record_id,
+            prefix: record.preferred.clone(),
+            curie: format!("{}:{local}", record.preferred),
+            local,
+            iri,
+            pattern,
+            deprecated_prefix: deprecated_spelling || record.deprecated,
+        })
+    }
+
+    /// The length of a repeated prefix at the start of `local` (`GO:` in `GO:0008150` under
+    /// `go`, or the registry's banana), when removing it makes the id fit or nothing fits.
+    fn repeated_prefix(&self, record_id: RecordId, local: &str) -> Option<usize> {
+        let record = self.record(record_id)?;
+        let mut cuts = Vec::new();
+        if let Some((head, rest)) = local.split_once(':')
+            && !rest.is_empty()
+            && self.spelling(head).map(|h| h.record) == Some(record_id)
+        {
+            cuts.push(head.len() + 1);
+        }
+        if let Some(banana) = &record.banana {
+            let peel = record.banana_peel.as_deref().unwrap_or(":");
+            let stem = format!("{banana}{peel}");
+            if local.len() > stem.len()
+                && local
+                    .get(..stem.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(&stem))
+            {
+                cuts.push(stem.len());
+            }
+        }
+        let whole = self.check_pattern(record_id, local);
+        cuts.into_iter().find(|&cut| {
+            let rest = self.check_pattern(record_id, &local[cut..]);
+            rest == PatternCheck::Fits
+                || (whole != PatternCheck::Fits && rest != PatternCheck::Fails)
+        })
+    }
+}
+
+/// Removes surrounding whitespace, angle brackets and quotes.
+fn unwrap<'a>(input: &'a str, steps: &mut Vec<Step>) -> &'a str {
+    let mut text = input.trim();
+    if text.len() != input.len() {
+        steps.push(Step::Trimmed);
+    }
+    loop {
+        if let Some(inner) = text.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+            text = inner.trim();
+            steps.push(Step::Unbracketed);
+        } else if let Some(inner) = ['"', '\'']
+            .iter()
+            .find_map(|q| text.strip_prefix(*q).and_then(|t| t.strip_suffix(*q)))
+        {
+            text = inner.trim();
+            steps.push(Step::Unquoted);
+        } else {
+            return text;
+        }
+    }
+}
+
+/// `scheme://…` with a letters-only scheme, or a URN.
+fn is_iri(text: &str) -> bool {
+    if text.len() > 4
+        && text
+            .get(..4)
+            .is_some_and(|t| t.eq_ignore_ascii_case("urn:"))
+    {
+        return true;
+    }
+    text.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphabetic())
+    })
+}
+
+/// The IRI with its scheme and host in lower case (they are case-insensitive; the path is not).
+fn fold_host(text: &str) -> String {
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return text.to_string();
+    };
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    format!(
+        "{}://{}{}",
+        scheme.to_ascii_lowercase(),
+        rest[..host_end].to_ascii_lowercase(),
+        &rest[host_end..]
+    )
+}
+
+/// An unknown IRI's namespace: everything up to its last `/`, `#` or `_`.
+fn namespace_of(iri: &str) -> &str {
+    let cut = iri.rfind(['/', '#', '_']).map_or(iri.len(), |i| i + 1);
+    &iri[..cut]
+}
+
+/// Letters, digits and dots, starting with a letter: a plausible prefix.
+fn looks_like_prefix(text: &str) -> bool {
+    text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
+}
