@@ -744,12 +744,17 @@ impl Found {
     }
 }
 
+/// The text read as an identifier in any spelling the registry knows; bare local ids are
+/// left to the name stages.
 fn identifier_stage(r: &Resolver, text: &str) -> Vec<Found> {
-    r.lookup_id(text)
-        .into_iter()
-        .filter(|m| m.spelling != crate::resolve::Spelling::LocalId)
-        .map(|m| Found {
-            id: m.concept,
+    let ids: Vec<ConceptId> = match r.resolve_identifier(text).1 {
+        Outcome::Found(matches) => matches.into_iter().map(|m| m.concept).collect(),
+        Outcome::Obsolete { concept, .. } => vec![concept],
+        _ => Vec::new(),
+    };
+    ids.into_iter()
+        .map(|id| Found {
+            id,
             match_type: "identifier",
             synonym_kind: None,
             distance: None,

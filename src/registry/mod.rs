@@ -89,7 +89,12 @@ impl Registry {
         if written.is_empty() {
             return None;
         }
-        let posting = *self.files.spellings.get(&written.to_lowercase()).first()?;
+        // Keys are lower case; most spellings already are, and then nothing is allocated.
+        let posting = if written.bytes().any(|b| b.is_ascii_uppercase()) || !written.is_ascii() {
+            self.files.spellings.get_first(&written.to_lowercase())?
+        } else {
+            self.files.spellings.get_first(written)?
+        };
         Some(SpellingHit {
             record: posting.concept,
             deprecated: posting.detail & SPELLING_DEPRECATED != 0,

@@ -401,6 +401,9 @@ impl Registry {
                 cuts.push(stem.len());
             }
         }
+        if cuts.is_empty() {
+            return None;
+        }
         let whole = self.check_pattern(record_id, local);
         cuts.into_iter().find(|&cut| {
             let rest = self.check_pattern(record_id, &local[cut..]);
