@@ -676,6 +676,17 @@ async fn completion_of_the_curie_template() {
         let values = result.completion.values;
         assert!(values.contains(&"HP:0000118".to_string()), "{values:?}");
         assert!(values.len() <= 100);
+
+        // Issue 4: prefixes complete from the registry, in their preferred spelling.
+        let result = client
+            .complete(CompleteRequestParams::new(
+                Reference::for_resource(ontoresolve::mcp::PREFIX_TEMPLATE),
+                ArgumentInfo::new("prefix", "ncbig"),
+            ))
+            .await
+            .expect("completion/complete");
+        let values = result.completion.values;
+        assert!(values.contains(&"NCBIGene".to_string()), "{values:?}");
     })
     .await;
 }
