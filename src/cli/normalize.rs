@@ -66,11 +66,11 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
             Ok(n) => Column::Field(n - 1),
         },
         Some(name) => {
-            let Some((_, header, bytes)) = reader.next_row()? else {
+            let Some(header) = reader.next_row()? else {
                 bail!("the file is empty: no header with a column named '{name}'");
             };
-            progress.inc(bytes);
-            match header.split('\t').position(|f| f.trim() == name) {
+            progress.inc(header.bytes);
+            match header.text.split('\t').position(|f| f.trim() == name) {
                 Some(i) => Column::Field(i),
                 None => bail!("the header has no column named '{name}'"),
             }
@@ -82,9 +82,9 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         let mut chunk = Vec::with_capacity(CHUNK_ROWS);
         while chunk.len() < CHUNK_ROWS {
             match reader.next_row()? {
-                Some((line, text, bytes)) => {
-                    progress.inc(bytes);
-                    chunk.push((line, text));
+                Some(row) => {
+                    progress.inc(row.bytes);
+                    chunk.push(row);
                 }
                 None => break,
             }
@@ -94,9 +94,19 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         }
         let rows: Vec<(u64, String, &'static str)> = chunk
             .par_iter()
-            .map(|(line, text)| {
-                let (row, code) = resolve_row(&resolver, text, &column);
-                (*line, row, code)
+            .map(|row| {
+                let (fields, code) = if row.too_long {
+                    (
+                        format!(
+                            "{}…\t\t\tmalformed\tthe row is longer than {MAX_ROW_BYTES} bytes",
+                            escape(&row.text.chars().take(64).collect::<String>())
+                        ),
+                        "malformed",
+                    )
+                } else {
+                    resolve_row(&resolver, &row.text, &column)
+                };
+                (row.line, fields, code)
             })
             .collect();
         for (line, row, code) in rows {
@@ -118,24 +128,67 @@ struct Rows {
     line: u64,
 }
 
+/// One input row.
+struct Row {
+    /// 1-based line number.
+    line: u64,
+    /// The text without the line ending (and without a byte-order mark on line 1), cut at
+    /// [`MAX_ROW_BYTES`].
+    text: String,
+    /// Bytes the row took in the input.
+    bytes: u64,
+    /// The row was longer than [`MAX_ROW_BYTES`]; the rest was skipped.
+    too_long: bool,
+}
+
+/// Rows are cut here so that one huge line cannot exhaust memory; such a row is still reported.
+const MAX_ROW_BYTES: usize = 64 * 1024;
+
 impl Rows {
-    /// The next row: its 1-based line number, its text without the line ending, and the bytes
-    /// it took.
-    fn next_row(&mut self) -> io::Result<Option<(u64, String, u64)>> {
+    fn next_row(&mut self) -> io::Result<Option<Row>> {
         let mut bytes = Vec::new();
-        let n = self.input.read_until(b'\n', &mut bytes)?;
-        if n == 0 {
+        let mut consumed = 0u64;
+        let mut too_long = false;
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let (chunk, ends) = match buf.iter().position(|b| *b == b'\n') {
+                Some(i) => (&buf[..=i], true),
+                None => (buf, false),
+            };
+            let room = MAX_ROW_BYTES.saturating_sub(bytes.len());
+            if chunk.len() > room {
+                bytes.extend_from_slice(&chunk[..room]);
+                too_long = true;
+            } else {
+                bytes.extend_from_slice(chunk);
+            }
+            let n = chunk.len();
+            consumed += n as u64;
+            self.input.consume(n);
+            if ends {
+                break;
+            }
+        }
+        if consumed == 0 {
             return Ok(None);
         }
         self.line += 1;
         while bytes.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
             bytes.pop();
         }
-        Ok(Some((
-            self.line,
-            String::from_utf8_lossy(&bytes).into_owned(),
-            n as u64,
-        )))
+        let text = match (self.line, bytes.strip_prefix(b"\xEF\xBB\xBF")) {
+            (1, Some(rest)) => String::from_utf8_lossy(rest).into_owned(),
+            _ => String::from_utf8_lossy(&bytes).into_owned(),
+        };
+        Ok(Some(Row {
+            line: self.line,
+            text,
+            bytes: consumed,
+            too_long,
+        }))
     }
 }
 

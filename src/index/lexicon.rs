@@ -168,8 +168,9 @@ impl Lexicon {
     pub fn get_first(&self, key: &str) -> Option<Posting> {
         let offset = usize::try_from(self.map.get(key.as_bytes())?).ok()?;
         let bytes: &[u8] = &self.postings;
-        let count = u32::from_le_bytes(bytes.get(offset..offset + 4)?.try_into().ok()?);
-        let c = bytes.get(offset + 4..offset + 4 + POSTING_BYTES)?;
+        let body = offset.checked_add(4)?;
+        let count = u32::from_le_bytes(bytes.get(offset..body)?.try_into().ok()?);
+        let c = bytes.get(body..body.checked_add(POSTING_BYTES)?)?;
         (count > 0).then(|| Posting {
             concept: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
             detail: u16::from_le_bytes([c[4], c[5]]),

@@ -2,7 +2,8 @@
 //!
 //! - `registry.spellings.fst`: every spelling of every prefix, lower-cased, to its record; the
 //!   posting detail carries [`SPELLING_DEPRECATED`] when the registry deprecates that spelling.
-//! - `registry.uris.fst`: every URI prefix to its record, for longest-prefix matching.
+//! - `registry.uris.fst`: every URI prefix (scheme and host in lower case, with its http/https
+//!   twin marked [`URI_TWIN`]) to its record, for longest-prefix matching.
 //! - `registry.dat` / `registry.idx`: the [`PrefixRecord`]s, by record id.
 
 use std::io;
@@ -12,6 +13,10 @@ use crate::model::PrefixRecord;
 
 /// Posting detail bit: this spelling is a prefix the registry deprecates.
 pub const SPELLING_DEPRECATED: u16 = 1;
+
+/// Posting detail bit: this URI prefix is the other-scheme (http/https) twin of one the
+/// registry or catalogue writes.
+pub const URI_TWIN: u16 = 1;
 
 /// A spelling or URI prefix and the record it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]

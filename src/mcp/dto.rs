@@ -104,6 +104,10 @@ pub struct PrefixInfo {
     pub pattern: Option<String>,
     pub example: Option<String>,
     pub deprecated: bool,
+    pub homepage: Option<String>,
+    /// Where the registry says the whole resource can be downloaded: what a source for this
+    /// prefix would load.
+    pub downloads: Vec<String>,
     /// `ontoresolve://prefix/{prefix}`.
     pub resource: String,
 }

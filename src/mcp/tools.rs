@@ -7,7 +7,7 @@ use super::dto::*;
 use crate::index::manifest::{ReleaseOrigin, SourceRecord};
 use crate::model::Prefixes;
 use crate::model::{Concept, Link};
-use crate::registry::RecordId;
+use crate::registry::{PatternCheck, RecordId};
 use crate::resolve::{ChainStep, ConceptId, Normalized, Outcome, Resolver};
 
 /// A tool input error: a code, what went wrong and what to do next.
@@ -177,6 +177,8 @@ pub fn prefix_info(r: &Resolver, record: RecordId) -> Option<PrefixInfo> {
         pattern: p.pattern.clone(),
         example: p.example.clone(),
         deprecated: p.deprecated,
+        homepage: p.homepage.clone(),
+        downloads: p.downloads.clone(),
         resource: prefix_resource_uri(&p.preferred),
     })
 }
@@ -240,6 +242,19 @@ fn identifier_error(outcome: &Outcome, normalized: &Normalized) -> Option<ToolEr
         Outcome::UnknownPrefix {
             prefix,
             suggestions,
+            namespace: true,
+        } => Some(ToolError {
+            code: "unknown_prefix",
+            message: format!(
+                "no URI prefix in the Bioregistry or the catalogue matches this IRI (its namespace is {prefix})"
+            ),
+            next_step: "Pass the identifier as a CURIE (PREFIX:local) if you know its prefix; call list_sources for the loaded sources, or find_concepts to search by name.".into(),
+            details: json!({ "outcome": outcome.code(), "namespace": prefix, "suggestions": suggestions, "steps": steps }),
+        }),
+        Outcome::UnknownPrefix {
+            prefix,
+            suggestions,
+            namespace: false,
         } => Some(ToolError {
             code: "unknown_prefix",
             message: if suggestions.is_empty() {
@@ -381,6 +396,7 @@ pub fn resolve_identifier(
             loaded,
             resolver_url,
             deprecated_prefix,
+            pattern,
         } => {
             let info = prefix_info(r, record);
             let name = info
@@ -388,21 +404,31 @@ pub fn resolve_identifier(
                 .and_then(|i| i.name.clone())
                 .map(|n| format!(" ({n})"))
                 .unwrap_or_default();
+            // "Well-formed" only when a pattern was checked and fits.
+            let what = match pattern {
+                PatternCheck::Fits => format!("is a well-formed {prefix}{name} identifier"),
+                PatternCheck::NoPattern => format!(
+                    "is a {prefix}{name} identifier whose local id could not be checked (the registry gives no pattern)"
+                ),
+                PatternCheck::Unusable | PatternCheck::Fails => format!(
+                    "is a {prefix}{name} identifier whose local id could not be checked (the registry's pattern is unusable)"
+                ),
+            };
             let mut message = if !loaded.is_empty() {
                 format!(
-                    "{} is a well-formed {prefix} identifier, but the loaded release of {} does not have it",
+                    "{} {what}, but the loaded release of {} does not have it",
                     echo.normalized,
                     loaded.join(", ")
                 )
             } else if !catalogued.is_empty() {
                 format!(
-                    "{} is a well-formed {prefix}{name} identifier; its source ({}) is in the catalogue but not loaded, so nothing can be said about it here",
+                    "{} {what}; its source ({}) is in the catalogue but not loaded, so nothing can be said about it here",
                     echo.normalized,
                     catalogued.join(", ")
                 )
             } else {
                 format!(
-                    "{} is a well-formed {prefix}{name} identifier; no catalogued source provides {prefix}, so it cannot be checked here",
+                    "{} {what}; no catalogued source provides {prefix}, so it cannot be checked here",
                     echo.normalized
                 )
             };
@@ -747,6 +773,14 @@ impl Found {
 /// The text read as an identifier in any spelling the registry knows; bare local ids are
 /// left to the name stages.
 fn identifier_stage(r: &Resolver, text: &str) -> Vec<Found> {
+    // Names are not identifiers: judge only what reads as one (no suggestions, no readings).
+    let reading = r.registry().normalize(text).reading;
+    if !matches!(
+        reading,
+        crate::registry::Reading::Identifier(_) | crate::registry::Reading::UnknownNamespace { .. }
+    ) {
+        return Vec::new();
+    }
     let ids: Vec<ConceptId> = match r.resolve_identifier(text).1 {
         Outcome::Found(matches) => matches.into_iter().map(|m| m.concept).collect(),
         Outcome::Obsolete { concept, .. } => vec![concept],

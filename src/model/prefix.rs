@@ -82,10 +82,25 @@ impl PrefixRecord {
             .or(self.uri_prefix.as_deref())
     }
 
-    /// The Bioregistry's resolver for an identifier under this prefix.
+    /// The Bioregistry's resolver for an identifier under this prefix; characters that would
+    /// end or break the URL's path are %-escaped.
     pub fn resolver_url(&self, local: &str) -> Option<String> {
-        (self.origin == RecordOrigin::Bioregistry)
-            .then(|| format!("https://bioregistry.io/{}:{local}", self.prefix))
+        if self.origin != RecordOrigin::Bioregistry {
+            return None;
+        }
+        let mut escaped = String::with_capacity(local.len());
+        for c in local.chars() {
+            match c {
+                '%' | '#' | '?' | ' ' | '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}' => {
+                    let mut buf = [0u8; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        escaped.push_str(&format!("%{b:02X}"));
+                    }
+                }
+                c => escaped.push(c),
+            }
+        }
+        Some(format!("https://bioregistry.io/{}:{escaped}", self.prefix))
     }
 }
 

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::index::registry::{KeyEntry, SPELLING_DEPRECATED};
+use super::{fold_scheme_and_host, other_scheme};
+use crate::index::registry::{KeyEntry, SPELLING_DEPRECATED, URI_TWIN};
 use crate::model::{PrefixRecord, PrefixRule, RecordOrigin};
 
 #[derive(Debug, thiserror::Error)]
@@ -80,6 +81,9 @@ struct External {
     preferred_prefix: Option<String>,
     #[serde(deserialize_with = "string_only")]
     homepage: Option<String>,
+    /// Download URLs of the resource's files (OBO Foundry and OLS list these).
+    #[serde(deserialize_with = "artifact_urls")]
+    artifacts: Vec<String>,
 }
 
 /// The fields of a Bioregistry JSON entry that the registry keeps; the rest is skipped. A field
@@ -149,6 +153,16 @@ fn strings_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D
     })
 }
 
+fn artifact_urls<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .filter_map(|item| item.get("url")?.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    })
+}
+
 fn true_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     Ok(serde_json::Value::deserialize(d)? == serde_json::Value::Bool(true))
 }
@@ -205,24 +219,36 @@ impl JsonEntry {
     }
 
     fn downloads(&self) -> Vec<String> {
-        [
+        let mut out: Vec<String> = Vec::new();
+        let own = [
             &self.download_obo,
             &self.download_owl,
             &self.download_json,
             &self.download_rdf,
-        ]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect()
+        ];
+        let listed = self.externals().flat_map(|e| e.artifacts.iter());
+        for url in own.into_iter().flatten().chain(listed) {
+            if !out.contains(url) {
+                out.push(url.clone());
+            }
+        }
+        out
     }
 }
 
-/// Key priorities: a record's own prefix beats a synonym the map lists, which beats a synonym
-/// only the JSON lists. The catalogue's URI prefixes beat the registry's.
-const OWN: u8 = 0;
-const MAP_SYNONYM: u8 = 1;
-const JSON_SYNONYM: u8 = 2;
+/// Key priorities, lowest wins: the catalogue's own prefixes, then a record's own prefix, a
+/// synonym the map lists, a synonym only the JSON lists, and last a record's banana.
+const CATALOGUE: u8 = 0;
+const OWN: u8 = 1;
+const MAP_SYNONYM: u8 = 2;
+const JSON_SYNONYM: u8 = 3;
+const BANANA: u8 = 4;
+
+/// URI key priorities: the catalogue's, then the registry's; a generated other-scheme twin
+/// ranks after every key written in a source.
+const CATALOGUE_URI: u8 = 0;
+const REGISTRY_URI: u8 = 1;
+const TWIN: u8 = 2;
 
 /// Prefix records under construction, with the spellings and URI prefixes that lead to them.
 #[derive(Default)]
@@ -231,7 +257,7 @@ pub struct RegistryData {
     /// Lower-cased spelling → (priority, record).
     spellings: HashMap<String, (u8, usize)>,
     deprecated_spellings: HashSet<String>,
-    /// URI prefix → (priority, record).
+    /// URI prefix, scheme and host in lower case → (priority, record).
     uris: HashMap<String, (u8, usize)>,
 }
 
@@ -247,20 +273,20 @@ impl RegistryData {
         }
     }
 
+    /// Adds a URI prefix (scheme and host folded to lower case, as queries are) and its
+    /// twin under the other scheme, http or https.
     fn add_uri(&mut self, uri: &str, priority: u8, record: usize) {
         if uri.is_empty() || !(uri.contains("://") || uri.starts_with("urn:")) {
             return;
         }
-        let slot = self
-            .uris
-            .entry(uri.to_string())
-            .or_insert((priority, record));
-        if priority < slot.0 {
-            *slot = (priority, record);
-        }
-        let uris = &mut self.records[record].uri_prefixes;
-        if !uris.iter().any(|u| u == uri) {
-            uris.push(uri.to_string());
+        let folded = fold_scheme_and_host(uri).into_owned();
+        let twin = other_scheme(&folded);
+        for (key, priority) in [(Some(folded), priority), (twin, TWIN + priority)] {
+            let Some(key) = key else { continue };
+            let slot = self.uris.entry(key).or_insert((priority, record));
+            if priority < slot.0 {
+                *slot = (priority, record);
+            }
         }
     }
 
@@ -268,13 +294,29 @@ impl RegistryData {
         self.spellings.get(&spelling.to_lowercase()).map(|s| s.1)
     }
 
-    /// Adds a prefix a catalogued source declares: onto the registry record it names (by
-    /// spelling, else by URI prefix), or as a record of its own.
+    fn owner_of_uri(&self, uri: &str) -> Option<usize> {
+        self.uris
+            .get(fold_scheme_and_host(uri).as_ref())
+            .filter(|u| u.0 < TWIN)
+            .map(|u| u.1)
+    }
+
+    /// Adds a prefix a catalogued source declares. It joins the registry record it names when
+    /// that record knows its URI prefix (or knows none); otherwise it is a record of its own,
+    /// which takes the spelling: the catalogue is the authority on what its sources mean.
     pub fn add_catalogue_prefix(&mut self, source_id: &str, rule: &PrefixRule) {
-        let known = self
+        let by_uri = self.owner_of_uri(&rule.uri_prefix);
+        let by_spelling = self
             .owner_of_spelling(&rule.prefix)
-            .or_else(|| self.uris.get(&rule.uri_prefix).map(|u| u.1));
-        let record = match known {
+            .filter(|&r| by_uri == Some(r) || !self.uris.values().any(|u| u.1 == r && u.0 < TWIN));
+        if let (Some(_), None, None) = (self.owner_of_spelling(&rule.prefix), by_uri, by_spelling) {
+            tracing::warn!(
+                source = source_id,
+                prefix = %rule.prefix,
+                "the catalogue's prefix names a registry prefix with other URI prefixes; the catalogue's meaning wins"
+            );
+        }
+        let record = match by_spelling.or(by_uri) {
             Some(record) => record,
             None => {
                 self.records.push(PrefixRecord {
@@ -298,7 +340,7 @@ impl RegistryData {
                 self.records.len() - 1
             }
         };
-        self.add_spelling(&rule.prefix, OWN, record);
+        self.add_spelling(&rule.prefix, CATALOGUE, record);
         let entry = &mut self.records[record];
         if entry.index_uri_prefix.is_none() {
             entry.index_uri_prefix = Some(rule.uri_prefix.clone());
@@ -307,11 +349,12 @@ impl RegistryData {
             entry.sources.push(source_id.to_string());
         }
         // The catalogue's URI prefix is how the store spells this namespace: it wins.
-        self.add_uri(&rule.uri_prefix, 0, record);
+        self.add_uri(&rule.uri_prefix, CATALOGUE_URI, record);
     }
 
     /// The records, and their spelling and URI keys with one record per key, in key order.
-    pub fn finish(self) -> (Vec<PrefixRecord>, Vec<KeyEntry>, Vec<KeyEntry>) {
+    /// Each record lists the URI prefixes it owns (twins aside).
+    pub fn finish(mut self) -> (Vec<PrefixRecord>, Vec<KeyEntry>, Vec<KeyEntry>) {
         let deprecated = &self.deprecated_spellings;
         let mut spellings: Vec<KeyEntry> = self
             .spellings
@@ -327,16 +370,24 @@ impl RegistryData {
             })
             .collect();
         spellings.sort_by(|a, b| a.key.cmp(&b.key));
+        for record in &mut self.records {
+            record.uri_prefixes.clear();
+        }
         let mut uris: Vec<KeyEntry> = self
             .uris
             .into_iter()
-            .map(|(key, (_, record))| KeyEntry {
+            .map(|(key, (priority, record))| KeyEntry {
                 key,
                 record: record as u32,
-                detail: 0,
+                detail: if priority >= TWIN { URI_TWIN } else { 0 },
             })
             .collect();
         uris.sort_by(|a, b| a.key.cmp(&b.key));
+        for key in uris.iter().filter(|k| k.detail & URI_TWIN == 0) {
+            if let Some(record) = self.records.get_mut(key.record as usize) {
+                record.uri_prefixes.push(key.key.clone());
+            }
+        }
         (self.records, spellings, uris)
     }
 }
@@ -392,9 +443,12 @@ pub fn load_bioregistry(
         for s in &json.synonyms {
             data.add_spelling(s, JSON_SYNONYM, record);
         }
-        data.add_uri(&e.uri_prefix, 1, record);
+        data.add_uri(&e.uri_prefix, REGISTRY_URI, record);
         for u in &e.uri_prefix_synonyms {
-            data.add_uri(u, 1, record);
+            data.add_uri(u, REGISTRY_URI, record);
+        }
+        if let Some(banana) = &json.banana {
+            data.add_spelling(banana, BANANA, record);
         }
     }
     // JSON prefixes the map leaves out: a deprecated spelling of a record it folds them
@@ -443,7 +497,10 @@ pub fn load_bioregistry(
             data.add_spelling(s, JSON_SYNONYM, record);
         }
         if let Some(uri) = &uri_prefix {
-            data.add_uri(uri, 1, record);
+            data.add_uri(uri, REGISTRY_URI, record);
+        }
+        if let Some(banana) = &json.banana {
+            data.add_spelling(banana, BANANA, record);
         }
     }
     Ok(data)

@@ -11,13 +11,14 @@ mod normalize;
 pub use bioregistry::{RegistryData, RegistryError, load_bioregistry};
 pub use normalize::{Identified, Normalization, PatternCheck, Reading, Step};
 
+use std::borrow::Cow;
 use std::io;
 use std::sync::OnceLock;
 
 use regex::Regex;
 
 use crate::index::BuildLayout;
-use crate::index::registry::{RegistryFiles, SPELLING_DEPRECATED};
+use crate::index::registry::{RegistryFiles, SPELLING_DEPRECATED, URI_TWIN};
 use crate::model::{PrefixRecord, Prefixes};
 
 /// Dense id of a prefix record in one build.
@@ -25,6 +26,20 @@ pub type RecordId = u32;
 
 /// Longer patterns are not compiled: registry patterns are short, and this bounds the work.
 const MAX_PATTERN_BYTES: usize = 2_048;
+
+/// Prefix spellings are shorter than this (the longest in Bioregistry 0.15.6 has 45 bytes);
+/// `PREFIX_local` is only split at underscores before it, which keeps reading linear.
+pub const MAX_PREFIX_BYTES: usize = 128;
+
+/// A URI prefix matched at the start of an IRI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UriMatch {
+    pub record: RecordId,
+    /// Length in bytes of the matched prefix.
+    pub len: usize,
+    /// The key is the other-scheme twin of the URI prefix the registry writes.
+    pub twin: bool,
+}
 
 /// A spelling of a prefix as found in the registry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,7 +84,7 @@ impl Registry {
                 let pattern = match record.pattern.as_deref() {
                     None => Ok(None),
                     Some(p) if p.len() > MAX_PATTERN_BYTES => Err(()),
-                    Some(p) => regex::RegexBuilder::new(&format!("^(?:{p})$"))
+                    Some(p) => regex::RegexBuilder::new(&format!("^(?:{})$", ascii_classes(p)))
                         .size_limit(1 << 20)
                         .build()
                         .map(Some)
@@ -101,10 +116,16 @@ impl Registry {
         })
     }
 
-    /// The record whose URI prefix is the longest prefix of `iri`, and that prefix's length.
-    pub fn uri_prefix_of(&self, iri: &str) -> Option<(RecordId, usize)> {
+    /// The record whose URI prefix is the longest prefix of `iri`. Keys have their scheme and
+    /// host in lower case: pass the IRI through [`fold_scheme_and_host`] first.
+    pub fn uri_prefix_of(&self, iri: &str) -> Option<UriMatch> {
         let (len, postings) = self.files.uris.longest_prefix_of(iri)?;
-        Some((postings.first()?.concept, len))
+        let posting = postings.first()?;
+        Some(UriMatch {
+            record: posting.concept,
+            len,
+            twin: posting.detail & URI_TWIN != 0,
+        })
     }
 
     /// Whether `local` fits the record's pattern.
@@ -161,9 +182,99 @@ impl Prefixes for Registry {
         Some(format!("{}{local}", record.expansion_base()?))
     }
 
+    /// The canonical CURIE normalization gives the IRI, so that ingest and queries agree.
     fn compress(&self, iri: &str) -> Option<String> {
-        let (id, len) = self.uri_prefix_of(iri)?;
-        let local = iri.get(len..).filter(|l| !l.is_empty())?;
-        Some(format!("{}:{local}", self.record(id)?.preferred))
+        match self.normalize(iri).reading {
+            Reading::Identifier(id) if !id.local.is_empty() => Some(id.curie),
+            _ => None,
+        }
+    }
+}
+
+/// The IRI with its scheme and host in lower case (they are case-insensitive; the rest is
+/// not). Borrows when nothing changes.
+pub fn fold_scheme_and_host(iri: &str) -> Cow<'_, str> {
+    let Some((scheme, rest)) = iri.split_once("://") else {
+        return Cow::Borrowed(iri);
+    };
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host = &rest[..host_end];
+    if !scheme.bytes().any(|b| b.is_ascii_uppercase())
+        && !host.bytes().any(|b| b.is_ascii_uppercase())
+    {
+        return Cow::Borrowed(iri);
+    }
+    Cow::Owned(format!(
+        "{}://{}{}",
+        scheme.to_ascii_lowercase(),
+        host.to_ascii_lowercase(),
+        &rest[host_end..]
+    ))
+}
+
+/// The same IRI under the other of http and https; `None` for any other scheme.
+pub fn other_scheme(iri: &str) -> Option<String> {
+    if let Some(rest) = iri.strip_prefix("http://") {
+        Some(format!("https://{rest}"))
+    } else {
+        iri.strip_prefix("https://")
+            .map(|rest| format!("http://{rest}"))
+    }
+}
+
+/// A registry pattern with `\d`, `\w` and their negations made ASCII-only: local ids are
+/// ASCII, and Unicode classes would accept Arabic-Indic digits as `\d` (and make some patterns
+/// too large to compile). Nested classes keep this valid inside `[...]` too.
+fn ascii_classes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('d') => out.push_str("[0-9]"),
+            Some('D') => out.push_str("[^0-9]"),
+            Some('w') => out.push_str("[0-9A-Za-z_]"),
+            Some('W') => out.push_str("[^0-9A-Za-z_]"),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_become_ascii_only() {
+        assert_eq!(ascii_classes(r"^\d{7}$"), "^[0-9]{7}$");
+        assert_eq!(ascii_classes(r"^[\w.-]+\\d$"), r"^[[0-9A-Za-z_].-]+\\d$");
+        let re = regex::Regex::new(&ascii_classes(r"^\d{7}$")).expect("compiles");
+        assert!(re.is_match("0000118"));
+        assert!(!re.is_match("٠٠٠٠١١٨"));
+    }
+
+    #[test]
+    fn scheme_and_host_fold_but_paths_do_not() {
+        assert_eq!(
+            fold_scheme_and_host("HTTP://CRAN.R-project.org/package=X"),
+            "http://cran.r-project.org/package=X"
+        );
+        assert!(matches!(
+            fold_scheme_and_host("http://a.org/B"),
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(
+            other_scheme("https://a.org/").as_deref(),
+            Some("http://a.org/")
+        );
+        assert_eq!(other_scheme("ftp://a.org/"), None);
     }
 }

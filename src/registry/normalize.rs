@@ -3,8 +3,9 @@
 
 use std::fmt;
 
-use super::{RecordId, Registry};
-use crate::model::OBO_PURL;
+use std::borrow::Cow;
+
+use super::{RecordId, Registry, fold_scheme_and_host};
 
 /// Repeated prefixes removed at most this many times (`GO:GO:GO:1` is already odd).
 const MAX_REPEATS: usize = 3;
@@ -20,11 +21,19 @@ pub enum Step {
         uri_prefix: String,
         prefix: String,
     },
-    /// The IRI was matched with the other scheme (http for https or the reverse).
+    /// The IRI matched a URI prefix the registry writes with the other scheme (http for
+    /// https or the reverse).
     SchemeSwapped {
-        from: String,
-        to: String,
+        written: String,
     },
+    /// A resolver IRI (identifiers.org, n2t, bioregistry.io) was read as the CURIE in its path.
+    ResolverRead {
+        resolver: String,
+    },
+    PercentDecoded,
+    /// Whitespace around the colon of a CURIE.
+    SpaceAroundColon,
+    TrailingSlashRemoved,
     /// The IRI's scheme and host were matched in lower case.
     HostCaseFolded,
     /// A synonym of the prefix was written.
@@ -67,9 +76,16 @@ impl fmt::Display for Step {
             Step::UriPrefixStripped { uri_prefix, prefix } => {
                 write!(f, "stripped the URI prefix '{uri_prefix}' of '{prefix}'")
             }
-            Step::SchemeSwapped { from, to } => {
-                write!(f, "matched the IRI with {to} instead of {from}")
+            Step::SchemeSwapped { written } => write!(
+                f,
+                "matched a URI prefix the registry writes with the other scheme than {written}"
+            ),
+            Step::ResolverRead { resolver } => {
+                write!(f, "read the path after the resolver {resolver} as a CURIE")
             }
+            Step::PercentDecoded => write!(f, "decoded %-escapes"),
+            Step::SpaceAroundColon => write!(f, "removed whitespace around the colon"),
+            Step::TrailingSlashRemoved => write!(f, "removed a trailing slash from the local id"),
             Step::HostCaseFolded => write!(f, "matched the IRI's scheme and host in lower case"),
             Step::PrefixSynonym { written, prefix } => {
                 write!(
@@ -130,9 +146,14 @@ pub enum Reading {
     /// Nothing but whitespace (or brackets and quotes).
     Empty,
     Identifier(Identified),
-    /// A CURIE prefix, or an IRI namespace, that the registry does not know.
+    /// A CURIE prefix that the registry does not know.
     UnknownPrefix {
         prefix: String,
+    },
+    /// An IRI under no URI prefix the registry knows; `namespace` is its path up to the last
+    /// `/`, `#` or `_`.
+    UnknownNamespace {
+        namespace: String,
     },
     /// No prefix at all: a bare local id, or not an identifier.
     Bare {
@@ -176,12 +197,21 @@ impl Registry {
         if is_iri(text) {
             return self.read_iri(text, steps);
         }
-        if let Some((written, local)) = text.split_once(':')
-            && !written.is_empty()
+        self.read_curie(text, steps)
+    }
+
+    /// `PREFIX:local`, `PREFIX_local` or a bare local id.
+    fn read_curie(&self, text: &str, steps: &mut Vec<Step>) -> Reading {
+        if let Some((raw, local)) = text.split_once(':')
+            && !raw.trim().is_empty()
         {
+            let written = raw.trim();
             if let Some(hit) = self.spelling(written) {
+                if written.len() != raw.len() || local.starts_with(char::is_whitespace) {
+                    steps.push(Step::SpaceAroundColon);
+                }
                 self.note_spelling(written, hit, steps);
-                return self.identify(hit.record, local, hit.deprecated, steps, true);
+                return self.identify(hit.record, local.trim_start(), hit.deprecated, steps, true);
             }
             if !written.contains(char::is_whitespace) {
                 return Reading::UnknownPrefix {
@@ -189,14 +219,7 @@ impl Registry {
                 };
             }
         }
-        // PREFIX_local: the longest known prefix before an underscore.
-        let mut best = None;
-        for (at, _) in text.match_indices('_') {
-            if let Some(hit) = self.spelling(&text[..at]) {
-                best = Some((at, hit));
-            }
-        }
-        if let Some((at, hit)) = best {
+        if let Some((at, hit)) = self.underscore_prefix(text) {
             steps.push(Step::UnderscoreRead);
             self.note_spelling(&text[..at], hit, steps);
             return self.identify(hit.record, &text[at + 1..], hit.deprecated, steps, true);
@@ -214,75 +237,92 @@ impl Registry {
         }
     }
 
+    /// The longest known prefix spelling before an underscore, within the first
+    /// [`MAX_PREFIX_BYTES`](super::MAX_PREFIX_BYTES) bytes.
+    fn underscore_prefix(&self, text: &str) -> Option<(usize, super::SpellingHit)> {
+        let mut best = None;
+        for (at, _) in text.match_indices('_') {
+            if at > super::MAX_PREFIX_BYTES {
+                break;
+            }
+            if at + 1 < text.len()
+                && let Some(hit) = self.spelling(&text[..at])
+            {
+                best = Some((at, hit));
+            }
+        }
+        best
+    }
+
     fn read_iri(&self, text: &str, steps: &mut Vec<Step>) -> Reading {
-        let Some((record, len, matched, variant)) = self.match_iri(text) else {
-            return Reading::UnknownPrefix {
-                prefix: namespace_of(text).to_string(),
+        let folded = fold_scheme_and_host(text);
+        if folded != text {
+            steps.push(Step::HostCaseFolded);
+        }
+        let found = self.uri_prefix_of(&folded);
+        // A resolver (identifiers.org, n2t, bioregistry.io) names the prefix in its path, in
+        // any case: read the path as a CURIE unless a longer, specific URI prefix matched.
+        if let Some(base) = resolver_base(&folded)
+            && found.is_none_or(|m| m.len <= base)
+        {
+            let rest = &folded[base..];
+            let decoded = percent_decode(rest);
+            if decoded != rest {
+                steps.push(Step::PercentDecoded);
+            }
+            steps.push(Step::ResolverRead {
+                resolver: folded[..base].to_string(),
+            });
+            // The legacy path form, `resolver/prefix/local`.
+            let curie = match decoded.split_once('/') {
+                Some((prefix, local)) if !prefix.contains(':') => format!("{prefix}:{local}"),
+                _ => decoded.into_owned(),
+            };
+            return self.read_curie(&curie, steps);
+        }
+        let Some(found) = found else {
+            return Reading::UnknownNamespace {
+                namespace: namespace_of(&folded).to_string(),
             };
         };
-        let uri_prefix = &matched[..len];
-        let local = &matched[len..];
-        // The bare OBO PURL space: `PREFIX_local` after it names the ontology, whose URI prefix
-        // was not matched exactly (letter case) or is unknown.
-        if uri_prefix == OBO_PURL
-            && let Some((written, rest)) = local.split_once('_')
-            && !rest.is_empty()
-            && looks_like_prefix(written)
-        {
-            let Some(hit) = self.spelling(written) else {
-                return Reading::UnknownPrefix {
-                    prefix: written.to_string(),
-                };
-            };
-            steps.extend(variant);
+        let uri_prefix = &folded[..found.len];
+        let local = &folded[found.len..];
+        if found.twin {
+            steps.push(Step::SchemeSwapped {
+                written: scheme_of(&folded).to_string(),
+            });
+        }
+        // The bare OBO PURL space: `PREFIX_local` after it names the ontology, whose own URI
+        // prefix was not matched (letter case) or is unknown.
+        if uri_prefix.ends_with("purl.obolibrary.org/obo/") {
             steps.push(Step::UriPrefixStripped {
                 uri_prefix: uri_prefix.to_string(),
                 prefix: "obo".into(),
             });
-            steps.push(Step::UnderscoreRead);
-            self.note_spelling(written, hit, steps);
-            return self.identify(hit.record, rest, hit.deprecated, steps, false);
-        }
-        steps.extend(variant);
-        let prefix = self
-            .record(record)
-            .map(|r| r.preferred.clone())
-            .unwrap_or_default();
-        steps.push(Step::UriPrefixStripped {
-            uri_prefix: uri_prefix.to_string(),
-            prefix,
-        });
-        self.identify(record, local, false, steps, false)
-    }
-
-    /// The longest URI prefix of the IRI as written, else with the scheme and host in lower
-    /// case, else with the other scheme: (record, prefix length, the string matched, steps).
-    fn match_iri(&self, text: &str) -> Option<(RecordId, usize, String, Vec<Step>)> {
-        if let Some((record, len)) = self.uri_prefix_of(text) {
-            return Some((record, len, text.to_string(), Vec::new()));
-        }
-        let folded = fold_host(text);
-        let mut candidates = Vec::new();
-        if folded != text {
-            candidates.push((folded.clone(), vec![Step::HostCaseFolded]));
-        }
-        if let Some((scheme, rest)) = folded.split_once("://") {
-            let other = if scheme == "https" { "http" } else { "https" };
-            let mut variant = if folded != text {
-                vec![Step::HostCaseFolded]
-            } else {
-                Vec::new()
-            };
-            variant.push(Step::SchemeSwapped {
-                from: scheme.to_string(),
-                to: other.to_string(),
+            if let Some((at, hit)) = self.underscore_prefix(local) {
+                steps.push(Step::UnderscoreRead);
+                self.note_spelling(&local[..at], hit, steps);
+                return self.identify(hit.record, &local[at + 1..], hit.deprecated, steps, false);
+            }
+            if let Some((written, rest)) = local.split_once('_')
+                && !rest.is_empty()
+                && looks_like_prefix(written)
+            {
+                return Reading::UnknownPrefix {
+                    prefix: written.to_string(),
+                };
+            }
+        } else {
+            let prefix = self
+                .record(found.record)
+                .map(|r| r.preferred.clone())
+                .unwrap_or_default();
+            steps.push(Step::UriPrefixStripped {
+                uri_prefix: uri_prefix.to_string(),
+                prefix,
             });
-            candidates.push((format!("{other}://{rest}"), variant));
         }
-        candidates.into_iter().find_map(|(candidate, variant)| {
-            let (record, len) = self.uri_prefix_of(&candidate)?;
-            Some((record, len, candidate, variant))
-        })
+        self.identify(found.record, local, false, steps, false)
     }
 
     fn note_spelling(&self, written: &str, hit: super::SpellingHit, steps: &mut Vec<Step>) {
@@ -340,6 +380,14 @@ impl Registry {
             }
         }
         let mut pattern = self.check_pattern(record_id, &local);
+        if pattern == PatternCheck::Fails
+            && let Some(trimmed) = local.strip_suffix('/')
+            && self.check_pattern(record_id, trimmed) == PatternCheck::Fits
+        {
+            local.truncate(trimmed.len());
+            steps.push(Step::TrailingSlashRemoved);
+            pattern = PatternCheck::Fits;
+        }
         if pattern == PatternCheck::Fails {
             for cased in [local.to_uppercase(), local.to_lowercase()] {
                 if cased != local && self.check_pattern(record_id, &cased) == PatternCheck::Fits {
@@ -361,9 +409,9 @@ impl Registry {
         if via_curie
             && record.pattern.is_none()
             && let Some(iri) = &iri
-            && let Some((other, len)) = self.uri_prefix_of(iri)
-            && other != record_id
-            && len > record.expansion_base().map_or(0, str::len)
+            && let Some(other) = self.uri_prefix_of(&fold_scheme_and_host(iri))
+            && other.record != record_id
+            && other.len > record.expansion_base().map_or(0, str::len)
         {
             steps.push(Step::ReadAsIri { iri: iri.clone() });
             return self.read_iri(iri, steps);
@@ -386,6 +434,14 @@ impl Registry {
         let mut cuts = Vec::new();
         if let Some((head, rest)) = local.split_once(':')
             && !rest.is_empty()
+            && self.spelling(head).map(|h| h.record) == Some(record_id)
+        {
+            cuts.push(head.len() + 1);
+        }
+        // `GO:GO_0008150`: only when what follows fits, since local ids may hold underscores.
+        if let Some((head, rest)) = local.split_once('_')
+            && head.len() <= super::MAX_PREFIX_BYTES
+            && self.check_pattern(record_id, rest) == PatternCheck::Fits
             && self.spelling(head).map(|h| h.record) == Some(record_id)
         {
             cuts.push(head.len() + 1);
@@ -415,19 +471,19 @@ impl Registry {
 
 /// Removes surrounding whitespace, angle brackets and quotes.
 fn unwrap<'a>(input: &'a str, steps: &mut Vec<Step>) -> &'a str {
-    let mut text = input.trim();
+    let mut text = input.trim_matches(is_blank);
     if text.len() != input.len() {
         steps.push(Step::Trimmed);
     }
     loop {
         if let Some(inner) = text.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
-            text = inner.trim();
+            text = inner.trim_matches(is_blank);
             steps.push(Step::Unbracketed);
         } else if let Some(inner) = ['"', '\'']
             .iter()
             .find_map(|q| text.strip_prefix(*q).and_then(|t| t.strip_suffix(*q)))
         {
-            text = inner.trim();
+            text = inner.trim_matches(is_blank);
             steps.push(Step::Unquoted);
         } else {
             return text;
@@ -449,18 +505,55 @@ fn is_iri(text: &str) -> bool {
     })
 }
 
-/// The IRI with its scheme and host in lower case (they are case-insensitive; the path is not).
-fn fold_host(text: &str) -> String {
-    let Some((scheme, rest)) = text.split_once("://") else {
-        return text.to_string();
-    };
-    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    format!(
-        "{}://{}{}",
-        scheme.to_ascii_lowercase(),
-        rest[..host_end].to_ascii_lowercase(),
-        &rest[host_end..]
-    )
+/// Whitespace, and the invisible characters pasted text carries (byte-order mark, zero-width
+/// space).
+fn is_blank(c: char) -> bool {
+    c.is_whitespace() || c == '\u{FEFF}' || c == '\u{200B}'
+}
+
+/// Hosts that resolve `PREFIX:local` (or `prefix/local`) in their path.
+const RESOLVERS: [&str; 4] = [
+    "identifiers.org/",
+    "www.identifiers.org/",
+    "n2t.net/",
+    "bioregistry.io/",
+];
+
+/// The length of `scheme://resolver/` when the (folded) IRI is under a resolver.
+fn resolver_base(iri: &str) -> Option<usize> {
+    let (scheme, rest) = iri.split_once("://")?;
+    let host = RESOLVERS.iter().find(|h| rest.starts_with(**h))?;
+    Some(scheme.len() + 3 + host.len())
+}
+
+fn scheme_of(iri: &str) -> &str {
+    iri.split_once("://").map_or("", |(scheme, _)| scheme)
+}
+
+/// Decodes `%XX` escapes once; a bad escape stays as written.
+fn percent_decode(text: &str) -> Cow<'_, str> {
+    if !text.contains('%') {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Cow::Owned(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// An unknown IRI's namespace: everything up to its last `/`, `#` or `_`.

@@ -55,6 +55,9 @@ pub enum Outcome {
         /// Where the registry resolves the identifier.
         resolver_url: Option<String>,
         deprecated_prefix: bool,
+        /// Whether the local id was checked against a pattern (`Fits`), or could not be
+        /// (`NoPattern`, `Unusable`): only `Fits` makes it well-formed.
+        pattern: PatternCheck,
     },
     /// The prefix is known but the local id does not fit, or the input is not an identifier.
     Malformed {
@@ -66,6 +69,8 @@ pub enum Outcome {
     UnknownPrefix {
         prefix: String,
         suggestions: Vec<String>,
+        /// The input was an IRI and `prefix` is its namespace.
+        namespace: bool,
     },
     /// A bare local id: every loaded prefix it could belong to.
     Ambiguous {
@@ -89,9 +94,28 @@ impl Outcome {
     }
 }
 
+/// Longer inputs are not identifiers; refusing them bounds the work per request.
+pub const MAX_IDENTIFIER_BYTES: usize = 4_096;
+
 impl Resolver {
     /// Normalizes `text` and says what it identifies.
     pub fn resolve_identifier(&self, text: &str) -> (Normalized, Outcome) {
+        if text.len() > MAX_IDENTIFIER_BYTES {
+            return (
+                Normalized {
+                    input: text.chars().take(64).collect::<String>() + "…",
+                    ..Normalized::default()
+                },
+                Outcome::Malformed {
+                    reason: format!(
+                        "the input is {} bytes; identifiers are at most {MAX_IDENTIFIER_BYTES}",
+                        text.len()
+                    ),
+                    expected: Some("PREFIX:local, e.g. HP:0000118".into()),
+                    example: None,
+                },
+            );
+        }
         let normalization = self.registry().normalize(text);
         let mut n = Normalized {
             input: text.to_string(),
@@ -110,20 +134,30 @@ impl Resolver {
                 expected: Some("PREFIX:local, e.g. HP:0000118".into()),
                 example: None,
             },
-            Reading::UnknownPrefix { prefix } => {
+            Reading::UnknownPrefix { prefix } => Outcome::UnknownPrefix {
+                prefix: prefix.clone(),
+                suggestions: self
+                    .registry()
+                    .suggest(prefix, 5)
+                    .into_iter()
+                    .filter_map(|id| Some(self.registry().record(id)?.preferred.clone()))
+                    .collect(),
+                namespace: false,
+            },
+            Reading::UnknownNamespace { namespace } => {
                 // An IRI the index holds under a namespace no registry entry names.
-                let matches = self.lookup_id(normalization.input.trim());
+                let matches: Vec<IdMatch> = self
+                    .lookup_id(normalization.input.trim())
+                    .into_iter()
+                    .filter(|m| m.spelling == super::Spelling::Iri)
+                    .collect();
                 if !matches.is_empty() {
                     return self.found(n, matches);
                 }
                 Outcome::UnknownPrefix {
-                    prefix: prefix.clone(),
-                    suggestions: self
-                        .registry()
-                        .suggest(prefix, 5)
-                        .into_iter()
-                        .filter_map(|id| Some(self.registry().record(id)?.preferred.clone()))
-                        .collect(),
+                    prefix: namespace.clone(),
+                    suggestions: Vec::new(),
+                    namespace: true,
                 }
             }
             Reading::Bare { local } => self.bare(local, n),
@@ -174,6 +208,7 @@ impl Resolver {
                     loaded,
                     resolver_url: record.and_then(|r| r.resolver_url(&id.local)),
                     deprecated_prefix: id.deprecated_prefix,
+                    pattern: id.pattern,
                 }
             }
         }
@@ -264,6 +299,32 @@ impl Resolver {
             .into_iter()
             .filter_map(|m| Some((m.clone(), self.concept(m.concept)?)))
             .collect();
+        // The index matches without regard to case; identifiers are case-sensitive. Keep the
+        // exact matches when there are any, and say so when only other-case ones exist.
+        let wanted = |c: &Concept, m: &IdMatch| match m.spelling {
+            super::Spelling::AltId => n
+                .curie
+                .as_ref()
+                .is_none_or(|curie| c.alt_ids.iter().any(|a| a == curie)),
+            _ => {
+                n.curie.is_none() && n.iri.is_none()
+                    || c.curie.is_some() && c.curie == n.curie
+                    || n.iri.as_deref() == Some(c.iri.as_str())
+            }
+        };
+        let (exact, other_case): (Vec<_>, Vec<_>) =
+            concepts.into_iter().partition(|(m, c)| wanted(c, m));
+        let concepts = if exact.is_empty() {
+            if let Some((_, c)) = other_case.first() {
+                n.steps.push(format!(
+                    "matched {} without regard to letter case; identifiers are case-sensitive, so check it is the one meant",
+                    c.curie.as_deref().unwrap_or(&c.iri)
+                ));
+            }
+            other_case
+        } else {
+            exact
+        };
         if let Some((m, c)) = concepts.first() {
             if m.spelling == super::Spelling::AltId {
                 n.steps.push(format!(

@@ -286,7 +286,7 @@ fn issue_4_identifier_spellings_and_outcomes() {
             "http://example.org/thing/1",
             UNKNOWN,
             "",
-            "prefix http://example.org/thing/",
+            "namespace http://example.org/thing/",
         ),
         case(
             "http://purl.obolibrary.org/obo/QQQZ_0000001",
@@ -300,6 +300,153 @@ fn issue_4_identifier_spellings_and_outcomes() {
     ];
     assert!(cases.len() >= 60);
     check_identifiers(default_index(), &cases);
+}
+
+/// Resolver links in any letter case, pasted variants, and inputs that must not pass as
+/// well-formed: the cases a review of the first version found.
+#[test]
+fn issue_4_resolver_links_pasted_variants_and_strict_patterns() {
+    let long = "x".repeat(5_000);
+    let cases = [
+        case(
+            "https://identifiers.org/HGNC:5",
+            ABSENT,
+            "hgnc:5",
+            "resolver https://identifiers.org/",
+        ),
+        case(
+            "https://identifiers.org/ncbitaxon/9606",
+            ABSENT,
+            "NCBITaxon:9606",
+            "resolver",
+        ),
+        case(
+            "https://identifiers.org/GO%3A0008150",
+            ABSENT,
+            "GO:0008150",
+            "decoded %-escapes",
+        ),
+        case(
+            "https://identifiers.org/doi/10.1038/s41597-022-01807-3",
+            ABSENT,
+            "doi:10.1038/s41597-022-01807-3",
+            "",
+        ),
+        case(
+            "https://n2t.net/HP:0000118",
+            FOUND,
+            "HP:0000118",
+            "resolver https://n2t.net/",
+        ),
+        case(
+            "https://bioregistry.io/Hp:0000118",
+            FOUND,
+            "HP:0000118",
+            "folded the case",
+        ),
+        case(
+            "HTTP://ID.NLM.NIH.GOV/mesh/D009203",
+            ABSENT,
+            "mesh:D009203",
+            "scheme and host in lower case",
+        ),
+        case(
+            "http://cran.r-project.org/package=ggplot2",
+            ABSENT,
+            "cran:ggplot2",
+            "",
+        ),
+        case(
+            "http://github.com/healthprojects/health-economics-rust-crate/blob/main/spec/activation-and-uptake",
+            FOUND,
+            "hem:activation-and-uptake",
+            "other scheme",
+        ),
+        case(
+            "http://purl.obolibrary.org/obo/apollo_sv_00000001",
+            ABSENT,
+            "APOLLO_SV:00000001",
+            "read PREFIX_local",
+        ),
+        case(
+            "http://purl.obolibrary.org/obo/co_320_0000001",
+            ABSENT,
+            "CO_320:0000001",
+            "",
+        ),
+        case(
+            "https://pubmed.ncbi.nlm.nih.gov/31452104/",
+            ABSENT,
+            "pubmed:31452104",
+            "trailing slash",
+        ),
+        case(
+            "https://www.ncbi.nlm.nih.gov/gene/7157/",
+            ABSENT,
+            "NCBIGene:7157",
+            "trailing slash",
+        ),
+        case(
+            "GO:GO_0008150",
+            ABSENT,
+            "GO:0008150",
+            "repeated prefix 'GO_'",
+        ),
+        case("HP_HP_0000118", FOUND, "HP:0000118", "repeated prefix"),
+        case("GO_REF:0000001", ABSENT, "go.ref:0000001", "'GO_REF'"),
+        case("\u{FEFF}GO:0008150", ABSENT, "GO:0008150", "trimmed"),
+        case(
+            "HP :0000118",
+            FOUND,
+            "HP:0000118",
+            "whitespace around the colon",
+        ),
+        case(
+            "hem:Activation-And-Uptake",
+            FOUND,
+            "hem:activation-and-uptake",
+            "without regard to letter case",
+        ),
+        case("pgx:!!!", MALFORMED, "pgx:!!!", "not a valid pgx local id"),
+        case(
+            "HP:\u{0660}\u{0660}\u{0660}\u{0660}\u{0661}\u{0661}\u{0668}",
+            MALFORMED,
+            "HP:\u{0660}\u{0660}\u{0660}\u{0660}\u{0661}\u{0661}\u{0668}",
+            "^\\d{7}$",
+        ),
+        case("obo:hp.owl", ABSENT, "obo:hp.owl", "pattern NoPattern"),
+        case(
+            "http://example.org/x/1",
+            UNKNOWN,
+            "",
+            "namespace http://example.org/x/",
+        ),
+        case(&long, MALFORMED, "", "identifiers are at most 4096"),
+    ];
+    check_identifiers(default_index(), &cases);
+}
+
+/// Every pattern of the registry compiles (as ASCII classes), so no prefix silently accepts
+/// any local id.
+#[test]
+fn issue_4_every_registry_pattern_compiles() {
+    let r = default_index();
+    let registry = r.registry();
+    let mut unusable = Vec::new();
+    for id in 0..registry.len() {
+        let Some(record) = registry.record(id) else {
+            continue;
+        };
+        if record.pattern.is_some()
+            && registry.check_pattern(id, "x") == ontoresolve::registry::PatternCheck::Unusable
+        {
+            unusable.push(record.prefix.clone());
+        }
+    }
+    assert!(
+        unusable.is_empty(),
+        "patterns that do not compile: {unusable:?}"
+    );
 }
 
 /// Two loaded namespaces whose local ids overlap: a bare id lists every reading.

@@ -280,6 +280,22 @@ async fn resolve_identifier_in_every_spelling_and_outcome() {
         let r = call(
             client,
             "resolve_identifier",
+            json!({ "identifier": "GO:0008150" }),
+        )
+        .await;
+        let v = structured(&r);
+        assert_eq!(v["result"]["outcome"], "not_in_loaded_sources");
+        assert!(
+            v["result"]["prefix"]["downloads"]
+                .as_array()
+                .is_some_and(|d| d
+                    .iter()
+                    .any(|x| x == "http://purl.obolibrary.org/obo/go.obo")),
+            "where a source for GO would come from: {v}"
+        );
+        let r = call(
+            client,
+            "resolve_identifier",
             json!({ "identifier": "MESG:D009203" }),
         )
         .await;

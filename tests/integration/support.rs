@@ -231,9 +231,10 @@ fn describe(resolver: &Resolver, outcome: &ontoresolve::resolve::Outcome) -> Str
             loaded,
             resolver_url,
             deprecated_prefix,
+            pattern,
             ..
         } => format!(
-            "prefix {prefix} catalogued {catalogued:?} loaded {loaded:?} resolver {} deprecated {deprecated_prefix}",
+            "prefix {prefix} catalogued {catalogued:?} loaded {loaded:?} resolver {} deprecated {deprecated_prefix} pattern {pattern:?}",
             resolver_url.as_deref().unwrap_or("-")
         ),
         Outcome::Malformed {
@@ -248,7 +249,12 @@ fn describe(resolver: &Resolver, outcome: &ontoresolve::resolve::Outcome) -> Str
         Outcome::UnknownPrefix {
             prefix,
             suggestions,
-        } => format!("prefix {prefix} suggestions {}", suggestions.join(" ")),
+            namespace,
+        } => format!(
+            "{} {prefix} suggestions {}",
+            if *namespace { "namespace" } else { "prefix" },
+            suggestions.join(" ")
+        ),
         Outcome::Ambiguous { readings, .. } => readings
             .iter()
             .map(|r| {
