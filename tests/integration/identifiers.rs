@@ -665,6 +665,8 @@ fn issue_4_normalization_never_panics_on_hostile_input() {
         inputs.push(String::from_utf8_lossy(&bytes).into_owned());
     }
     inputs.push("HP:".repeat(10_000));
+    inputs.push("a_".repeat(100_000));
+    inputs.push(format!("https://identifiers.org/{}", "%3A".repeat(10_000)));
     inputs.push(format!(
         "http://purl.obolibrary.org/obo/HP_{}",
         "9".repeat(100_000)
