@@ -166,15 +166,7 @@ impl Lexicon {
 
     /// The first posting of an exact key, without collecting the rest.
     pub fn get_first(&self, key: &str) -> Option<Posting> {
-        let offset = usize::try_from(self.map.get(key.as_bytes())?).ok()?;
-        let bytes: &[u8] = &self.postings;
-        let body = offset.checked_add(4)?;
-        let count = u32::from_le_bytes(bytes.get(offset..body)?.try_into().ok()?);
-        let c = bytes.get(body..body.checked_add(POSTING_BYTES)?)?;
-        (count > 0).then(|| Posting {
-            concept: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-            detail: u16::from_le_bytes([c[4], c[5]]),
-        })
+        self.first_posting_at(self.map.get(key.as_bytes())?)
     }
 
     /// The postings of an exact key.
@@ -238,9 +230,10 @@ impl Lexicon {
         }
     }
 
-    /// The longest key that is a prefix of `text`: its length in bytes and its postings. Walks
-    /// the FST once along `text`, so the cost grows with `text`, not with the number of keys.
-    pub fn longest_prefix_of(&self, text: &str) -> Option<(usize, Vec<Posting>)> {
+    /// The longest key that is a prefix of `text`: its length in bytes and its first posting.
+    /// Walks the FST once along `text`, so the cost grows with `text`, not with the number of
+    /// keys.
+    pub fn longest_prefix_of(&self, text: &str) -> Option<(usize, Posting)> {
         let fst = self.map.as_fst();
         let mut node = fst.root();
         let mut output = fst::raw::Output::zero();
@@ -256,7 +249,20 @@ impl Lexicon {
                 best = Some((i + 1, output.cat(node.final_output()).value()));
             }
         }
-        best.map(|(len, offset)| (len, self.postings_at(offset)))
+        let (len, offset) = best?;
+        Some((len, self.first_posting_at(offset)?))
+    }
+
+    fn first_posting_at(&self, offset: u64) -> Option<Posting> {
+        let offset = usize::try_from(offset).ok()?;
+        let bytes: &[u8] = &self.postings;
+        let body = offset.checked_add(4)?;
+        let count = u32::from_le_bytes(bytes.get(offset..body)?.try_into().ok()?);
+        let c = bytes.get(body..body.checked_add(POSTING_BYTES)?)?;
+        (count > 0).then(|| Posting {
+            concept: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+            detail: u16::from_le_bytes([c[4], c[5]]),
+        })
     }
 
     /// Keys starting with `prefix`, in key order, at most `limit`.

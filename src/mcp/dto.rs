@@ -17,7 +17,8 @@ pub struct Envelope<T> {
     pub truncated: bool,
     /// How to get the rest when truncated.
     pub cursor: Option<String>,
-    /// The id and release of each source consulted.
+    /// The id and release of each source consulted; answers that normalized an identifier
+    /// also name the prefix registry's release.
     pub sources: Vec<SourceRelease>,
     /// The build id of the index that answered.
     pub index: String,
@@ -217,8 +218,24 @@ pub struct SourceInfo {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct SourceList {
     pub sources: Vec<SourceInfo>,
+    /// The prefix registry identifiers are normalized with.
+    pub registry: Option<RegistryInfo>,
     /// Catalogue sources not loaded, and why.
     pub not_loaded: Vec<NotLoaded>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RegistryInfo {
+    pub id: String,
+    pub title: String,
+    pub release: String,
+    pub license: String,
+    /// Prefix records (Bioregistry prefixes plus the catalogue's own).
+    pub prefixes: u64,
+    pub uri_prefixes: u64,
+    pub patterns: u64,
+    /// Read any prefix's record here.
+    pub resource_template: String,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

@@ -84,6 +84,18 @@ fn source_release(s: &SourceRecord) -> SourceRelease {
     }
 }
 
+/// The prefix registry's release, for answers that normalized an identifier with it.
+fn registry_release(r: &Resolver) -> Option<SourceRelease> {
+    r.manifest()
+        .registry
+        .source
+        .as_ref()
+        .map(|s| SourceRelease {
+            id: s.id.clone(),
+            release: s.release.clone(),
+        })
+}
+
 fn all_sources(r: &Resolver) -> Vec<SourceRelease> {
     r.manifest().sources.iter().map(source_release).collect()
 }
@@ -535,6 +547,8 @@ pub fn resolve_identifier(
         }
     };
     let total = resolution.concepts.len() as u64;
+    let mut sources = sources;
+    sources.extend(registry_release(r));
     Ok(Envelope {
         query: echo,
         total,
@@ -1055,6 +1069,16 @@ pub fn list_sources(r: &Resolver) -> Envelope<SourceList> {
         result: SourceList {
             sources,
             not_loaded: m.skipped.iter().map(|s| NotLoaded { id: s.id.clone(), reason: s.reason.clone() }).collect(),
+            registry: m.registry.source.as_ref().map(|s| RegistryInfo {
+                id: s.id.clone(),
+                title: s.title.clone(),
+                release: s.release.clone(),
+                license: s.license.clone(),
+                prefixes: m.registry.counts.records,
+                uri_prefixes: m.registry.counts.uri_prefixes,
+                patterns: m.registry.counts.patterns,
+                resource_template: prefix_resource_uri("{prefix}"),
+            }),
         },
     }
 }

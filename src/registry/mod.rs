@@ -104,11 +104,19 @@ impl Registry {
         if written.is_empty() {
             return None;
         }
-        // Keys are lower case; most spellings already are, and then nothing is allocated.
-        let posting = if written.bytes().any(|b| b.is_ascii_uppercase()) || !written.is_ascii() {
-            self.files.spellings.get_first(&written.to_lowercase())?
-        } else {
+        // Keys are lower case. Short ASCII spellings are folded on the stack.
+        let mut buf = [0u8; 64];
+        let posting = if !written.bytes().any(|b| b.is_ascii_uppercase()) && written.is_ascii() {
             self.files.spellings.get_first(written)?
+        } else if written.is_ascii() && written.len() <= buf.len() {
+            let folded = &mut buf[..written.len()];
+            folded.copy_from_slice(written.as_bytes());
+            folded.make_ascii_lowercase();
+            self.files
+                .spellings
+                .get_first(std::str::from_utf8(folded).ok()?)?
+        } else {
+            self.files.spellings.get_first(&written.to_lowercase())?
         };
         Some(SpellingHit {
             record: posting.concept,
@@ -119,8 +127,7 @@ impl Registry {
     /// The record whose URI prefix is the longest prefix of `iri`. Keys have their scheme and
     /// host in lower case: pass the IRI through [`fold_scheme_and_host`] first.
     pub fn uri_prefix_of(&self, iri: &str) -> Option<UriMatch> {
-        let (len, postings) = self.files.uris.longest_prefix_of(iri)?;
-        let posting = postings.first()?;
+        let (len, posting) = self.files.uris.longest_prefix_of(iri)?;
         Some(UriMatch {
             record: posting.concept,
             len,

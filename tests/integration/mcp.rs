@@ -191,8 +191,12 @@ async fn resolve_identifier_in_every_spelling_and_outcome() {
                 "Phenotypic abnormality"
             );
             assert_eq!(
-                v["sources"][0],
-                json!({ "id": "hp", "release": "2025-01-16" })
+                v["sources"],
+                json!([
+                    { "id": "hp", "release": "2025-01-16" },
+                    { "id": "bioregistry", "release": "0.15.6" }
+                ]),
+                "the source release and the registry release that normalized it"
             );
             assert_eq!(v["total"], 1);
             assert!(v["index"].as_str().is_some_and(|s| s.len() == 16));
@@ -513,6 +517,12 @@ async fn sparql_in_the_envelope_reproduces_the_answer() {
     assert_eq!(from_sparql, from_tool);
 
     let v = structured(&call(&client, "list_sources", json!({})).await).clone();
+    assert_eq!(v["result"]["registry"]["release"], "0.15.6");
+    assert!(
+        v["result"]["registry"]["prefixes"]
+            .as_u64()
+            .is_some_and(|n| n > 2_400)
+    );
     let rows = store
         .select(v["sparql"].as_str().expect("sparql"))
         .expect("runs");
