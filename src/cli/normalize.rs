@@ -158,7 +158,8 @@ impl Rows {
                 Some(i) => (&buf[..=i], true),
                 None => (buf, false),
             };
-            let room = MAX_ROW_BYTES.saturating_sub(bytes.len());
+            // Room for the row and its line ending (CRLF), which is removed below.
+            let room = (MAX_ROW_BYTES + 2).saturating_sub(bytes.len());
             if chunk.len() > room {
                 bytes.extend_from_slice(&chunk[..room]);
                 too_long = true;
@@ -178,6 +179,10 @@ impl Rows {
         self.line += 1;
         while bytes.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
             bytes.pop();
+        }
+        if bytes.len() > MAX_ROW_BYTES {
+            bytes.truncate(MAX_ROW_BYTES);
+            too_long = true;
         }
         let text = match (self.line, bytes.strip_prefix(b"\xEF\xBB\xBF")) {
             (1, Some(rest)) => String::from_utf8_lossy(rest).into_owned(),

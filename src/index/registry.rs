@@ -14,6 +14,10 @@ use crate::model::PrefixRecord;
 /// Posting detail bit: this spelling is a prefix the registry deprecates.
 pub const SPELLING_DEPRECATED: u16 = 1;
 
+/// Posting detail bit: this spelling is only a record's banana; it counts in its own letter
+/// case and before a local id that fits.
+pub const SPELLING_BANANA: u16 = 2;
+
 /// Posting detail bit: this URI prefix is the other-scheme (http/https) twin of one the
 /// registry or catalogue writes.
 pub const URI_TWIN: u16 = 1;

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::{fold_scheme_and_host, other_scheme};
-use crate::index::registry::{KeyEntry, SPELLING_DEPRECATED, URI_TWIN};
+use crate::index::registry::{KeyEntry, SPELLING_BANANA, SPELLING_DEPRECATED, URI_TWIN};
 use crate::model::{PrefixRecord, PrefixRule, RecordOrigin};
 
 #[derive(Debug, thiserror::Error)]
@@ -195,10 +195,15 @@ impl JsonEntry {
             .or_else(|| self.externals().find_map(|e| e.name.clone()))
     }
 
+    /// The entry's own pattern, else MIRIAM's or Wikidata's (as the Bioregistry itself falls
+    /// back); other registries' patterns are too loose or too strict to trust.
     fn pattern(&self) -> Option<String> {
-        self.pattern
-            .clone()
-            .or_else(|| self.externals().find_map(|e| e.pattern.clone()))
+        self.pattern.clone().or_else(|| {
+            [&self.miriam, &self.wikidata]
+                .into_iter()
+                .flatten()
+                .find_map(|e| e.pattern.clone())
+        })
     }
 
     fn homepage(&self) -> Option<String> {
@@ -240,9 +245,12 @@ impl JsonEntry {
 /// synonym the map lists, a synonym only the JSON lists, and last a record's banana.
 const CATALOGUE: u8 = 0;
 const OWN: u8 = 1;
-const MAP_SYNONYM: u8 = 2;
-const JSON_SYNONYM: u8 = 3;
-const BANANA: u8 = 4;
+const PREFERRED: u8 = 2;
+const MAP_SYNONYM: u8 = 3;
+const JSON_SYNONYM: u8 = 4;
+const BANANA: u8 = 5;
+/// The namespace a resolver (identifiers.org, n2t) uses for a record in its URI prefixes.
+const RESOLVER_NAMESPACE: u8 = 6;
 
 /// URI key priorities: the catalogue's, then the registry's; a generated other-scheme twin
 /// ranks after every key written in a source.
@@ -257,19 +265,25 @@ pub struct RegistryData {
     /// Lower-cased spelling → (priority, record).
     spellings: HashMap<String, (u8, usize)>,
     deprecated_spellings: HashSet<String>,
+    /// Spellings that are only a record's banana.
+    banana_spellings: HashSet<String>,
     /// URI prefix, scheme and host in lower case → (priority, record).
     uris: HashMap<String, (u8, usize)>,
 }
 
 impl RegistryData {
+    /// Adds a spelling; the lowest priority wins, and between records of equal priority a
+    /// current record beats a deprecated one.
     fn add_spelling(&mut self, spelling: &str, priority: u8, record: usize) {
         let key = spelling.to_lowercase();
         if key.is_empty() {
             return;
         }
-        let slot = self.spellings.entry(key).or_insert((priority, record));
-        if priority < slot.0 {
-            *slot = (priority, record);
+        let deprecated = |r: usize| self.records.get(r).is_some_and(|x| x.deprecated);
+        let rank = (priority, deprecated(record));
+        let current = self.spellings.get(&key).map(|&(p, r)| (p, deprecated(r)));
+        if current.is_none_or(|c| rank < c) {
+            self.spellings.insert(key, (priority, record));
         }
     }
 
@@ -287,6 +301,53 @@ impl RegistryData {
             if priority < slot.0 {
                 *slot = (priority, record);
             }
+        }
+        let listed = &mut self.records[record].uri_prefixes;
+        if !listed.iter().any(|u| u == uri) {
+            listed.push(uri.to_string());
+        }
+    }
+
+    /// A banana (`GO_REF` of `go.ref`) read as a prefix: only written in its own case and only
+    /// with a local id that fits (the reader checks both), never a single letter.
+    fn add_banana(&mut self, banana: Option<&str>, record: usize) {
+        let Some(banana) = banana.filter(|b| b.chars().count() >= 2) else {
+            return;
+        };
+        let key = banana.to_lowercase();
+        if !self.spellings.contains_key(&key) {
+            self.add_spelling(banana, BANANA, record);
+            self.banana_spellings.insert(key);
+        }
+    }
+
+    /// For each resolver URI key (`https://identifiers.org/iedb:`), its namespace (`iedb`) as
+    /// a spelling of the record, unless the namespace already names one.
+    fn add_resolver_namespaces(&mut self) {
+        let mut found = Vec::new();
+        for (uri, &(priority, record)) in &self.uris {
+            if priority >= TWIN {
+                continue;
+            }
+            let Some((_, rest)) = uri.split_once("://") else {
+                continue;
+            };
+            let Some(path) = ["identifiers.org/", "n2t.net/"]
+                .iter()
+                .find_map(|host| rest.strip_prefix(host))
+            else {
+                continue;
+            };
+            if let Some(namespace) = path.strip_suffix(':').or_else(|| path.strip_suffix('/'))
+                && !namespace.is_empty()
+                && !namespace.contains([':', '/'])
+            {
+                found.push((namespace.to_string(), record));
+            }
+        }
+        found.sort();
+        for (namespace, record) in found {
+            self.add_spelling(&namespace, RESOLVER_NAMESPACE, record);
         }
     }
 
@@ -355,23 +416,35 @@ impl RegistryData {
     /// The records, and their spelling and URI keys with one record per key, in key order.
     /// Each record lists the URI prefixes it owns (twins aside).
     pub fn finish(mut self) -> (Vec<PrefixRecord>, Vec<KeyEntry>, Vec<KeyEntry>) {
+        self.add_resolver_namespaces();
         let deprecated = &self.deprecated_spellings;
+        let bananas = &self.banana_spellings;
         let mut spellings: Vec<KeyEntry> = self
             .spellings
-            .into_iter()
-            .map(|(key, (_, record))| KeyEntry {
-                detail: if deprecated.contains(&key) {
+            .iter()
+            .map(|(key, &(priority, record))| KeyEntry {
+                detail: if deprecated.contains(key) {
                     SPELLING_DEPRECATED
                 } else {
                     0
+                } | if priority == BANANA && bananas.contains(key) {
+                    SPELLING_BANANA
+                } else {
+                    0
                 },
-                key,
+                key: key.clone(),
                 record: record as u32,
             })
             .collect();
         spellings.sort_by(|a, b| a.key.cmp(&b.key));
-        for record in &mut self.records {
-            record.uri_prefixes.clear();
+        // Each record lists the URI prefixes it owns, as the registry writes them.
+        let uris_owned = &self.uris;
+        for (i, record) in self.records.iter_mut().enumerate() {
+            record.uri_prefixes.retain(|u| {
+                uris_owned
+                    .get(fold_scheme_and_host(u).as_ref())
+                    .is_some_and(|&(priority, owner)| owner == i && priority < TWIN)
+            });
         }
         let mut uris: Vec<KeyEntry> = self
             .uris
@@ -383,11 +456,6 @@ impl RegistryData {
             })
             .collect();
         uris.sort_by(|a, b| a.key.cmp(&b.key));
-        for key in uris.iter().filter(|k| k.detail & URI_TWIN == 0) {
-            if let Some(record) = self.records.get_mut(key.record as usize) {
-                record.uri_prefixes.push(key.key.clone());
-            }
-        }
         (self.records, spellings, uris)
     }
 }
@@ -420,7 +488,8 @@ pub fn load_bioregistry(
             preferred: json.preferred(&e.prefix),
             origin: RecordOrigin::Bioregistry,
             name: json.name(),
-            pattern: e.pattern.clone().or_else(|| json.pattern()),
+            // The map's pattern is the Bioregistry's own choice, fallbacks included.
+            pattern: e.pattern.clone().or_else(|| json.pattern.clone()),
             example: json.example.clone(),
             uri_prefix: Some(e.uri_prefix.clone()),
             index_uri_prefix: None,
@@ -436,7 +505,7 @@ pub fn load_bioregistry(
         let record = data.records.len() - 1;
         data.add_spelling(&e.prefix, OWN, record);
         let preferred = data.records[record].preferred.clone();
-        data.add_spelling(&preferred, OWN, record);
+        data.add_spelling(&preferred, PREFERRED, record);
         for s in &e.prefix_synonyms {
             data.add_spelling(s, MAP_SYNONYM, record);
         }
@@ -447,9 +516,7 @@ pub fn load_bioregistry(
         for u in &e.uri_prefix_synonyms {
             data.add_uri(u, REGISTRY_URI, record);
         }
-        if let Some(banana) = &json.banana {
-            data.add_spelling(banana, BANANA, record);
-        }
+        data.add_banana(json.banana.as_deref(), record);
     }
     // JSON prefixes the map leaves out: a deprecated spelling of a record it folds them
     // into, or a record of their own.
@@ -492,16 +559,14 @@ pub fn load_bioregistry(
         let record = data.records.len() - 1;
         data.add_spelling(prefix, OWN, record);
         let preferred = data.records[record].preferred.clone();
-        data.add_spelling(&preferred, OWN, record);
+        data.add_spelling(&preferred, PREFERRED, record);
         for s in &json.synonyms {
             data.add_spelling(s, JSON_SYNONYM, record);
         }
         if let Some(uri) = &uri_prefix {
             data.add_uri(uri, REGISTRY_URI, record);
         }
-        if let Some(banana) = &json.banana {
-            data.add_spelling(banana, BANANA, record);
-        }
+        data.add_banana(json.banana.as_deref(), record);
     }
     Ok(data)
 }

@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use crate::index::BuildLayout;
-use crate::index::registry::{RegistryFiles, SPELLING_DEPRECATED, URI_TWIN};
+use crate::index::registry::{RegistryFiles, SPELLING_BANANA, SPELLING_DEPRECATED, URI_TWIN};
 use crate::model::{PrefixRecord, Prefixes};
 
 /// Dense id of a prefix record in one build.
@@ -47,6 +47,8 @@ pub struct SpellingHit {
     pub record: RecordId,
     /// The registry deprecates this spelling (the record itself may be current).
     pub deprecated: bool,
+    /// The spelling is only the record's banana.
+    pub banana: bool,
 }
 
 /// A record with its pattern compiled, decoded once on first use.
@@ -121,6 +123,7 @@ impl Registry {
         Some(SpellingHit {
             record: posting.concept,
             deprecated: posting.detail & SPELLING_DEPRECATED != 0,
+            banana: posting.detail & SPELLING_BANANA != 0,
         })
     }
 

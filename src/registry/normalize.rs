@@ -78,7 +78,8 @@ impl fmt::Display for Step {
             }
             Step::SchemeSwapped { written } => write!(
                 f,
-                "matched a URI prefix the registry writes with the other scheme than {written}"
+                "matched a URI prefix the registry writes with {}, not {written}",
+                if written == "https" { "http" } else { "https" }
             ),
             Step::ResolverRead { resolver } => {
                 write!(f, "read the path after the resolver {resolver} as a CURIE")
@@ -206,12 +207,24 @@ impl Registry {
             && !raw.trim().is_empty()
         {
             let written = raw.trim();
-            if let Some(hit) = self.spelling(written) {
-                if written.len() != raw.len() || local.starts_with(char::is_whitespace) {
+            let local = local.trim_start();
+            if let Some(hit) = self.prefix_spelling(written, local) {
+                if written.len() != raw.len() || local.len() != text.len() - raw.len() - 1 {
                     steps.push(Step::SpaceAroundColon);
                 }
                 self.note_spelling(written, hit, steps);
-                return self.identify(hit.record, local.trim_start(), hit.deprecated, steps, true);
+                return self.identify(hit.record, local, hit.deprecated, steps, true);
+            }
+            // `hgvs_NP_003997.1:p.Trp24Cys`: a known prefix before an underscore counts when
+            // the rest is a valid local id.
+            if let Some((at, hit)) = self.underscore_prefix(written) {
+                let mut tried = Vec::new();
+                let reading = self.read_underscore(text, at, hit, &mut tried);
+                if matches!(&reading, Reading::Identifier(id) if id.pattern != PatternCheck::Fails)
+                {
+                    steps.extend(tried);
+                    return reading;
+                }
             }
             if !written.contains(char::is_whitespace) {
                 return Reading::UnknownPrefix {
@@ -220,9 +233,7 @@ impl Registry {
             }
         }
         if let Some((at, hit)) = self.underscore_prefix(text) {
-            steps.push(Step::UnderscoreRead);
-            self.note_spelling(&text[..at], hit, steps);
-            return self.identify(hit.record, &text[at + 1..], hit.deprecated, steps, true);
+            return self.read_underscore(text, at, hit, steps);
         }
         if let Some((written, local)) = text.split_once('_')
             && !local.is_empty()
@@ -237,6 +248,43 @@ impl Registry {
         }
     }
 
+    fn read_underscore(
+        &self,
+        text: &str,
+        at: usize,
+        hit: super::SpellingHit,
+        steps: &mut Vec<Step>,
+    ) -> Reading {
+        steps.push(Step::UnderscoreRead);
+        self.note_spelling(&text[..at], hit, steps);
+        self.identify(hit.record, &text[at + 1..], hit.deprecated, steps, true)
+    }
+
+    /// The record `written` names before `local`. A spelling that is only a record's banana
+    /// counts in its own letter case and before a local id that fits the record's pattern:
+    /// bananas include common words (`Gene`).
+    fn prefix_spelling(&self, written: &str, local: &str) -> Option<super::SpellingHit> {
+        let hit = self.spelling(written)?;
+        if hit.banana {
+            let record = self.record(hit.record)?;
+            let exact = record.banana.as_deref() == Some(written);
+            if !exact || self.check_pattern(hit.record, local) != PatternCheck::Fits {
+                return None;
+            }
+        }
+        Some(hit)
+    }
+
+    /// A resolver's path: `PREFIX:local`, or the legacy `prefix/local`.
+    fn read_resolver_path(&self, path: &str, steps: &mut Vec<Step>) -> Reading {
+        match path.split_once('/') {
+            Some((prefix, local)) if !prefix.contains(':') => {
+                self.read_curie(&format!("{prefix}:{local}"), steps)
+            }
+            _ => self.read_curie(path, steps),
+        }
+    }
+
     /// The longest known prefix spelling before an underscore, within the first
     /// [`MAX_PREFIX_BYTES`](super::MAX_PREFIX_BYTES) bytes.
     fn underscore_prefix(&self, text: &str) -> Option<(usize, super::SpellingHit)> {
@@ -246,7 +294,7 @@ impl Registry {
                 break;
             }
             if at + 1 < text.len()
-                && let Some(hit) = self.spelling(&text[..at])
+                && let Some(hit) = self.prefix_spelling(&text[..at], &text[at + 1..])
             {
                 best = Some((at, hit));
             }
@@ -265,20 +313,30 @@ impl Registry {
         if let Some(base) = resolver_base(&folded)
             && found.is_none_or(|m| m.len <= base)
         {
-            let rest = &folded[base..];
-            let decoded = percent_decode(rest);
-            if decoded != rest {
-                steps.push(Step::PercentDecoded);
-            }
             steps.push(Step::ResolverRead {
                 resolver: folded[..base].to_string(),
             });
-            // The legacy path form, `resolver/prefix/local`.
-            let curie = match decoded.split_once('/') {
-                Some((prefix, local)) if !prefix.contains(':') => format!("{prefix}:{local}"),
-                _ => decoded.into_owned(),
-            };
-            return self.read_curie(&curie, steps);
+            let rest = &folded[base..];
+            let decoded = percent_decode(rest);
+            if decoded != rest {
+                // Some local ids hold %-escapes themselves: decode only when that helps.
+                let mut decoded_steps = vec![Step::PercentDecoded];
+                let reading = self.read_resolver_path(&decoded, &mut decoded_steps);
+                let fits = |r: &Reading| matches!(r, Reading::Identifier(id) if id.pattern != PatternCheck::Fails);
+                if fits(&reading) {
+                    steps.extend(decoded_steps);
+                    return reading;
+                }
+                let mut raw_steps = Vec::new();
+                let raw = self.read_resolver_path(rest, &mut raw_steps);
+                if fits(&raw) {
+                    steps.extend(raw_steps);
+                    return raw;
+                }
+                steps.extend(decoded_steps);
+                return reading;
+            }
+            return self.read_resolver_path(rest, steps);
         }
         let Some(found) = found else {
             return Reading::UnknownNamespace {

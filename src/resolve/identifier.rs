@@ -134,23 +134,25 @@ impl Resolver {
                 expected: Some("PREFIX:local, e.g. HP:0000118".into()),
                 example: None,
             },
-            Reading::UnknownPrefix { prefix } => Outcome::UnknownPrefix {
-                prefix: prefix.clone(),
-                suggestions: self
-                    .registry()
-                    .suggest(prefix, 5)
-                    .into_iter()
-                    .filter_map(|id| Some(self.registry().record(id)?.preferred.clone()))
-                    .collect(),
-                namespace: false,
-            },
+            Reading::UnknownPrefix { prefix } => {
+                // An IRI under an unregistered prefix that a loaded source holds anyway.
+                let matches = self.iri_matches(&normalization.input);
+                if !matches.is_empty() {
+                    return self.found(n, matches);
+                }
+                Outcome::UnknownPrefix {
+                    prefix: prefix.clone(),
+                    suggestions: self
+                        .registry()
+                        .suggest(prefix, 5)
+                        .into_iter()
+                        .filter_map(|id| Some(self.registry().record(id)?.preferred.clone()))
+                        .collect(),
+                    namespace: false,
+                }
+            }
             Reading::UnknownNamespace { namespace } => {
-                // An IRI the index holds under a namespace no registry entry names.
-                let matches: Vec<IdMatch> = self
-                    .lookup_id(normalization.input.trim())
-                    .into_iter()
-                    .filter(|m| m.spelling == super::Spelling::Iri)
-                    .collect();
+                let matches = self.iri_matches(&normalization.input);
                 if !matches.is_empty() {
                     return self.found(n, matches);
                 }
@@ -212,6 +214,22 @@ impl Resolver {
                 }
             }
         }
+    }
+
+    /// Concepts whose IRI is the input (unwrapped), for IRIs outside every registry namespace.
+    fn iri_matches(&self, input: &str) -> Vec<IdMatch> {
+        let text = input
+            .trim()
+            .trim_start_matches(['<', '"', '\''])
+            .trim_end_matches(['>', '"', '\''])
+            .trim();
+        if !text.contains("://") {
+            return Vec::new();
+        }
+        self.lookup_id(text)
+            .into_iter()
+            .filter(|m| m.spelling == super::Spelling::Iri)
+            .collect()
     }
 
     /// The learned shape of a loaded prefix's local ids, when `local` does not fit it. Used for

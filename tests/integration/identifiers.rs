@@ -360,7 +360,7 @@ fn issue_4_resolver_links_pasted_variants_and_strict_patterns() {
             "http://github.com/healthprojects/health-economics-rust-crate/blob/main/spec/activation-and-uptake",
             FOUND,
             "hem:activation-and-uptake",
-            "other scheme",
+            "registry writes with https, not http",
         ),
         case(
             "http://purl.obolibrary.org/obo/apollo_sv_00000001",
@@ -422,6 +422,28 @@ fn issue_4_resolver_links_pasted_variants_and_strict_patterns() {
             "namespace http://example.org/x/",
         ),
         case(&long, MALFORMED, "", "identifiers are at most 4096"),
+        // A banana counts as a prefix only in its own case and before a fitting local id.
+        case("Gene:7157", UNKNOWN, "", "suggestions"),
+        case("c:elegans", UNKNOWN, "", "prefix c"),
+        case(
+            "https://identifiers.org/IEDB:1038233",
+            ABSENT,
+            "iedb.reference:1038233",
+            "resolver",
+        ),
+        case(
+            "https://identifiers.org/cog.pathway:NAD%20biosynthesis",
+            ABSENT,
+            "cog.pathway:NAD%20biosynthesis",
+            "",
+        ),
+        case("asrp:ASRP1423", ABSENT, "asrp:ASRP1423", ""),
+        case(
+            "hgvs_NP_003997.1:p.Trp24Cys",
+            ABSENT,
+            "hgvs:NP_003997.1:p.Trp24Cys",
+            "read PREFIX_local",
+        ),
     ];
     check_identifiers(default_index(), &cases);
 }
