@@ -73,7 +73,8 @@ pub struct ChainHop {
 /// The answer of `resolve_identifier`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Resolution {
-    /// `found`, `obsolete` or `not_in_loaded_sources`.
+    /// `found`, `obsolete`, `not_in_loaded_sources` or `ambiguous_input` (malformed input and
+    /// unknown prefixes are tool errors with codes `malformed_identifier` and `unknown_prefix`).
     pub outcome: String,
     pub message: String,
     pub next_step: Option<String>,
@@ -247,8 +248,9 @@ pub struct NotLoaded {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IdentifierArgs {
-    /// A CURIE (HP:0000118), an IRI (http://purl.obolibrary.org/obo/HP_0000118) or an OBO-style
-    /// id (HP_0000118), in any letter case.
+    /// A CURIE (HP:0000118, mesh:D009203, NCBIGene:7157), an IRI
+    /// (http://purl.obolibrary.org/obo/HP_0000118, https://identifiers.org/mesh:D009203) or an
+    /// OBO-style id (HP_0000118); any letter case and any Bioregistry prefix synonym.
     pub identifier: String,
 }
 

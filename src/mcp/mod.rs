@@ -71,7 +71,7 @@ impl OntoServer {
     /// What is this identifier?
     #[tool(
         input_schema = schema_for_type::<IdentifierArgs>(),
-        description = "What is this identifier? Resolves a CURIE, IRI or OBO-style id (any case) and says whether it is found, obsolete (with its replacement), well-formed but absent from the loaded sources, malformed, or of an unknown prefix.",
+        description = "What is this identifier? Normalizes any spelling (CURIE in any case, prefix synonyms such as EntrezGene or MSH, PREFIX_local, IRIs including identifiers.org and n2t links, doubled prefixes like GO:GO:) with the Bioregistry, records each step, and says exactly one of: found, obsolete (with its replacement chain), not_in_loaded_sources (with the resolver link), malformed (with the pattern and an example), unknown_prefix (with the closest prefixes) or ambiguous_input (every reading of a bare local id).",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,

@@ -521,6 +521,19 @@ fn issue_4_round_trip_over_every_indexed_identifier() {
             failures.push(format!("{}: {curie} came back as {iri:?}", c.iri));
         }
     }
+    // Alternative ids are identifiers in the index too: CURIE → IRI → CURIE.
+    let mut alt_ids = 0;
+    for id in 0..r.concept_count() {
+        for alt in r.concept(id).map(|c| c.alt_ids).unwrap_or_default() {
+            alt_ids += 1;
+            let iri = r.registry().expand(&alt);
+            let back = iri.as_deref().and_then(|i| r.registry().compress(i));
+            if back.as_deref() != Some(alt.as_str()) {
+                failures.push(format!("alt id {alt}: IRI {iri:?} came back as {back:?}"));
+            }
+        }
+    }
+    assert!(alt_ids > 1_000, "{alt_ids}");
     assert!(r.concept_count() > 19_000);
     assert!(
         failures.is_empty(),
