@@ -104,7 +104,24 @@ pub struct FuzzyHit {
 pub struct Lexicon {
     map: Map<Mmap>,
     postings: Mmap,
+    /// Unique per opened lexicon, so that a thread's walk memo never outlives its lexicon.
+    id: u64,
 }
+
+/// Where the last longest-prefix walk on this thread ended: the matched key and its FST node.
+/// Consecutive IRIs usually share their namespace, so the next walk can start there.
+struct WalkMemo {
+    lexicon: u64,
+    key: Vec<u8>,
+    addr: fst::raw::CompiledAddr,
+    output: u64,
+}
+
+thread_local! {
+    static WALK_MEMO: std::cell::RefCell<Option<WalkMemo>> = const { std::cell::RefCell::new(None) };
+}
+
+static NEXT_LEXICON_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 fn automaton_builder(distance: u8) -> &'static LevenshteinAutomatonBuilder {
     static ONE: OnceLock<LevenshteinAutomatonBuilder> = OnceLock::new();
@@ -122,6 +139,7 @@ impl Lexicon {
         Ok(Lexicon {
             map,
             postings: map_file(postings_path)?,
+            id: NEXT_LEXICON_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
 
@@ -235,10 +253,28 @@ impl Lexicon {
     /// keys.
     pub fn longest_prefix_of(&self, text: &str) -> Option<(usize, Posting)> {
         let fst = self.map.as_fst();
-        let mut node = fst.root();
-        let mut output = fst::raw::Output::zero();
-        let mut best = None;
-        for (i, &byte) in text.as_bytes().iter().enumerate() {
+        let bytes = text.as_bytes();
+        // Resume from this thread's last match when `text` starts with that key: any longer
+        // match must extend it, and shorter ones lose to it.
+        let resumed = WALK_MEMO.with_borrow(|memo| {
+            memo.as_ref()
+                .filter(|m| m.lexicon == self.id && bytes.starts_with(&m.key))
+                .map(|m| (m.key.len(), m.addr, m.output))
+        });
+        let (start, mut node, mut output, mut best) = match resumed {
+            Some((len, addr, out)) => {
+                let node = fst.node(addr);
+                let value = fst::raw::Output::new(out).cat(node.final_output()).value();
+                (
+                    len,
+                    node,
+                    fst::raw::Output::new(out),
+                    Some((len, value, addr, out)),
+                )
+            }
+            None => (0, fst.root(), fst::raw::Output::zero(), None),
+        };
+        for (i, &byte) in bytes.iter().enumerate().skip(start) {
             let Some(at) = node.find_input(byte) else {
                 break;
             };
@@ -246,10 +282,21 @@ impl Lexicon {
             output = output.cat(transition.out);
             node = fst.node(transition.addr);
             if node.is_final() {
-                best = Some((i + 1, output.cat(node.final_output()).value()));
+                let value = output.cat(node.final_output()).value();
+                best = Some((i + 1, value, transition.addr, output.value()));
             }
         }
-        let (len, offset) = best?;
+        let (len, offset, addr, out) = best?;
+        if resumed.is_none_or(|(resumed_len, ..)| resumed_len != len) {
+            WALK_MEMO.with_borrow_mut(|memo| {
+                *memo = Some(WalkMemo {
+                    lexicon: self.id,
+                    key: bytes[..len].to_vec(),
+                    addr,
+                    output: out,
+                })
+            });
+        }
         Some((len, self.first_posting_at(offset)?))
     }
 
@@ -320,5 +367,67 @@ impl Automaton for PrefixedDfa<'_> {
             }
             at => (at, next),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lexicon(dir: &Path, keys: &[&str]) -> Lexicon {
+        let mut writer = LexiconWriter::default();
+        for (i, key) in keys.iter().enumerate() {
+            writer.add(
+                key.to_string(),
+                Posting {
+                    concept: i as u32,
+                    detail: 0,
+                },
+            );
+        }
+        writer
+            .write(&dir.join("k.fst"), &dir.join("k.postings"))
+            .expect("write");
+        Lexicon::open(&dir.join("k.fst"), &dir.join("k.postings")).expect("open")
+    }
+
+    /// The walk memo must give the same answers as a fresh walk, in any order of queries and
+    /// across lexicons.
+    #[test]
+    fn longest_prefix_is_the_same_with_and_without_the_memo() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let keys = ["http://a/", "http://a/b_", "http://a/b_c/", "http://c/"];
+        let first = lexicon(dir.path(), &keys);
+        let queries = [
+            ("http://a/b_1", Some(("http://a/b_", 1))),
+            ("http://a/x", Some(("http://a/", 0))),
+            ("http://a/b_2", Some(("http://a/b_", 1))),
+            ("http://a/b_c/3", Some(("http://a/b_c/", 2))),
+            ("http://a/b_4", Some(("http://a/b_", 1))),
+            ("http://c/5", Some(("http://c/", 3))),
+            ("http://d/6", None),
+            ("http://a/", Some(("http://a/", 0))),
+        ];
+        for _ in 0..2 {
+            for (query, want) in queries {
+                let got = first.longest_prefix_of(query);
+                assert_eq!(
+                    got.map(|(len, p)| (&query[..len], p.concept)),
+                    want,
+                    "{query}"
+                );
+            }
+        }
+        let other_dir = tempfile::tempdir().expect("tempdir");
+        let second = lexicon(other_dir.path(), &["http://a/b_"]);
+        assert_eq!(
+            second.longest_prefix_of("http://a/b_1").map(|(l, _)| l),
+            Some(11)
+        );
+        assert_eq!(second.longest_prefix_of("http://a/x"), None);
+        assert_eq!(
+            first.longest_prefix_of("http://a/x").map(|(l, _)| l),
+            Some(9)
+        );
     }
 }

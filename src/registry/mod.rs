@@ -54,6 +54,8 @@ pub struct SpellingHit {
 /// A record with its pattern compiled, decoded once on first use.
 struct Entry {
     record: PrefixRecord,
+    /// `record.preferred`, shared by every normalization that names it.
+    preferred: std::sync::Arc<str>,
     pattern: Result<Option<Regex>, ()>,
 }
 
@@ -92,13 +94,23 @@ impl Registry {
                         .map(Some)
                         .map_err(|_| ()),
                 };
-                Some(Entry { record, pattern })
+                let preferred = record.preferred.as_str().into();
+                Some(Entry {
+                    record,
+                    preferred,
+                    pattern,
+                })
             })
             .as_ref()
     }
 
     pub fn record(&self, id: RecordId) -> Option<&PrefixRecord> {
         self.entry(id).map(|e| &e.record)
+    }
+
+    /// A record's preferred prefix, shared rather than copied.
+    pub fn preferred(&self, id: RecordId) -> Option<std::sync::Arc<str>> {
+        self.entry(id).map(|e| e.preferred.clone())
     }
 
     /// The record a prefix spelling belongs to, matched without regard to case.

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::{RecordId, Registry, fold_scheme_and_host};
 
@@ -19,7 +20,7 @@ pub enum Step {
     /// An IRI's namespace was recognised and removed.
     UriPrefixStripped {
         uri_prefix: String,
-        prefix: String,
+        prefix: Arc<str>,
     },
     /// The IRI matched a URI prefix the registry writes with the other scheme (http for
     /// https or the reverse).
@@ -39,12 +40,12 @@ pub enum Step {
     /// A synonym of the prefix was written.
     PrefixSynonym {
         written: String,
-        prefix: String,
+        prefix: Arc<str>,
     },
     /// The prefix was written in another letter case.
     PrefixCaseFolded {
         written: String,
-        prefix: String,
+        prefix: Arc<str>,
     },
     /// The registry deprecates the prefix as written.
     DeprecatedPrefix {
@@ -132,7 +133,7 @@ pub enum PatternCheck {
 pub struct Identified {
     pub record: RecordId,
     /// The prefix in its preferred capitalisation.
-    pub prefix: String,
+    pub prefix: Arc<str>,
     pub local: String,
     pub curie: String,
     /// The canonical IRI, when the prefix has a URI prefix.
@@ -355,7 +356,7 @@ impl Registry {
         if uri_prefix.ends_with("purl.obolibrary.org/obo/") {
             steps.push(Step::UriPrefixStripped {
                 uri_prefix: uri_prefix.to_string(),
-                prefix: "obo".into(),
+                prefix: Arc::from("obo"),
             });
             if let Some((at, hit)) = self.underscore_prefix(local) {
                 steps.push(Step::UnderscoreRead);
@@ -372,9 +373,8 @@ impl Registry {
             }
         } else {
             let prefix = self
-                .record(found.record)
-                .map(|r| r.preferred.clone())
-                .unwrap_or_default();
+                .preferred(found.record)
+                .unwrap_or_else(|| Arc::from(""));
             steps.push(Step::UriPrefixStripped {
                 uri_prefix: uri_prefix.to_string(),
                 prefix,
@@ -388,7 +388,7 @@ impl Registry {
             return;
         };
         if written != record.preferred {
-            let prefix = record.preferred.clone();
+            let prefix = self.preferred(hit.record).unwrap_or_else(|| Arc::from(""));
             let same_letters = written.eq_ignore_ascii_case(&record.preferred)
                 || written.eq_ignore_ascii_case(&record.prefix);
             steps.push(if same_letters {
@@ -461,7 +461,7 @@ impl Registry {
         if local.is_empty() || local.contains(char::is_whitespace) {
             pattern = PatternCheck::Fails;
         }
-        let iri = record.expansion_base().map(|base| format!("{base}{local}"));
+        let iri = record.expansion_base().map(|base| [base, &local].concat());
         // A broad namespace without a pattern (obo:HP_0000118): read the IRI it expands to,
         // which a more specific prefix may own.
         if via_curie
@@ -476,8 +476,10 @@ impl Registry {
         }
         Reading::Identifier(Identified {
             record: record_id,
-            prefix: record.preferred.clone(),
-            curie: format!("{}:{local}", record.preferred),
+            prefix: self
+                .preferred(record_id)
+                .unwrap_or_else(|| Arc::from(record.preferred.as_str())),
+            curie: [record.preferred.as_str(), ":", &local].concat(),
             local,
             iri,
             pattern,

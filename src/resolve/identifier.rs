@@ -205,7 +205,7 @@ impl Resolver {
                     .collect();
                 Outcome::NotInLoadedSources {
                     record: id.record,
-                    prefix: id.prefix.clone(),
+                    prefix: id.prefix.to_string(),
                     catalogued,
                     loaded,
                     resolver_url: record.and_then(|r| r.resolver_url(&id.local)),
