@@ -216,7 +216,8 @@ pub fn prefix_document(r: &Resolver, written: &str) -> Option<Value> {
         "catalogued_sources": record.sources,
         "example_curie": record.example.as_ref().map(|x| format!("{}:{x}", record.preferred)),
         "example_iri": record.example.as_ref().and_then(|x| r.registry().expand(&format!("{}:{x}", record.preferred))),
-        "resolver_url_format": record.resolver_url("{local}"),
+        "resolver_url_format": (record.origin == crate::model::RecordOrigin::Bioregistry)
+            .then(|| format!("https://bioregistry.io/{}:{{local}}", record.prefix)),
         "registry": registry.map(|s| json!({ "id": s.id, "release": s.release, "license": s.license })),
     }))
 }

@@ -598,6 +598,12 @@ async fn resources_read_list_and_not_found_per_revision() {
                     .expect("prefix json");
             assert!(body["record"]["pattern"].is_string(), "{uri} {body}");
             assert!(body["example_curie"].is_string(), "{uri} {body}");
+            assert!(
+                body["resolver_url_format"]
+                    .as_str()
+                    .is_some_and(|f| f.ends_with(":{local}")),
+                "{uri} {body}"
+            );
             if uri.ends_with("HP") {
                 assert_eq!(body["loaded_sources"][0]["id"], "hp");
                 assert_eq!(
