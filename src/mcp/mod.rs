@@ -217,7 +217,7 @@ impl OntoServer {
         let decoded;
         let key = match uri.strip_prefix("ontoresolve://concept/") {
             Some(curie) => {
-                decoded = percent_decode(curie);
+                decoded = crate::registry::percent_decode(curie).into_owned();
                 decoded.as_str()
             }
             None => uri,
@@ -249,29 +249,6 @@ impl OntoServer {
         }
         Some(contents)
     }
-}
-
-/// Decodes `%XX` escapes (a CURIE's colon is often escaped in URIs); bad escapes stay as written.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                bytes.get(i + 1).copied().and_then(hex),
-                bytes.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn not_found(uri: &str) -> McpError {
@@ -456,7 +433,7 @@ impl ServerHandler for OntoServer {
                 Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
             })
         } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {
-            let prefix = percent_decode(prefix);
+            let prefix = crate::registry::percent_decode(prefix);
             tools::prefix_document(&self.resolver, &prefix).and_then(|body| {
                 Some(vec![
                     ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri)

@@ -64,6 +64,15 @@ fn sparql_string(text: &str) -> String {
     out
 }
 
+/// The candidates' IRIs as the body of a SPARQL `VALUES` clause.
+fn values_of(candidates: &[Candidate]) -> String {
+    candidates
+        .iter()
+        .map(|c| format!("<{}>", sparql_iri(&c.concept.iri)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// An IRI safe to place between angle brackets in SPARQL.
 fn sparql_iri(iri: &str) -> String {
     if iri.is_empty() {
@@ -702,21 +711,13 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let sparql = match decided {
         Some("identifier") => format!(
             "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?o }} }}",
-            candidates
-                .iter()
-                .map(|c| format!("<{}>", sparql_iri(&c.concept.iri)))
-                .collect::<Vec<_>>()
-                .join(" "),
+            values_of(&candidates),
             graphs.join(" ")
         ),
         Some("fuzzy") | Some("full_text") => format!(
             "# Edit-distance and BM25 matching are not expressible in SPARQL: this query returns the candidates' names and graphs to check them.\n\
              SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} }} }}",
-            candidates
-                .iter()
-                .map(|c| format!("<{}>", sparql_iri(&c.concept.iri)))
-                .collect::<Vec<_>>()
-                .join(" "),
+            values_of(&candidates),
             graphs.join(" ")
         ),
         _ => exact_sparql(text, &graphs, include_obsolete),
@@ -789,14 +790,14 @@ impl Found {
 /// left to the name stages.
 fn identifier_stage(r: &Resolver, text: &str) -> Vec<Found> {
     // Names are not identifiers: judge only what reads as one (no suggestions, no readings).
-    let reading = r.registry().normalize(text).reading;
+    let normalization = r.registry().normalize(text);
     if !matches!(
-        reading,
+        normalization.reading,
         crate::registry::Reading::Identifier(_) | crate::registry::Reading::UnknownNamespace { .. }
     ) {
         return Vec::new();
     }
-    let ids: Vec<ConceptId> = match r.resolve_identifier(text).1 {
+    let ids: Vec<ConceptId> = match r.resolve_normalized(&normalization).1 {
         Outcome::Found(matches) => matches.into_iter().map(|m| m.concept).collect(),
         Outcome::Obsolete { concept, .. } => vec![concept],
         _ => Vec::new(),

@@ -246,6 +246,37 @@ fn is_obo_prefix(prefix: &str) -> bool {
 mod tests {
     use super::*;
 
+    #[test]
+    fn resolver_urls_escape_what_would_cut_the_path() {
+        let record = PrefixRecord {
+            prefix: "doi".into(),
+            preferred: "doi".into(),
+            origin: RecordOrigin::Bioregistry,
+            name: None,
+            pattern: None,
+            example: None,
+            uri_prefix: None,
+            index_uri_prefix: None,
+            banana: None,
+            banana_peel: None,
+            deprecated: false,
+            homepage: None,
+            synonyms: Vec::new(),
+            uri_prefixes: Vec::new(),
+            downloads: Vec::new(),
+            sources: Vec::new(),
+        };
+        assert_eq!(
+            record.resolver_url("10.1/a#b?c d%").as_deref(),
+            Some("https://bioregistry.io/doi:10.1/a%23b%3Fc%20d%25")
+        );
+        let local = PrefixRecord {
+            origin: RecordOrigin::Catalogue,
+            ..record
+        };
+        assert_eq!(local.resolver_url("x"), None);
+    }
+
     fn map() -> PrefixMap {
         PrefixMap::new([
             PrefixRule {

@@ -9,7 +9,9 @@ mod bioregistry;
 mod normalize;
 
 pub use bioregistry::{RegistryData, RegistryError, load_bioregistry};
-pub use normalize::{Identified, Normalization, PatternCheck, Reading, Step};
+pub use normalize::{
+    Identified, Normalization, PatternCheck, Reading, Step, percent_decode, unwrapped,
+};
 
 use std::borrow::Cow;
 use std::io;

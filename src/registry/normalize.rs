@@ -529,6 +529,12 @@ impl Registry {
     }
 }
 
+/// The input without surrounding whitespace, angle brackets and quotes, as normalization
+/// reads it.
+pub fn unwrapped(input: &str) -> &str {
+    unwrap(input, &mut Vec::new())
+}
+
 /// Removes surrounding whitespace, angle brackets and quotes.
 fn unwrap<'a>(input: &'a str, steps: &mut Vec<Step>) -> &'a str {
     let mut text = input.trim_matches(is_blank);
@@ -590,8 +596,9 @@ fn scheme_of(iri: &str) -> &str {
     iri.split_once("://").map_or("", |(scheme, _)| scheme)
 }
 
-/// Decodes `%XX` escapes once; a bad escape stays as written.
-fn percent_decode(text: &str) -> Cow<'_, str> {
+/// Decodes `%XX` escapes once (a CURIE's colon is often escaped in URIs); a bad escape
+/// stays as written.
+pub fn percent_decode(text: &str) -> Cow<'_, str> {
     if !text.contains('%') {
         return Cow::Borrowed(text);
     }

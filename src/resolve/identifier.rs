@@ -116,14 +116,18 @@ impl Resolver {
                 },
             );
         }
-        let normalization = self.registry().normalize(text);
+        self.resolve_normalized(&self.registry().normalize(text))
+    }
+
+    /// Says what an already normalized input identifies.
+    pub fn resolve_normalized(&self, normalization: &Normalization) -> (Normalized, Outcome) {
         let mut n = Normalized {
-            input: text.to_string(),
+            input: normalization.input.clone(),
             curie: None,
             iri: None,
             steps: normalization.steps.iter().map(|s| s.to_string()).collect(),
         };
-        let outcome = self.judge(&normalization, &mut n);
+        let outcome = self.judge(normalization, &mut n);
         (n, outcome)
     }
 
@@ -218,11 +222,7 @@ impl Resolver {
 
     /// Concepts whose IRI is the input (unwrapped), for IRIs outside every registry namespace.
     fn iri_matches(&self, input: &str) -> Vec<IdMatch> {
-        let text = input
-            .trim()
-            .trim_start_matches(['<', '"', '\''])
-            .trim_end_matches(['>', '"', '\''])
-            .trim();
+        let text = crate::registry::unwrapped(input);
         if !text.contains("://") {
             return Vec::new();
         }

@@ -366,6 +366,13 @@ async fn find_concepts_ranks_exact_first_and_falls_back_to_fuzzy() {
                 .is_some_and(|d| d.contains(&json!("limit=10")))
         );
 
+        // Issue 4: an identifier in any registry spelling is an identifier match.
+        let r = call(client, "find_concepts", json!({ "text": "HPO:0000118" })).await;
+        let v = structured(&r);
+        let first = &v["result"]["candidates"][0];
+        assert_eq!(first["concept"]["curie"], "HP:0000118", "{v}");
+        assert_eq!(first["match_type"], "identifier");
+
         let r = call(
             client,
             "find_concepts",
