@@ -27,6 +27,11 @@ pub enum SourceKind {
     Obo,
     Owl,
     Skos,
+    /// MeSH: descriptors, supplementary concept records and qualifiers, from NLM's RDF or from
+    /// the descriptor and supplementary tables.
+    Mesh,
+    /// Gene identifiers from a table (HGNC, NCBI Gene `gene_info`).
+    Gene,
 }
 
 impl SourceKind {
@@ -35,6 +40,17 @@ impl SourceKind {
         match self {
             SourceKind::Obo | SourceKind::Owl => vec![crate::ingest::vocab::OWL_CLASS.into()],
             SourceKind::Skos => vec![crate::ingest::vocab::SKOS_CONCEPT.into()],
+            SourceKind::Mesh | SourceKind::Gene => Vec::new(),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::Obo => "obo",
+            SourceKind::Owl => "owl",
+            SourceKind::Skos => "skos",
+            SourceKind::Mesh => "mesh",
+            SourceKind::Gene => "gene",
         }
     }
 }
@@ -45,11 +61,16 @@ pub struct SourceSpec {
     pub id: String,
     pub title: String,
     pub kind: SourceKind,
-    /// obo, turtle, ntriples or rdfxml; guessed from the file name when absent.
+    /// obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv or gene-info; guessed from the file
+    /// name when absent.
     #[serde(default)]
     pub format: Option<String>,
     /// Relative to the catalogue file.
     pub path: PathBuf,
+    /// Further files of the same source and format (MeSH's supplementary table), read after
+    /// `path`.
+    #[serde(default)]
+    pub more_paths: Vec<PathBuf>,
     /// Where to download it, for users with the web.
     #[serde(default)]
     pub url: Option<String>,
@@ -162,7 +183,16 @@ impl Catalog {
             }
             if source.format().is_none() {
                 return Err(invalid(format!(
-                    "source '{}': unknown format; use obo, turtle, ntriples or rdfxml",
+                    "source '{}': unknown format; use obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv or gene-info",
+                    source.id
+                )));
+            }
+            if let Some(problem) = source.format().and_then(|f| f.fits_kind(source.kind)) {
+                return Err(invalid(format!("source '{}': {problem}", source.id)));
+            }
+            if !source.more_paths.is_empty() && !matches!(source.format(), Some(Format::Table(_))) {
+                return Err(invalid(format!(
+                    "source '{}': more_paths is for table formats only",
                     source.id
                 )));
             }
@@ -178,5 +208,13 @@ impl Catalog {
     /// The file of a source, resolved against the catalogue's directory.
     pub fn file(&self, source: &SourceSpec) -> PathBuf {
         self.dir.join(&source.path)
+    }
+
+    /// Every file of a source in reading order: `path`, then `more_paths`.
+    pub fn files(&self, source: &SourceSpec) -> Vec<PathBuf> {
+        std::iter::once(&source.path)
+            .chain(&source.more_paths)
+            .map(|p| self.dir.join(p))
+            .collect()
     }
 }

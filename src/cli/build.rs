@@ -56,14 +56,15 @@ impl BuildObserver for Progress {
         };
         let c = &record.counts;
         eprintln!(
-            "{id:>12}: release {} ({origin}); {} triples, {} concepts ({} obsolete), {} labels, {} xrefs; {} in {seconds:.1}s ({:.0} triples/s)",
+            "{id:>12}: release {} ({origin}); {} triples, {} concepts ({} obsolete), {} labels, {} xrefs, {} rows skipped; {} in {seconds:.1}s ({:.0} triples/s)",
             record.release,
             c.triples,
             c.concepts,
             c.obsolete,
             c.labels,
             c.xrefs,
-            HumanBytes(record.file.bytes),
+            c.skipped_rows,
+            HumanBytes(record.files.iter().map(|f| f.bytes).sum::<u64>()),
             c.triples as f64 / seconds.max(1e-3),
         );
     }
@@ -71,6 +72,11 @@ impl BuildObserver for Progress {
     fn source_skipped(&self, id: &str, reason: &str) {
         self.clear();
         eprintln!("{id:>12}: skipped: {reason}");
+    }
+
+    fn row_skipped(&self, id: &str, problem: &str) {
+        self.clear();
+        eprintln!("{id:>12}: row skipped: {problem}");
     }
 
     fn stage(&self, name: &str) {

@@ -1,10 +1,11 @@
-//! `ontoresolve lookup`: identifier first, then exact name, fuzzy name and full text.
+//! `ontoresolve lookup`: the same search cascade as `find_concepts` (identifier, exact name,
+//! near spelling, full text), obsolete concepts included and marked.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use ontoresolve::resolve::{ConceptDetails, Resolver};
+use ontoresolve::resolve::{ConceptDetails, NameQuery, Resolver};
 use serde_json::json;
 
 pub fn run(
@@ -14,67 +15,40 @@ pub fn run(
     limit: usize,
 ) -> anyhow::Result<ExitCode> {
     let resolver = Resolver::open(index_dir).context("cannot open the index")?;
-    let ids = resolver.lookup_id(query);
-    if !ids.is_empty() {
-        for m in ids.iter().take(limit) {
-            if let Some(details) = resolver.details(m.concept) {
-                print_details(
-                    &resolver,
-                    &details,
-                    &format!("identifier ({:?})", m.spelling),
-                    json_output,
-                );
-            }
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    let mut candidates: Vec<(u32, String)> = resolver
-        .lookup_label(query)
-        .into_iter()
-        .map(|m| {
-            (
-                m.concept,
-                format!("exact {} \"{}\"", m.label.kind.as_str(), m.label.text),
-            )
-        })
-        .collect();
-    if candidates.is_empty() {
-        candidates = resolver
-            .fuzzy(query, 2, limit)
-            .into_iter()
-            .map(|m| {
-                (
-                    m.concept,
-                    format!(
-                        "fuzzy (distance {}) {} \"{}\"",
-                        m.distance,
-                        m.label.kind.as_str(),
-                        m.label.text
-                    ),
-                )
-            })
-            .collect();
-    }
-    if candidates.is_empty() {
-        let (hits, _) = resolver.search(query, limit)?;
-        candidates = hits
-            .into_iter()
-            .map(|h| (h.concept, format!("full text (score {:.2})", h.score)))
-            .collect();
-    }
-    if candidates.is_empty() {
+    let found = resolver.find_by_name(&NameQuery {
+        text: query,
+        sources: None,
+        include_obsolete: true,
+    });
+    if found.candidates.is_empty() {
         eprintln!(
             "no concept matches {query:?} as an identifier, a name, a near spelling or in full text"
         );
         return Ok(ExitCode::from(1));
     }
-    let mut seen = Vec::new();
-    for (id, how) in candidates {
-        if seen.contains(&id) || seen.len() >= limit {
-            continue;
-        }
-        seen.push(id);
-        if let Some(details) = resolver.details(id) {
+    if found.distinct_concepts() > 1 {
+        eprintln!(
+            "{query:?} matches {} distinct concepts; showing {}",
+            found.distinct_concepts(),
+            found.distinct_concepts().min(limit)
+        );
+    }
+    for candidate in found.candidates.iter().take(limit) {
+        let how = format!(
+            "{}{}{} \"{}\"",
+            candidate.kind.as_str(),
+            candidate
+                .distance
+                .map(|d| format!(" (distance {d})"))
+                .unwrap_or_default(),
+            if candidate.case_exact {
+                ""
+            } else {
+                ", other letter case"
+            },
+            candidate.text.as_deref().unwrap_or("")
+        );
+        if let Some(details) = resolver.details(candidate.concept) {
             print_details(&resolver, &details, &how, json_output);
         }
     }
@@ -83,10 +57,10 @@ pub fn run(
 
 fn print_details(resolver: &Resolver, d: &ConceptDetails, matched: &str, json_output: bool) {
     let c = &d.concept;
-    let replacement = if c.obsolete {
-        resolver.replacement_of(c)
+    let replacements = if c.obsolete {
+        resolver.live_replacements(c)
     } else {
-        None
+        Vec::new()
     };
     if json_output {
         let value = json!({
@@ -103,7 +77,11 @@ fn print_details(resolver: &Resolver, d: &ConceptDetails, matched: &str, json_ou
             "xrefs": c.xrefs,
             "replacements": c.replacements,
             "alt_ids": c.alt_ids,
-            "live_replacement": replacement.as_ref().map(|(_, r)| &r.iri),
+            "status": c.status().as_str(),
+            "kind": c.kind.as_str(),
+            "tree_numbers": c.tree_numbers,
+            "locus_type": c.locus_type,
+            "live_replacements": replacements.iter().map(|(_, r)| &r.iri).collect::<Vec<_>>(),
         });
         println!("{value}");
         return;
@@ -119,12 +97,19 @@ fn print_details(resolver: &Resolver, d: &ConceptDetails, matched: &str, json_ou
     );
     println!("  iri:      {}", c.iri);
     println!("  source:   {} release {}", d.source_id, d.release);
+    println!("  kind:     {}", c.kind.as_str());
+    if let Some(locus) = &c.locus_type {
+        println!("  locus:    {locus}");
+    }
+    for tree in &c.tree_numbers {
+        println!("  tree      {tree}");
+    }
     if c.obsolete {
-        println!("  OBSOLETE");
+        println!("  {}", c.status().as_str().to_uppercase());
         for r in &c.replacements {
             println!("  {:?}: {}", r.kind, r.target);
         }
-        if let Some((_, r)) = replacement {
+        for (_, r) in &replacements {
             println!(
                 "  use instead: {} {}",
                 r.curie.as_deref().unwrap_or(&r.iri),

@@ -11,9 +11,9 @@ use std::sync::OnceLock;
 use fst::{Automaton, IntoStreamer, Map, MapBuilder, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder};
 use memmap2::Mmap;
-use rayon::slice::ParallelSliceMut;
 
 use super::mmap::map_file;
+use super::runs::RunWriter;
 
 /// One occurrence of a key: the concept, and a detail whose meaning depends on the lexicon
 /// (the label's position in the concept for the label lexicon, the spelling kind for ids).
@@ -29,9 +29,21 @@ const POSTING_BYTES: usize = 6;
 /// long is better found by full text.
 pub const MAX_FUZZY_KEY_BYTES: usize = 128;
 
-#[derive(Default)]
+/// Writes one lexicon. Entries are sorted in bounded runs; with a spill directory, full runs go
+/// to disk and are merged at the end, so memory does not grow with the number of keys.
 pub struct LexiconWriter {
-    entries: Vec<(String, Posting)>,
+    runs: RunWriter,
+    /// The first spill failure; reported by `write`, never swallowed.
+    error: Option<io::Error>,
+}
+
+impl Default for LexiconWriter {
+    fn default() -> Self {
+        LexiconWriter {
+            runs: RunWriter::in_memory(),
+            error: None,
+        }
+    }
 }
 
 /// What a written lexicon holds.
@@ -42,9 +54,17 @@ pub struct LexiconCounts {
 }
 
 impl LexiconWriter {
+    /// A writer that spills sorted runs named after `name` into `dir`.
+    pub fn spilling(dir: &Path, name: &str) -> LexiconWriter {
+        LexiconWriter {
+            runs: RunWriter::new(dir, name),
+            error: None,
+        }
+    }
+
     pub fn add(&mut self, key: String, posting: Posting) {
-        if !key.is_empty() {
-            self.entries.push((key, posting));
+        if let Err(e) = self.runs.push(key, posting) {
+            self.error.get_or_insert(e);
         }
     }
 
@@ -55,30 +75,44 @@ impl LexiconWriter {
     }
 
     /// Sorts, deduplicates and writes the FST and the postings file.
-    pub fn write(mut self, fst_path: &Path, postings_path: &Path) -> io::Result<LexiconCounts> {
-        self.entries.par_sort_unstable();
-        self.entries.dedup();
+    pub fn write(self, fst_path: &Path, postings_path: &Path) -> io::Result<LexiconCounts> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let runs = self.runs;
+        let mut merge = runs.into_sorted()?;
         let mut postings = BufWriter::new(File::create(postings_path)?);
         let mut map =
             MapBuilder::new(BufWriter::new(File::create(fst_path)?)).map_err(io::Error::other)?;
         let mut offset: u64 = 0;
         let mut counts = LexiconCounts::default();
-        let mut i = 0;
-        while i < self.entries.len() {
-            let key = &self.entries[i].0;
-            let end = i + self.entries[i..].partition_point(|(k, _)| k == key);
-            let group = &self.entries[i..end];
+        let mut group: Vec<Posting> = Vec::new();
+        let mut current: Option<String> = None;
+        let mut flush = |key: &str, group: &mut Vec<Posting>| -> io::Result<()> {
             map.insert(key.as_bytes(), offset)
                 .map_err(io::Error::other)?;
             postings.write_all(&(group.len() as u32).to_le_bytes())?;
-            for (_, p) in group {
+            for p in group.iter() {
                 postings.write_all(&p.concept.to_le_bytes())?;
                 postings.write_all(&p.detail.to_le_bytes())?;
             }
             offset += 4 + (group.len() * POSTING_BYTES) as u64;
             counts.keys += 1;
             counts.postings += group.len() as u64;
-            i = end;
+            group.clear();
+            Ok(())
+        };
+        while let Some((key, posting)) = merge.next_entry()? {
+            if current.as_deref() != Some(key.as_str()) {
+                if let Some(done) = current.take() {
+                    flush(&done, &mut group)?;
+                }
+                current = Some(key);
+            }
+            group.push(posting);
+        }
+        if let Some(done) = current.take() {
+            flush(&done, &mut group)?;
         }
         map.into_inner()
             .map_err(io::Error::other)?

@@ -9,7 +9,7 @@ use super::registry::RegistryCounts;
 use crate::model::PrefixRule;
 
 /// Bumped whenever a file layout under a build directory changes.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -84,7 +84,8 @@ pub struct SourceRecord {
     pub release_origin: ReleaseOrigin,
     /// The named graph holding this release's triples.
     pub graph: String,
-    pub file: InputFile,
+    /// The files read, in order (one for most sources; MeSH's tables are two).
+    pub files: Vec<InputFile>,
     pub license: String,
     pub attribution: String,
     pub homepage: String,
@@ -121,6 +122,9 @@ pub struct SourceCounts {
     pub parent_links: u64,
     pub xrefs: u64,
     pub replacements: u64,
+    /// Table rows that could not be read and were skipped (each reported with file and line).
+    #[serde(default)]
+    pub skipped_rows: u64,
 }
 
 pub const MAX_TOP_CONCEPTS: usize = 100;

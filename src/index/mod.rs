@@ -11,11 +11,21 @@ pub mod manifest;
 mod mmap;
 pub mod normalize;
 pub mod registry;
+mod runs;
 pub mod table;
 
 use std::path::{Path, PathBuf};
 
 use crate::model::Concept;
+
+/// How each identifier key was spelled, kept as the id lexicon's posting detail.
+pub mod spelling {
+    pub const IRI: u16 = 0;
+    pub const CURIE: u16 = 1;
+    pub const UNDERSCORE: u16 = 2;
+    pub const LOCAL_ID: u16 = 3;
+    pub const ALT_ID: u16 = 4;
+}
 
 pub use fulltext::{FullText, FullTextWriter, TextHit};
 pub use lexicon::{FuzzyHit, Lexicon, LexiconCounts, LexiconWriter, Posting};

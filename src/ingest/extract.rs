@@ -10,8 +10,8 @@ use oxigraph::model::{NamedOrBlankNode, Term, Triple};
 use super::StatedRelease;
 use super::vocab::*;
 use crate::model::{
-    Concept, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Provenance, Replacement,
-    ReplacementKind, SourceIdx, Xref, XrefKind, obo_purl,
+    Concept, ConceptKind, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Provenance,
+    Replacement, ReplacementKind, SourceIdx, Xref, XrefKind, obo_purl,
 };
 
 /// Counts of what one source yielded.
@@ -27,6 +27,22 @@ pub struct ExtractStats {
     pub replacements: u64,
 }
 
+impl ExtractStats {
+    /// The counts of a finished list of concepts read from `triples` triples.
+    pub fn of(triples: u64, concepts: &[Concept]) -> ExtractStats {
+        ExtractStats {
+            triples,
+            concepts: concepts.len() as u64,
+            obsolete: concepts.iter().filter(|c| c.obsolete).count() as u64,
+            labels: concepts.iter().map(|c| c.labels.len() as u64).sum(),
+            definitions: concepts.iter().map(|c| c.definitions.len() as u64).sum(),
+            parent_links: concepts.iter().map(|c| c.parents.len() as u64).sum(),
+            xrefs: concepts.iter().map(|c| c.xrefs.len() as u64).sum(),
+            replacements: concepts.iter().map(|c| c.replacements.len() as u64).sum(),
+        }
+    }
+}
+
 /// Which statement a file's release came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileRelease {
@@ -37,8 +53,21 @@ pub struct FileRelease {
 /// Untyped version candidates kept while waiting for a subject's type; bounds memory.
 const MAX_UNTYPED_CANDIDATES: usize = 256;
 
+/// How a source's triples become concepts. Most sources describe each concept on its own
+/// subject; MeSH spreads one descriptor over concept and term nodes that must be joined.
+pub enum Profile {
+    /// One subject per concept (OWL, OBO, SKOS).
+    Generic,
+    /// NLM's MeSH RDF: descriptors, supplementary records and qualifiers joined with their
+    /// concepts, terms and tree numbers.
+    Mesh(Box<super::mesh_rdf::MeshRdf>),
+}
+
 pub struct Extractor<'a> {
     source: SourceIdx,
+    profile: Profile,
+    /// The kind given to the concepts of a generic source.
+    kind: ConceptKind,
     concept_types: Vec<String>,
     namespaces: Vec<String>,
     prefixes: &'a dyn Prefixes,
@@ -62,6 +91,8 @@ impl<'a> Extractor<'a> {
     ) -> Self {
         Extractor {
             source,
+            profile: Profile::Generic,
+            kind: ConceptKind::Class,
             concept_types,
             namespaces,
             prefixes,
@@ -76,6 +107,13 @@ impl<'a> Extractor<'a> {
         }
     }
 
+    /// Sets how triples become concepts, and the kind of a generic source's concepts.
+    pub fn with_profile(mut self, profile: Profile, kind: ConceptKind) -> Self {
+        self.profile = profile;
+        self.kind = kind;
+        self
+    }
+
     pub fn triples(&self) -> u64 {
         self.triples
     }
@@ -88,7 +126,15 @@ impl<'a> Extractor<'a> {
     /// The release the file states, once it can no longer change; `None` until then.
     pub fn settled_release(&mut self) -> Option<&Option<FileRelease>> {
         if self.settled.is_none() {
-            if let Some(stated) = &self.stated {
+            if let Profile::Mesh(mesh) = &self.profile
+                && let Some(year) = mesh.year()
+            {
+                // NLM's year-versioned IRIs (http://id.nlm.nih.gov/mesh/2020/…) name the release.
+                self.settled = Some(Some(FileRelease {
+                    value: year,
+                    property: "MeSH year-versioned IRIs".to_string(),
+                }));
+            } else if let Some(stated) = &self.stated {
                 self.settled = Some(Some(FileRelease {
                     value: normalize_release(&stated.value),
                     property: stated.property.to_string(),
@@ -155,6 +201,10 @@ impl<'a> Extractor<'a> {
 
     pub fn observe(&mut self, triple: &Triple) {
         self.triples += 1;
+        if let Profile::Mesh(mesh) = &mut self.profile {
+            mesh.observe(triple);
+            return;
+        }
         let NamedOrBlankNode::NamedNode(subject) = &triple.subject else {
             // Blank nodes nest inside a subject's description; they do not end it.
             return;
@@ -231,7 +281,12 @@ impl<'a> Extractor<'a> {
         if let Some(kind) = xref_kind(p) {
             let target = term_text(&triple.object);
             if !target.is_empty() {
-                self.concept(s).xrefs.push(Xref { target, kind, prov });
+                self.concept(s).xrefs.push(Xref {
+                    target,
+                    kind,
+                    qualifier: None,
+                    prov,
+                });
             }
             return;
         }
@@ -342,6 +397,11 @@ impl<'a> Extractor<'a> {
 
     /// The typed concepts, sorted by IRI, with CURIEs, deduplicated items and children.
     pub fn finish(mut self) -> (Vec<Concept>, ExtractStats) {
+        if let Profile::Mesh(mesh) = std::mem::replace(&mut self.profile, Profile::Generic) {
+            let concepts = mesh.finish(self.prefixes);
+            let stats = ExtractStats::of(self.triples, &concepts);
+            return (concepts, stats);
+        }
         let typed = std::mem::take(&mut self.typed);
         let mut concepts: BTreeMap<String, Concept> = BTreeMap::new();
         for iri in typed {
@@ -360,6 +420,7 @@ impl<'a> Extractor<'a> {
             dedup_sorted(&mut concept.xrefs);
             dedup_sorted(&mut concept.replacements);
             dedup_sorted(&mut concept.alt_ids);
+            concept.kind = self.kind;
             concepts.insert(iri, concept);
         }
         let mut children: BTreeMap<String, Vec<Link>> = BTreeMap::new();
@@ -378,16 +439,7 @@ impl<'a> Extractor<'a> {
             }
         }
         let concepts: Vec<Concept> = concepts.into_values().collect();
-        let stats = ExtractStats {
-            triples: self.triples,
-            concepts: concepts.len() as u64,
-            obsolete: concepts.iter().filter(|c| c.obsolete).count() as u64,
-            labels: concepts.iter().map(|c| c.labels.len() as u64).sum(),
-            definitions: concepts.iter().map(|c| c.definitions.len() as u64).sum(),
-            parent_links: concepts.iter().map(|c| c.parents.len() as u64).sum(),
-            xrefs: concepts.iter().map(|c| c.xrefs.len() as u64).sum(),
-            replacements: concepts.iter().map(|c| c.replacements.len() as u64).sum(),
-        };
+        let stats = ExtractStats::of(self.triples, &concepts);
         (concepts, stats)
     }
 }

@@ -7,8 +7,10 @@
 pub mod error;
 pub mod extract;
 pub mod input;
+pub mod mesh_rdf;
 pub mod obo;
 pub mod rdf;
+pub mod tables;
 pub mod vocab;
 
 use std::io::BufRead;
@@ -17,7 +19,7 @@ use std::path::Path;
 use oxigraph::model::Triple;
 
 pub use error::{IngestError, Location};
-pub use extract::{ExtractStats, Extractor, FileRelease};
+pub use extract::{ExtractStats, Extractor, FileRelease, Profile};
 
 use crate::model::Prefixes;
 
@@ -29,11 +31,24 @@ pub enum RdfSyntax {
     RdfXml,
 }
 
+/// A table format, read row by row into concepts (and written to the store as triples).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableFormat {
+    /// MeSH descriptor and supplementary-record tables (no header; id, label, terms, trees or
+    /// mapped-to).
+    MeshTsv,
+    /// HGNC's gene table with its header line.
+    HgncTsv,
+    /// NCBI Gene `gene_info` with its `#tax_id` header line.
+    GeneInfo,
+}
+
 /// A file format the build can read (gzip-compressed or not).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Obo,
     Rdf(RdfSyntax),
+    Table(TableFormat),
 }
 
 impl Format {
@@ -44,8 +59,26 @@ impl Format {
             "turtle" | "ttl" => Format::Rdf(RdfSyntax::Turtle),
             "ntriples" | "n-triples" | "nt" => Format::Rdf(RdfSyntax::NTriples),
             "rdfxml" | "rdf/xml" | "owl" | "rdf" | "xml" => Format::Rdf(RdfSyntax::RdfXml),
+            "mesh-tsv" => Format::Table(TableFormat::MeshTsv),
+            "hgnc-tsv" => Format::Table(TableFormat::HgncTsv),
+            "gene-info" | "gene_info" => Format::Table(TableFormat::GeneInfo),
             _ => return None,
         })
+    }
+
+    /// Why this format cannot serve a source of `kind`, if it cannot.
+    pub fn fits_kind(self, kind: crate::catalog::SourceKind) -> Option<&'static str> {
+        use crate::catalog::SourceKind;
+        match (self, kind) {
+            (Format::Table(TableFormat::MeshTsv), SourceKind::Mesh) => None,
+            (Format::Table(TableFormat::HgncTsv | TableFormat::GeneInfo), SourceKind::Gene) => None,
+            (Format::Table(_), _) => Some("this table format does not fit the source's kind"),
+            (_, SourceKind::Gene) => {
+                Some("gene sources are read from tables (hgnc-tsv, gene-info)")
+            }
+            (Format::Obo, SourceKind::Mesh) => Some("MeSH is read from NLM's RDF or from mesh-tsv"),
+            _ => None,
+        }
     }
 
     /// Guesses the format from a file name, ignoring a `.gz` suffix.
@@ -82,5 +115,9 @@ pub fn parse(
     match format {
         Format::Obo => obo::parse(input, file, prefixes, sink),
         Format::Rdf(syntax) => rdf::parse(input, file, syntax, base_iri, sink),
+        Format::Table(_) => Err(IngestError::Invalid {
+            file: file.to_path_buf(),
+            message: "a table is read by ingest::tables, not as triples".into(),
+        }),
     }
 }

@@ -58,6 +58,20 @@ pub struct ConceptSummary {
     pub source: String,
     pub release: String,
     pub obsolete: bool,
+    /// `current`, `obsolete` or `withdrawn` (a gene symbol or entry its authority withdrew).
+    pub status: String,
+    /// `class`, `concept`, `descriptor`, `supplementary_record`, `qualifier` or `gene`.
+    pub kind: String,
+}
+
+/// One replacement of an obsolete concept, followed hop by hop.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ReplacementChain {
+    pub hops: Vec<ChainHop>,
+    /// The live, loaded concept the chain ends at (its CURIE), if it does.
+    pub ends_at: Option<String>,
+    /// The chain came back to a concept it had passed.
+    pub cycle: bool,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -80,10 +94,13 @@ pub struct Resolution {
     pub next_step: Option<String>,
     /// The concepts with this identifier (one per source that holds it).
     pub concepts: Vec<ConceptSummary>,
-    /// For an obsolete concept: replaced_by followed to a live concept, hop by hop.
-    pub replacement_chain: Vec<ChainHop>,
+    /// For an obsolete concept: every replacement, each followed to a live concept when one is
+    /// loaded. Several chains mean several replacements: none is preferred.
+    pub replacements: Vec<ReplacementChain>,
     /// For an obsolete concept: alternatives it says to consider.
     pub consider: Vec<String>,
+    /// Live concepts that also list this identifier as an alternative id.
+    pub alt_id_of: Vec<ConceptSummary>,
     /// Catalogued sources that declare the identifier's prefix, loaded or not.
     pub sources_for_prefix: Vec<String>,
     /// Of those, the ones loaded in this index.
@@ -126,10 +143,16 @@ pub struct ReadingDto {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Candidate {
     pub concept: ConceptSummary,
-    /// `identifier`, `exact_label`, `synonym`, `fuzzy` or `full_text`.
+    /// The stage that matched: `identifier`, `exact_label`, `synonym`, `fuzzy` or `full_text`.
     pub match_type: String,
-    /// For synonyms: the kind (exact_synonym, alt_label, related_synonym, ...).
-    pub synonym_kind: Option<String>,
+    /// How the name matched: identifier, alt_id, label, approved_symbol, approved_name,
+    /// entry_term, exact_synonym, alt_label, alias_symbol, previous_symbol, narrow_synonym,
+    /// broad_synonym, related_synonym, hidden_label, notation, near_spelling or full_text.
+    /// An alias or previous symbol may belong to several genes.
+    pub match_kind: String,
+    /// Whether the matched text equals the input in letter case too (gene symbols are
+    /// case-significant).
+    pub case_exact: bool,
     /// For fuzzy matches: the edit distance.
     pub distance: Option<u8>,
     /// The text that matched, with its language tag.
@@ -142,11 +165,15 @@ pub struct Candidate {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Score {
     pub total: f64,
-    /// Weight of the match type: identifier 1.0, exact label 0.95, synonym 0.85, fuzzy 0.7,
-    /// full text 0.5.
+    /// Weight of the match kind: identifier 1.0, label or approved symbol 0.95, approved name
+    /// 0.93, entry term or exact synonym 0.9, alt label 0.88, alias symbol 0.85, previous
+    /// symbol 0.82, narrow or broad synonym 0.8, related synonym 0.75, near spelling 0.7, full
+    /// text up to 0.5.
     pub match_type: f64,
     /// Subtracted per edit for fuzzy matches (0.1 per edit).
     pub distance_penalty: f64,
+    /// Subtracted when the match ignored letter case (0.01).
+    pub case_penalty: f64,
     /// The full-text relevance (BM25), when the match came from full text.
     pub text_relevance: Option<f64>,
 }
@@ -154,6 +181,11 @@ pub struct Score {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Candidates {
     pub candidates: Vec<Candidate>,
+    /// Whether the name matched more than one distinct concept: pick by match_kind and
+    /// source, never by position alone.
+    pub ambiguous: bool,
+    /// How many distinct concepts matched (after the filters).
+    pub distinct_concepts: u64,
     /// Obsolete matches left out (include_obsolete=false).
     pub obsolete_hidden: u64,
     /// The stages tried in order, and the one that produced the candidates.
@@ -179,8 +211,16 @@ pub struct LinkDto {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct XrefDto {
     pub target: String,
-    /// `db_xref`, `exact_match`, `close_match`, `broad_match`, `narrow_match` or `related_match`.
+    /// The predicate as a CURIE: oboInOwl:hasDbXref (an unqualified cross-reference, not an
+    /// equivalence), skos:exactMatch, skos:closeMatch, skos:broadMatch, skos:narrowMatch,
+    /// skos:relatedMatch, RO:0002205 (has gene product), RO:HOM0000017 (ortholog),
+    /// meshv:preferredMappedTo or meshv:mappedTo.
     pub predicate: String,
+    /// A MeSH qualifier that came with the target.
+    pub qualifier: Option<String>,
+    /// Who asserted it, and in which release.
+    pub source: String,
+    pub release: String,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -193,7 +233,14 @@ pub struct ConceptDetail {
     pub children_total: u64,
     pub xrefs: Vec<XrefDto>,
     pub alt_ids: Vec<String>,
-    pub replacement_chain: Vec<ChainHop>,
+    /// MeSH tree numbers (a descriptor can sit in several trees).
+    pub tree_numbers: Vec<String>,
+    /// A gene's locus type.
+    pub locus_type: Option<String>,
+    /// A gene's taxon.
+    pub taxon: Option<String>,
+    /// Every replacement of an obsolete concept, each followed to a live concept.
+    pub replacements: Vec<ReplacementChain>,
     pub consider: Vec<String>,
     /// The named graph holding the concept's triples.
     pub graph: String,

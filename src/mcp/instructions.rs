@@ -13,10 +13,25 @@ pub fn instructions(m: &Manifest) -> String {
     for s in &m.skipped {
         out.push_str(&format!("- {} is NOT loaded: {}\n", s.id, s.reason));
     }
-    out.push_str(
-        "Not covered: literature, clinical trials, sequences, variants, drugs and genes (no gene \
-         source is loaded), and any vocabulary not listed above.\n",
-    );
+    let has = |kind: &str| m.sources.iter().any(|s| s.kind == kind);
+    let mut missing = vec!["literature", "clinical trials", "sequences", "variants"];
+    if !has("mesh") {
+        missing.push("drugs and chemicals (MeSH is not loaded)");
+    }
+    if !has("gene") {
+        missing.push("genes (no gene source is loaded)");
+    }
+    out.push_str(&format!(
+        "Not covered: {}, and any vocabulary not listed above.\n",
+        missing.join(", ")
+    ));
+    if has("gene") {
+        out.push_str(
+            "Gene symbols are case-significant and reused: find_concepts lists every gene a \
+             symbol names (approved, alias or previous symbol) and says which; never take the \
+             first candidate of an ambiguous symbol.\n",
+        );
+    }
     match &m.registry.source {
         Some(r) => out.push_str(&format!(
             "Identifiers are normalized with the {} release {} ({} prefixes): an identifier of a \
@@ -36,7 +51,8 @@ pub fn instructions(m: &Manifest) -> String {
          found, obsolete (with the replacement), not in the loaded sources, or malformed/unknown \
          prefix: treat anything but found as not resolved.\n\
          - Have a name? Call find_concepts. It tries exact label, then synonyms, then near \
-         spellings, then full text, and says which matched; obsolete concepts are hidden and counted.\n\
+         spellings, then full text, and says which matched (match_kind) and whether the name is \
+         ambiguous; obsolete concepts are hidden and counted.\n\
          - Need labels, definitions, parents, children, xrefs or provenance? Call get_concept with \
          the identifier from the first step.\n\
          - Unsure what is loaded or which release? Call list_sources.\n\

@@ -3,6 +3,8 @@
 
 pub mod dto;
 mod instructions;
+
+pub use instructions::instructions as instructions_for;
 pub mod tools;
 
 use std::borrow::Cow;
@@ -71,7 +73,7 @@ impl OntoServer {
     /// What is this identifier?
     #[tool(
         input_schema = schema_for_type::<IdentifierArgs>(),
-        description = "What is this identifier? Normalizes any spelling (CURIE in any case, prefix synonyms such as EntrezGene or MSH, PREFIX_local, IRIs including identifiers.org and n2t links, doubled prefixes like GO:GO:) with the Bioregistry, records each step, and says exactly one of: found, obsolete (with its replacement chain), not_in_loaded_sources (with the resolver link), malformed (with the pattern and an example), unknown_prefix (with the closest prefixes) or ambiguous_input (every reading of a bare local id).",
+        description = "What is this identifier? Normalizes any spelling (CURIE in any case, prefix synonyms such as EntrezGene or MSH, PREFIX_local, IRIs including identifiers.org and n2t links, doubled prefixes like GO:GO:) with the Bioregistry, records each step, and says exactly one of: found, obsolete (with every replacement, each followed to a live concept, and any live concept that lists it as an alternative id), not_in_loaded_sources (with the resolver link), malformed (with the pattern and an example), unknown_prefix (with the closest prefixes) or ambiguous_input (every reading of a bare local id).",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -92,7 +94,7 @@ impl OntoServer {
     /// Which concepts have this name?
     #[tool(
         input_schema = schema_for_type::<FindArgs>(),
-        description = "Which concepts have this name? Tries exact label, then synonyms, then near spellings (edit distance 1-2), then full text over labels and definitions. Each candidate says how it matched, the matched text and a score broken into parts. Obsolete concepts are hidden unless include_obsolete is true, and counted.",
+        description = "Which concepts have this name? Tries exact label, then synonyms, then near spellings (edit distance 1-2), then full text over labels and definitions. Every concept that matches a name is listed, best first: each candidate says how it matched (match_kind: label, approved_symbol, alias_symbol, previous_symbol, approved_name, entry_term, a synonym kind, near_spelling, full_text), whether the letter case matched (gene symbols are case-significant), its status, and a score broken into parts; `ambiguous` and `distinct_concepts` say when one name names several concepts. Obsolete and withdrawn concepts are hidden unless include_obsolete is true, and counted.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -113,7 +115,7 @@ impl OntoServer {
     /// Everything about one concept.
     #[tool(
         input_schema = schema_for_type::<IdentifierArgs>(),
-        description = "Everything about one concept: labels by kind and language, definitions, parents, children, cross-references, obsolete status with its replacement chain, and its source release and named graph.",
+        description = "Everything about one concept: its kind (class, concept, descriptor, supplementary_record, qualifier, gene), labels by kind and language, definitions, parents, children, MeSH tree numbers, a gene's locus type, cross-references with their predicate, source and release, status with every replacement, and its source release and named graph.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -313,7 +315,27 @@ impl ServerHandler for OntoServer {
                 Some(json!({ "cursor": c })),
             ));
         }
-        Ok(ListToolsResult::with_all_items(self.tool_router.list_all())
+        // Descriptions name what this index holds, from its manifest, never from fixed text.
+        let loaded = self
+            .resolver
+            .manifest()
+            .sources
+            .iter()
+            .map(|s| format!("{} ({} {})", s.id, s.title, s.release))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let tools = self
+            .tool_router
+            .list_all()
+            .into_iter()
+            .map(|mut tool| {
+                if let Some(d) = tool.description.take() {
+                    tool.description = Some(format!("{d} Loaded sources: {loaded}.").into());
+                }
+                tool
+            })
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools)
             .with_ttl_ms(CACHE_TTL_MS)
             .with_cache_scope(CacheScope::Public))
     }
@@ -429,7 +451,7 @@ impl ServerHandler for OntoServer {
         let contents = if let Some(id) = uri.strip_prefix("ontoresolve://source/") {
             self.resolver.manifest().source(id).and_then(|s| {
                 let info = tools::source_info(s);
-                let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "file": s.file, "top_concepts": s.top_concepts });
+                let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "files": s.files, "top_concepts": s.top_concepts });
                 Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
             })
         } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {

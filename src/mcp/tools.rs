@@ -6,9 +6,12 @@ use serde_json::{Value, json};
 use super::dto::*;
 use crate::index::manifest::{ReleaseOrigin, SourceRecord};
 use crate::model::Prefixes;
-use crate::model::{Concept, Link};
+use crate::model::{Concept, LabelKind, Link};
 use crate::registry::{PatternCheck, RecordId};
-use crate::resolve::{ChainStep, ConceptId, Normalized, Outcome, Resolver};
+use crate::resolve::{
+    Chain, ChainStep, ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, Normalized, Outcome,
+    Resolver, Stage,
+};
 
 /// A tool input error: a code, what went wrong and what to do next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,9 +48,24 @@ pub const MAX_LIMIT: u32 = 100;
 const MAX_CHILDREN: usize = 100;
 const MAX_TEXT_BYTES: usize = 1000;
 
-const LABEL_PREDICATES: &str =
-    "<http://www.w3.org/2000/01/rdf-schema#label> <http://www.w3.org/2004/02/skos/core#prefLabel>";
-const NAME_PREDICATES: &str = "<http://www.w3.org/2000/01/rdf-schema#label>, <http://www.w3.org/2004/02/skos/core#prefLabel>, <http://www.w3.org/2004/02/skos/core#altLabel>, <http://www.w3.org/2004/02/skos/core#hiddenLabel>, <http://www.w3.org/2004/02/skos/core#notation>, <http://www.geneontology.org/formats/oboInOwl#hasExactSynonym>, <http://www.geneontology.org/formats/oboInOwl#hasRelatedSynonym>, <http://www.geneontology.org/formats/oboInOwl#hasBroadSynonym>, <http://www.geneontology.org/formats/oboInOwl#hasNarrowSynonym>";
+/// The predicates of a concept's own name, for a SPARQL `VALUES` clause.
+fn primary_predicates() -> String {
+    LabelKind::ALL
+        .iter()
+        .filter(|k| k.is_primary())
+        .map(|k| format!("<{}>", k.predicate()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every name predicate, for a SPARQL `IN` list.
+fn name_predicates() -> String {
+    LabelKind::ALL
+        .iter()
+        .map(|k| format!("<{}>", k.predicate()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 fn sparql_string(text: &str) -> String {
     let mut out = String::from("\"");
@@ -136,6 +154,8 @@ pub fn summary(r: &Resolver, c: &Concept) -> ConceptSummary {
         source: source.map(|s| s.id.clone()).unwrap_or_default(),
         release: source.map(|s| s.release.clone()).unwrap_or_default(),
         obsolete: c.obsolete,
+        status: c.status().as_str().into(),
+        kind: c.kind.as_str().into(),
     }
 }
 
@@ -152,6 +172,21 @@ fn curie_and_label(
             .or_else(|| r.registry().compress(iri)),
         found.and_then(|c| c.preferred_label().map(|l| l.text.clone())),
     )
+}
+
+/// Every replacement chain, each with the live concept it ends at.
+fn chains(r: &Resolver, chains: &[Chain]) -> Vec<ReplacementChain> {
+    chains
+        .iter()
+        .map(|chain| ReplacementChain {
+            hops: hops(r, &chain.steps),
+            ends_at: chain
+                .live_end()
+                .and_then(|id| r.concept(id))
+                .map(|c| c.curie.unwrap_or(c.iri)),
+            cycle: chain.cycle,
+        })
+        .collect()
 }
 
 fn hops(r: &Resolver, chain: &[ChainStep]) -> Vec<ChainHop> {
@@ -178,8 +213,9 @@ impl Resolution {
             message,
             next_step: Some(next_step.into()),
             concepts,
-            replacement_chain: Vec::new(),
+            replacements: Vec::new(),
             consider: Vec::new(),
+            alt_id_of: Vec::new(),
             sources_for_prefix: Vec::new(),
             loaded_sources_for_prefix: Vec::new(),
             prefix: None,
@@ -301,6 +337,101 @@ fn identifier_error(outcome: &Outcome, normalized: &Normalized) -> Option<ToolEr
     }
 }
 
+/// The answer for an obsolete identifier: every replacement chain, the alternatives to
+/// consider, and the live concepts that list it as an alternative id.
+fn obsolete_answer(
+    r: &Resolver,
+    normalized: &str,
+    iri: &str,
+    concept: ConceptId,
+    found_chains: &[Chain],
+    consider: Vec<String>,
+    alt_id_of: &[ConceptId],
+) -> (Resolution, Vec<SourceRelease>, String, Option<String>) {
+    let (concepts, sources) = summaries(r, r.concept(concept).into_iter());
+    let replacements = chains(r, found_chains);
+    let mut live: Vec<String> = Vec::new();
+    for chain in &replacements {
+        if let Some(end) = &chain.ends_at
+            && !live.contains(end)
+        {
+            live.push(end.clone());
+        }
+    }
+    let outside: Vec<String> = replacements
+        .iter()
+        .filter_map(|c| c.hops.last())
+        .filter(|h| !h.loaded)
+        .map(|h| h.curie.clone().unwrap_or_else(|| h.iri.clone()))
+        .collect();
+    let alt_of: Vec<ConceptSummary> = alt_id_of
+        .iter()
+        .filter_map(|id| r.concept(*id))
+        .map(|c| summary(r, &c))
+        .collect();
+    let status = concepts.first().map_or("obsolete", |c| c.status.as_str());
+    let mut message = match live.as_slice() {
+        [one] => format!("{normalized} is {status}; it is replaced by {one}"),
+        [] if replacements.iter().any(|c| c.cycle) => {
+            format!("{normalized} is {status} and its replaced_by links form a cycle")
+        }
+        [] if !outside.is_empty() => format!(
+            "{normalized} is {status}; it is replaced by {}, not in the loaded sources",
+            outside.join(" and ")
+        ),
+        [] if consider.is_empty() => format!("{normalized} is {status} and names no replacement"),
+        [] => format!("{normalized} is {status}; it names alternatives to consider"),
+        many => format!(
+            "{normalized} is {status}; it has {} replacements ({}): none is preferred, choose by meaning",
+            many.len(),
+            many.join(", ")
+        ),
+    };
+    if !alt_of.is_empty() {
+        let names: Vec<String> = alt_of
+            .iter()
+            .map(|c| c.curie.clone().unwrap_or_else(|| c.iri.clone()))
+            .collect();
+        message.push_str(&format!(
+            "; it is also an alternative id of {}",
+            names.join(", ")
+        ));
+    }
+    let next_step = match live.as_slice() {
+        [one] => format!("Use {one} instead; call get_concept on it for details."),
+        [] => "Review the alternatives in consider, or search by name with find_concepts.".into(),
+        _ => "Several replacements exist: call get_concept on each and choose by meaning; do not take the first.".into(),
+    };
+    let mut sources = sources;
+    for c in &alt_of {
+        if !sources.iter().any(|s| s.id == c.source) {
+            sources.push(SourceRelease {
+                id: c.source.clone(),
+                release: c.release.clone(),
+            });
+        }
+    }
+    let resolution = Resolution {
+        outcome: "obsolete".into(),
+        message,
+        next_step: Some(next_step),
+        concepts,
+        replacements,
+        consider,
+        alt_id_of: alt_of,
+        sources_for_prefix: Vec::new(),
+        loaded_sources_for_prefix: Vec::new(),
+        prefix: None,
+        resolver_url: None,
+        readings: Vec::new(),
+    };
+    let sparql = format!(
+        "SELECT ?graph ?deprecated ?replacement WHERE {{ GRAPH ?graph {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated . OPTIONAL {{ <{0}> ?r ?replacement . VALUES ?r {{ <http://purl.obolibrary.org/obo/IAO_0100001> <http://www.geneontology.org/formats/oboInOwl#replacedBy> <http://purl.org/dc/terms/isReplacedBy> }} }} }} }}",
+        sparql_iri(iri)
+    );
+    (resolution, sources, sparql, None)
+}
+
 pub fn resolve_identifier(
     r: &Resolver,
     args: &IdentifierArgs,
@@ -342,75 +473,27 @@ pub fn resolve_identifier(
                 ),
                 sources,
                 format!(
-                    "SELECT ?graph ?label ?deprecated WHERE {{ GRAPH ?graph {{ <{0}> ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} OPTIONAL {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated }} }} }}",
-                    sparql_iri(&iri)
+                    "SELECT ?graph ?label ?deprecated WHERE {{ GRAPH ?graph {{ <{0}> ?p ?label . VALUES ?p {{ {1} }} OPTIONAL {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated }} }} }}",
+                    sparql_iri(&iri),
+                    primary_predicates()
                 ),
                 None,
             )
         }
         Outcome::Obsolete {
             concept,
-            chain,
+            chains: found_chains,
             consider,
-            cycle,
-        } => {
-            let (concepts, sources) = summaries(r, r.concept(concept).into_iter());
-            let hops = hops(r, &chain);
-            let live = hops.iter().rev().find(|h| h.loaded && !h.obsolete);
-            let message = match (live, cycle) {
-                (Some(h), _) => format!(
-                    "{} is obsolete; it is replaced by {} {:?}",
-                    echo.normalized,
-                    h.curie.as_deref().unwrap_or(&h.iri),
-                    h.label.as_deref().unwrap_or("")
-                ),
-                (None, true) => format!(
-                    "{} is obsolete and its replaced_by links form a cycle",
-                    echo.normalized
-                ),
-                (None, false) if hops.last().is_some_and(|h| !h.loaded) => {
-                    let h = hops
-                        .last()
-                        .map(|h| h.curie.clone().unwrap_or_else(|| h.iri.clone()))
-                        .unwrap_or_default();
-                    format!(
-                        "{} is obsolete; it is replaced by {h}, which is not in the loaded sources",
-                        echo.normalized
-                    )
-                }
-                (None, false) if consider.is_empty() => {
-                    format!("{} is obsolete and names no replacement", echo.normalized)
-                }
-                (None, false) => format!(
-                    "{} is obsolete; it names alternatives to consider",
-                    echo.normalized
-                ),
-            };
-            (
-                Resolution {
-                    outcome: "obsolete".into(),
-                    message,
-                    next_step: Some(match live {
-                        Some(h) => format!("Use {} instead; call get_concept on it for details.", h.curie.as_deref().unwrap_or(&h.iri)),
-                        None => "Review the alternatives in consider, or search by name with find_concepts.".into(),
-                    }),
-                    concepts,
-                    replacement_chain: hops,
-                    consider,
-                    sources_for_prefix: Vec::new(),
-                    loaded_sources_for_prefix: Vec::new(),
-                    prefix: None,
-                    resolver_url: None,
-                    readings: Vec::new(),
-                },
-                sources,
-                format!(
-                    "SELECT ?graph ?deprecated ?replacement WHERE {{ GRAPH ?graph {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated . OPTIONAL {{ <{0}> ?r ?replacement . VALUES ?r {{ <http://purl.obolibrary.org/obo/IAO_0100001> <http://www.geneontology.org/formats/oboInOwl#replacedBy> <http://purl.org/dc/terms/isReplacedBy> }} }} }} }}",
-                    sparql_iri(&iri)
-                ),
-                None,
-            )
-        }
+            alt_id_of,
+        } => obsolete_answer(
+            r,
+            &echo.normalized,
+            &iri,
+            concept,
+            &found_chains,
+            consider,
+            &alt_id_of,
+        ),
         Outcome::NotInLoadedSources {
             record,
             prefix,
@@ -475,8 +558,9 @@ pub fn resolve_identifier(
                     message,
                     next_step: Some(next_step),
                     concepts: Vec::new(),
-                    replacement_chain: Vec::new(),
+                    replacements: Vec::new(),
                     consider: Vec::new(),
+                    alt_id_of: Vec::new(),
                     sources_for_prefix: catalogued,
                     loaded_sources_for_prefix: loaded.clone(),
                     prefix: info,
@@ -573,22 +657,10 @@ pub fn resolve_identifier(
     })
 }
 
-struct Found {
-    id: ConceptId,
-    match_type: &'static str,
-    synonym_kind: Option<String>,
-    distance: Option<u8>,
-    text: Option<String>,
-    lang: Option<String>,
-    weight: f64,
-    relevance: Option<f64>,
-}
-
 pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
-    let input = serde_json::to_value(json!({
+    let input = json!({
         "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit
-    }))
-    .unwrap_or(Value::Null);
+    });
     let text = args.text.trim();
     if text.is_empty() || text.len() > MAX_TEXT_BYTES {
         return Err(ToolError::new(
@@ -616,27 +688,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         defaults.push("include_obsolete=false".into());
         false
     });
-    let known: Vec<&str> = r.manifest().sources.iter().map(|s| s.id.as_str()).collect();
-    let wanted: Vec<String> = match &args.sources {
-        Some(list) if !list.is_empty() => {
-            if let Some(bad) = list.iter().find(|s| !known.contains(&s.as_str())) {
-                return Err(ToolError::new(
-                    "invalid_argument",
-                    format!(
-                        "unknown source '{bad}'; loaded sources: {}",
-                        known.join(", ")
-                    ),
-                    "Call list_sources for the source ids.",
-                ));
-            }
-            list.clone()
-        }
-        _ => {
-            defaults.push("sources=all".into());
-            known.iter().map(|s| s.to_string()).collect()
-        }
-    };
-    let in_scope = |c: &Concept| r.source_of(c).is_some_and(|s| wanted.contains(&s.id));
+    let wanted = wanted_sources(r, args.sources.as_deref(), &mut defaults)?;
     let graphs: Vec<String> = r
         .manifest()
         .sources
@@ -644,102 +696,59 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         .filter(|s| wanted.contains(&s.id))
         .map(|s| format!("<{}>", sparql_iri(&s.graph)))
         .collect();
-
-    // Each stage runs only if the stages before it left nothing visible after the source and
-    // obsolete filters, so a filtered-out exact match never hides a fuzzy or full-text one.
-    let mut stages = Vec::new();
-    let mut hidden = std::collections::HashSet::new();
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let mut more_exist = false;
-    let mut decided = None;
-    for stage in ["identifier", "exact_label", "fuzzy", "full_text"] {
-        let mut found = match stage {
-            "identifier" => identifier_stage(r, text),
-            "exact_label" => label_stage(r, text),
-            "fuzzy" => fuzzy_stage(r, text),
-            _ => {
-                let (found, total) = text_stage(r, text);
-                more_exist = total > found.len();
-                found
-            }
-        };
-        stages.push(if stage == "exact_label" {
-            "exact_label+synonym".to_string()
-        } else {
-            stage.to_string()
-        });
-        found.sort_by(|a, b| b.total().total_cmp(&a.total()).then(a.id.cmp(&b.id)));
-        let mut seen = std::collections::HashSet::new();
-        for f in found {
-            if !seen.insert(f.id) {
-                continue;
-            }
-            let Some(c) = r.concept(f.id) else { continue };
-            if !in_scope(&c) {
-                continue;
-            }
-            if c.obsolete && !include_obsolete {
-                hidden.insert(f.id);
-                continue;
-            }
-            let penalty = 0.1 * f64::from(f.distance.unwrap_or(0));
-            let total = (f.total() * 1000.0).round() / 1000.0;
-            candidates.push(Candidate {
-                concept: summary(r, &c),
-                match_type: f.match_type.into(),
-                synonym_kind: f.synonym_kind,
-                distance: f.distance,
-                matched_text: f.text,
-                matched_lang: f.lang,
-                score: Score {
-                    total,
-                    match_type: f.weight.min(1.0),
-                    distance_penalty: penalty,
-                    text_relevance: f.relevance,
-                },
-            });
-        }
-        if !candidates.is_empty() {
-            decided = Some(stage);
-            break;
-        }
-    }
-    let obsolete_hidden = hidden.len() as u64;
-    let total = candidates.len() as u64;
+    let search = r.find_by_name(&NameQuery {
+        text,
+        sources: Some(&wanted),
+        include_obsolete,
+    });
+    let distinct = search.distinct_concepts() as u64;
+    let total = search.candidates.len() as u64;
+    let mut candidates: Vec<Candidate> = search
+        .candidates
+        .iter()
+        .take(limit)
+        .filter_map(|c| candidate(r, c))
+        .collect();
     candidates.truncate(limit);
     let returned = candidates.len() as u64;
-    let sparql = match decided {
-        Some("identifier") => format!(
+    let sparql = match search.decided {
+        Some(Stage::Identifier) => format!(
             "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?o }} }}",
             values_of(&candidates),
             graphs.join(" ")
         ),
-        Some("fuzzy") | Some("full_text") => format!(
+        Some(Stage::NearSpelling | Stage::FullText) => format!(
             "# Edit-distance and BM25 matching are not expressible in SPARQL: this query returns the candidates' names and graphs to check them.\n\
-             SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {LABEL_PREDICATES} }} }} }}",
+             SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}",
             values_of(&candidates),
-            graphs.join(" ")
+            graphs.join(" "),
+            primary_predicates()
         ),
         _ => exact_sparql(text, &graphs, include_obsolete),
     };
+    let obsolete_hidden = search.obsolete_hidden;
     let suggestion = if total == 0 {
         Some(if obsolete_hidden > 0 {
             format!(
-                "Only obsolete concepts match ({obsolete_hidden} hidden): call again with include_obsolete=true to see them and their replacements."
+                "Only obsolete or withdrawn concepts match ({obsolete_hidden} hidden): call again with include_obsolete=true to see them and their replacements."
             )
         } else if args.sources.as_ref().is_some_and(|s| !s.is_empty()) {
             "Nothing matches in the chosen sources, even as a near spelling or in definitions: drop the sources filter, or try other wording.".into()
         } else {
             "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, or check list_sources for what is loaded.".into()
         })
+    } else if distinct > 1 {
+        Some(format!(
+            "The name matches {distinct} distinct concepts: choose by match_kind (an alias or previous symbol may name another gene) and source, then confirm with get_concept."
+        ))
     } else {
         None
     };
-    let truncated = total > returned || more_exist;
+    let truncated = total > returned || search.more_exist;
     Ok(Envelope {
         query: QueryEcho {
             input,
-            normalized: crate::index::normalize::label_key(text),
+            normalized: crate::resolve::name_key(text),
             steps: vec!["folded case, spacing and punctuation".into()],
             filters: json!({ "sources": wanted, "include_obsolete": include_obsolete, "limit": limit }),
             defaults_applied: defaults,
@@ -748,7 +757,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         returned,
         truncated,
         cursor: truncated.then(|| {
-            if more_exist {
+            if search.more_exist {
                 format!(
                     "more than {FULL_TEXT_DEPTH} full-text matches exist: use more specific words"
                 )
@@ -771,117 +780,79 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         suggestion,
         result: Candidates {
             candidates,
+            ambiguous: distinct > 1,
+            distinct_concepts: distinct,
             obsolete_hidden,
-            stages_tried: stages,
+            stages_tried: search
+                .stages_tried
+                .iter()
+                .map(|s| s.as_str().to_string())
+                .collect(),
         },
     })
 }
 
-/// How many full-text hits are ranked before filtering.
-const FULL_TEXT_DEPTH: usize = 1000;
-
-impl Found {
-    fn total(&self) -> f64 {
-        self.weight - 0.1 * f64::from(self.distance.unwrap_or(0))
-    }
-}
-
-/// The text read as an identifier in any spelling the registry knows; bare local ids are
-/// left to the name stages.
-fn identifier_stage(r: &Resolver, text: &str) -> Vec<Found> {
-    // Names are not identifiers: judge only what reads as one (no suggestions, no readings).
-    let normalization = r.registry().normalize(text);
-    if !matches!(
-        normalization.reading,
-        crate::registry::Reading::Identifier(_) | crate::registry::Reading::UnknownNamespace { .. }
-    ) {
-        return Vec::new();
-    }
-    let ids: Vec<ConceptId> = match r.resolve_normalized(&normalization).1 {
-        Outcome::Found(matches) => matches.into_iter().map(|m| m.concept).collect(),
-        Outcome::Obsolete { concept, .. } => vec![concept],
-        _ => Vec::new(),
-    };
-    ids.into_iter()
-        .map(|id| Found {
-            id,
-            match_type: "identifier",
-            synonym_kind: None,
-            distance: None,
-            text: Some(text.to_string()),
-            lang: None,
-            weight: 1.0,
-            relevance: None,
-        })
-        .collect()
-}
-
-fn label_stage(r: &Resolver, text: &str) -> Vec<Found> {
-    r.lookup_label(text)
-        .into_iter()
-        .map(|m| {
-            let primary = m.label.kind.is_primary();
-            Found {
-                id: m.concept,
-                match_type: if primary { "exact_label" } else { "synonym" },
-                synonym_kind: (!primary).then(|| m.label.kind.as_str().to_string()),
-                distance: None,
-                text: Some(m.label.text.clone()),
-                lang: m.label.lang.clone(),
-                weight: if primary { 0.95 } else { 0.85 },
-                relevance: None,
+/// The source ids a call searches: the ones asked for, all checked, or every loaded source.
+fn wanted_sources(
+    r: &Resolver,
+    asked: Option<&[String]>,
+    defaults: &mut Vec<String>,
+) -> Result<Vec<String>, ToolError> {
+    let known: Vec<&str> = r.manifest().sources.iter().map(|s| s.id.as_str()).collect();
+    match asked {
+        Some(list) if !list.is_empty() => {
+            if let Some(bad) = list.iter().find(|s| !known.contains(&s.as_str())) {
+                return Err(ToolError::new(
+                    "invalid_argument",
+                    format!(
+                        "unknown source '{bad}'; loaded sources: {}",
+                        known.join(", ")
+                    ),
+                    "Call list_sources for the source ids.",
+                ));
             }
-        })
-        .collect()
+            Ok(list.to_vec())
+        }
+        _ => {
+            defaults.push("sources=all".into());
+            Ok(known.iter().map(|s| s.to_string()).collect())
+        }
+    }
 }
 
-fn fuzzy_stage(r: &Resolver, text: &str) -> Vec<Found> {
-    let max = if crate::index::normalize::label_key(text).chars().count() < 5 {
-        1
-    } else {
-        2
+/// A core candidate in wire form.
+fn candidate(r: &Resolver, c: &NameCandidate) -> Option<Candidate> {
+    let concept = r.concept(c.concept)?;
+    let (distance_penalty, case_penalty) = crate::resolve::penalties(c);
+    let match_type = match c.stage {
+        Stage::Identifier => "identifier",
+        Stage::ExactName if c.kind.weight() >= 0.95 => "exact_label",
+        Stage::ExactName => "synonym",
+        Stage::NearSpelling => "fuzzy",
+        Stage::FullText => "full_text",
     };
-    r.fuzzy(text, max, 200)
-        .into_iter()
-        .map(|m| Found {
-            id: m.concept,
-            match_type: "fuzzy",
-            synonym_kind: (!m.label.kind.is_primary()).then(|| m.label.kind.as_str().to_string()),
-            distance: Some(m.distance),
-            text: Some(m.label.text.clone()),
-            lang: m.label.lang.clone(),
-            weight: 0.7,
-            relevance: None,
-        })
-        .collect()
-}
-
-/// Full-text hits and how many documents matched in all.
-fn text_stage(r: &Resolver, text: &str) -> (Vec<Found>, usize) {
-    let Ok((hits, total)) = r.search(text, FULL_TEXT_DEPTH) else {
-        return (Vec::new(), 0);
-    };
-    let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
-    let found = hits
-        .into_iter()
-        .map(|h| Found {
-            id: h.concept,
-            match_type: "full_text",
-            synonym_kind: None,
-            distance: None,
-            text: None,
-            lang: None,
-            weight: 0.5 * f64::from(h.score) / best,
-            relevance: Some(f64::from(h.score)),
-        })
-        .collect();
-    (found, total)
+    Some(Candidate {
+        concept: summary(r, &concept),
+        match_type: match_type.into(),
+        match_kind: c.kind.as_str().into(),
+        case_exact: c.case_exact,
+        distance: c.distance,
+        matched_text: c.text.clone(),
+        matched_lang: c.lang.clone(),
+        score: Score {
+            total: c.score,
+            match_type: c.weight.min(1.0),
+            distance_penalty,
+            case_penalty,
+            text_relevance: c.relevance,
+        },
+    })
 }
 
 /// The exact/synonym stage in SPARQL: the same normalization (case, and every run of characters
 /// that are not letters or digits as one space), the same graphs, the same obsolete filter.
 fn exact_sparql(text: &str, graphs: &[String], include_obsolete: bool) -> String {
-    let key = crate::index::normalize::label_key(text);
+    let key = crate::resolve::name_key(text);
     let normalized =
         "LCASE(REPLACE(REPLACE(STR(?label), \"[^\\\\p{L}\\\\p{N}]+\", \" \"), \"^ +| +$\", \"\"))";
     let obsolete = if include_obsolete {
@@ -892,7 +863,7 @@ fn exact_sparql(text: &str, graphs: &[String], include_obsolete: bool) -> String
     String::from("SELECT DISTINCT ?concept ?label ?graph WHERE { VALUES ?graph { ")
         + &graphs.join(" ")
         + " } GRAPH ?graph { ?concept ?p ?label . FILTER(?p IN ("
-        + NAME_PREDICATES
+        + &name_predicates()
         + ") && "
         + normalized
         + " = "
@@ -916,6 +887,7 @@ fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> Vec<LinkDto>
                 relation: match l.kind {
                     crate::model::LinkKind::SubClassOf => "sub_class_of".into(),
                     crate::model::LinkKind::Broader => "broader".into(),
+                    crate::model::LinkKind::BroaderDescriptor => "broader_descriptor".into(),
                 },
             }
         })
@@ -926,10 +898,10 @@ fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> Vec<LinkDto>
 pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
     let c = r.concept(id)?;
     let source = r.source_of(&c)?;
-    let (chain, _) = if c.obsolete {
-        r.replacement_chain(&c)
+    let found_chains = if c.obsolete {
+        r.replacement_chains(&c)
     } else {
-        (Vec::new(), false)
+        Vec::new()
     };
     Some(ConceptDetail {
         concept: summary(r, &c),
@@ -957,16 +929,22 @@ pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
         xrefs: c
             .xrefs
             .iter()
-            .map(|x| XrefDto {
-                target: x.target.clone(),
-                predicate: serde_json::to_value(x.kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
+            .map(|x| {
+                let asserted_by = r.manifest().sources.get(usize::from(x.prov.source));
+                XrefDto {
+                    target: x.target.clone(),
+                    predicate: x.kind.curie().into(),
+                    qualifier: x.qualifier.clone(),
+                    source: asserted_by.map(|s| s.id.clone()).unwrap_or_default(),
+                    release: asserted_by.map(|s| s.release.clone()).unwrap_or_default(),
+                }
             })
             .collect(),
         alt_ids: c.alt_ids.clone(),
-        replacement_chain: hops(r, &chain),
+        tree_numbers: c.tree_numbers.clone(),
+        locus_type: c.locus_type.clone(),
+        taxon: c.taxon.clone(),
+        replacements: chains(r, &found_chains),
         consider: c
             .replacements_of(crate::model::ReplacementKind::Consider)
             .map(|x| x.target.clone())

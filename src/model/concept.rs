@@ -31,14 +31,74 @@ pub enum LabelKind {
     RelatedSynonym,
     /// oboInOwl:hasBroadSynonym.
     BroadSynonym,
-    /// oboInOwl:hasNarrowSynonym.
+    /// oboInOwl:hasNarrowSynonym; for MeSH, a term of a narrower concept of the descriptor.
     NarrowSynonym,
+    /// A gene's approved (official) symbol: the gene's name as the authority gives it.
+    ApprovedSymbol,
+    /// A gene's alias symbol: another symbol in use for the same gene.
+    AliasSymbol,
+    /// A symbol the gene had before; it may now belong to another gene.
+    PreviousSymbol,
+    /// A gene's approved full name.
+    ApprovedName,
+    /// A MeSH entry term: a term of the descriptor's preferred concept other than its label.
+    EntryTerm,
 }
 
 impl LabelKind {
     /// Whether this kind names the concept (as opposed to a synonym or code).
     pub fn is_primary(self) -> bool {
-        matches!(self, LabelKind::Label | LabelKind::PrefLabel)
+        matches!(
+            self,
+            LabelKind::Label | LabelKind::PrefLabel | LabelKind::ApprovedSymbol
+        )
+    }
+
+    /// Every kind, in rank order.
+    pub const ALL: [LabelKind; 14] = [
+        LabelKind::PrefLabel,
+        LabelKind::Label,
+        LabelKind::ApprovedSymbol,
+        LabelKind::ApprovedName,
+        LabelKind::EntryTerm,
+        LabelKind::ExactSynonym,
+        LabelKind::AltLabel,
+        LabelKind::AliasSymbol,
+        LabelKind::PreviousSymbol,
+        LabelKind::NarrowSynonym,
+        LabelKind::BroadSynonym,
+        LabelKind::RelatedSynonym,
+        LabelKind::HiddenLabel,
+        LabelKind::Notation,
+    ];
+
+    /// The predicate IRI that states a label of this kind in the RDF store. Sources read from
+    /// tables (MeSH, HGNC, NCBI Gene) are written with these predicates.
+    pub fn predicate(self) -> &'static str {
+        match self {
+            LabelKind::Label => "http://www.w3.org/2000/01/rdf-schema#label",
+            LabelKind::PrefLabel => "http://www.w3.org/2004/02/skos/core#prefLabel",
+            LabelKind::AltLabel => "http://www.w3.org/2004/02/skos/core#altLabel",
+            LabelKind::HiddenLabel => "http://www.w3.org/2004/02/skos/core#hiddenLabel",
+            LabelKind::Notation => "http://www.w3.org/2004/02/skos/core#notation",
+            LabelKind::ExactSynonym => {
+                "http://www.geneontology.org/formats/oboInOwl#hasExactSynonym"
+            }
+            LabelKind::RelatedSynonym => {
+                "http://www.geneontology.org/formats/oboInOwl#hasRelatedSynonym"
+            }
+            LabelKind::BroadSynonym => {
+                "http://www.geneontology.org/formats/oboInOwl#hasBroadSynonym"
+            }
+            LabelKind::NarrowSynonym => {
+                "http://www.geneontology.org/formats/oboInOwl#hasNarrowSynonym"
+            }
+            LabelKind::ApprovedSymbol => "urn:ontoresolve:vocab:approvedSymbol",
+            LabelKind::AliasSymbol => "urn:ontoresolve:vocab:aliasSymbol",
+            LabelKind::PreviousSymbol => "urn:ontoresolve:vocab:previousSymbol",
+            LabelKind::ApprovedName => "urn:ontoresolve:vocab:approvedName",
+            LabelKind::EntryTerm => "urn:ontoresolve:vocab:entryTerm",
+        }
     }
 
     /// Stable snake_case name, as serialized.
@@ -53,6 +113,11 @@ impl LabelKind {
             LabelKind::RelatedSynonym => "related_synonym",
             LabelKind::BroadSynonym => "broad_synonym",
             LabelKind::NarrowSynonym => "narrow_synonym",
+            LabelKind::ApprovedSymbol => "approved_symbol",
+            LabelKind::AliasSymbol => "alias_symbol",
+            LabelKind::PreviousSymbol => "previous_symbol",
+            LabelKind::ApprovedName => "approved_name",
+            LabelKind::EntryTerm => "entry_term",
         }
     }
 }
@@ -82,6 +147,8 @@ pub enum LinkKind {
     SubClassOf,
     /// skos:broader, or skos:narrower read backwards.
     Broader,
+    /// MeSH: a descriptor whose tree number is the parent of one of this descriptor's.
+    BroaderDescriptor,
 }
 
 /// A parent or child of a concept.
@@ -120,14 +187,120 @@ pub enum XrefKind {
     BroadMatch,
     NarrowMatch,
     RelatedMatch,
+    /// RO:0002205 (has gene product): the target is the gene's product (UniProt).
+    HasGeneProduct,
+    /// RO:HOM0000017 (in orthology relationship with): the same gene in another species.
+    Ortholog,
+    /// meshv:preferredMappedTo: the heading a supplementary record is indexed under first.
+    PreferredMappedTo,
+    /// meshv:mappedTo: another heading a supplementary record is indexed under.
+    MappedTo,
+}
+
+impl XrefKind {
+    /// The predicate as a CURIE, as SSSOM writes it.
+    pub fn curie(self) -> &'static str {
+        match self {
+            XrefKind::DbXref => "oboInOwl:hasDbXref",
+            XrefKind::ExactMatch => "skos:exactMatch",
+            XrefKind::CloseMatch => "skos:closeMatch",
+            XrefKind::BroadMatch => "skos:broadMatch",
+            XrefKind::NarrowMatch => "skos:narrowMatch",
+            XrefKind::RelatedMatch => "skos:relatedMatch",
+            XrefKind::HasGeneProduct => "RO:0002205",
+            XrefKind::Ortholog => "RO:HOM0000017",
+            XrefKind::PreferredMappedTo => "meshv:preferredMappedTo",
+            XrefKind::MappedTo => "meshv:mappedTo",
+        }
+    }
+
+    /// The predicate IRI, as the RDF store holds it.
+    pub fn predicate(self) -> &'static str {
+        match self {
+            XrefKind::DbXref => "http://www.geneontology.org/formats/oboInOwl#hasDbXref",
+            XrefKind::ExactMatch => "http://www.w3.org/2004/02/skos/core#exactMatch",
+            XrefKind::CloseMatch => "http://www.w3.org/2004/02/skos/core#closeMatch",
+            XrefKind::BroadMatch => "http://www.w3.org/2004/02/skos/core#broadMatch",
+            XrefKind::NarrowMatch => "http://www.w3.org/2004/02/skos/core#narrowMatch",
+            XrefKind::RelatedMatch => "http://www.w3.org/2004/02/skos/core#relatedMatch",
+            XrefKind::HasGeneProduct => "http://purl.obolibrary.org/obo/RO_0002205",
+            XrefKind::Ortholog => "http://purl.obolibrary.org/obo/RO_HOM0000017",
+            XrefKind::PreferredMappedTo => "http://id.nlm.nih.gov/mesh/vocab#preferredMappedTo",
+            XrefKind::MappedTo => "http://id.nlm.nih.gov/mesh/vocab#mappedTo",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Xref {
-    /// As written: a CURIE for db xrefs, an IRI for SKOS mapping properties.
+    /// As written: a CURIE for db xrefs and table columns, an IRI for RDF mapping properties.
     pub target: String,
     pub kind: XrefKind,
+    /// A MeSH qualifier that came with the target (`D006896Q000031` maps to D006896 with
+    /// qualifier Q000031).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
     pub prov: Provenance,
+}
+
+/// What sort of thing a concept is; decides how it is searched and shown.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ConceptKind {
+    /// An OWL or OBO class.
+    #[default]
+    Class,
+    /// A SKOS concept.
+    Concept,
+    /// A MeSH descriptor (main heading).
+    Descriptor,
+    /// A MeSH supplementary concept record (SCR).
+    SupplementaryRecord,
+    /// A MeSH qualifier (subheading): resolvable by identifier, never a search candidate.
+    Qualifier,
+    /// A gene.
+    Gene,
+}
+
+impl ConceptKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConceptKind::Class => "class",
+            ConceptKind::Concept => "concept",
+            ConceptKind::Descriptor => "descriptor",
+            ConceptKind::SupplementaryRecord => "supplementary_record",
+            ConceptKind::Qualifier => "qualifier",
+            ConceptKind::Gene => "gene",
+        }
+    }
+
+    /// Whether name searches may return concepts of this kind.
+    pub fn searchable(self) -> bool {
+        self != ConceptKind::Qualifier
+    }
+}
+
+/// Whether a concept is in use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConceptStatus {
+    Current,
+    /// Deprecated by its source (owl:deprecated, OBO is_obsolete).
+    Obsolete,
+    /// Withdrawn by its authority (an HGNC symbol or entry withdrawn).
+    Withdrawn,
+}
+
+impl ConceptStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConceptStatus::Current => "current",
+            ConceptStatus::Obsolete => "obsolete",
+            ConceptStatus::Withdrawn => "withdrawn",
+        }
+    }
 }
 
 /// One concept as asserted by one source release.
@@ -157,6 +330,20 @@ pub struct Concept {
     /// skos:topConceptOf / skos:hasTopConcept.
     #[serde(default)]
     pub top_concept: bool,
+    #[serde(default)]
+    pub kind: ConceptKind,
+    /// Obsolete because its authority withdrew it (implies `obsolete`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
+    /// MeSH tree numbers (a descriptor can sit in several trees).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tree_numbers: Vec<String>,
+    /// A gene's locus type (HGNC "gene with protein product", NCBI "protein-coding").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locus_type: Option<String>,
+    /// NCBI taxon of a gene, as `NCBITaxon:9606`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taxon: Option<String>,
 }
 
 impl Concept {
@@ -167,6 +354,14 @@ impl Concept {
             .find(|l| matches!(l.lang.as_deref(), None | Some("en")))
             .or_else(|| primary().next())
             .or_else(|| self.labels.first())
+    }
+
+    pub fn status(&self) -> ConceptStatus {
+        match (self.obsolete, self.withdrawn) {
+            (_, true) => ConceptStatus::Withdrawn,
+            (true, false) => ConceptStatus::Obsolete,
+            (false, false) => ConceptStatus::Current,
+        }
     }
 
     /// The replacements of the given kind.

@@ -6,7 +6,7 @@ mod concept;
 mod prefix;
 
 pub use concept::{
-    Concept, Definition, Label, LabelKind, Link, LinkKind, Provenance, Replacement,
-    ReplacementKind, SourceIdx, Xref, XrefKind,
+    Concept, ConceptKind, ConceptStatus, Definition, Label, LabelKind, Link, LinkKind, Provenance,
+    Replacement, ReplacementKind, SourceIdx, Xref, XrefKind,
 };
 pub use prefix::{OBO_PURL, PrefixMap, PrefixRecord, PrefixRule, Prefixes, RecordOrigin, obo_purl};

@@ -403,6 +403,11 @@ impl RegistryData {
         };
         self.add_spelling(&rule.prefix, CATALOGUE, record);
         let entry = &mut self.records[record];
+        // A loaded source's identifiers are written the way the source prints them (MESH,
+        // HGNC): the first catalogue spelling becomes the preferred one.
+        if entry.sources.is_empty() && entry.preferred != rule.prefix {
+            entry.preferred = rule.prefix.clone();
+        }
         if entry.index_uri_prefix.is_none() {
             entry.index_uri_prefix = Some(rule.uri_prefix.clone());
         }

@@ -24,6 +24,30 @@ pub struct ChainStep {
     pub obsolete: bool,
 }
 
+/// One replacement followed hop by hop until a live concept, a concept outside the loaded
+/// sources, a dead end or a cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chain {
+    pub steps: Vec<ChainStep>,
+    /// The chain came back to a concept it had passed.
+    pub cycle: bool,
+}
+
+impl Chain {
+    /// The live, loaded concept the chain ends at, if it does.
+    pub fn live_end(&self) -> Option<ConceptId> {
+        self.steps
+            .last()
+            .filter(|s| !s.obsolete)
+            .and_then(|s| s.concept)
+    }
+}
+
+/// Replacement chains followed per obsolete concept; bounds work on branching data.
+pub const MAX_CHAINS: usize = 16;
+/// Hops followed per chain.
+pub const MAX_HOPS: usize = 32;
+
 /// One way to read a bare local id: a loaded prefix it fits, and the concept if one exists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BareReading {
@@ -35,13 +59,14 @@ pub struct BareReading {
 pub enum Outcome {
     /// Live concepts with this identifier (more than one when several sources hold it).
     Found(Vec<IdMatch>),
-    /// An obsolete concept; `chain` follows replaced_by from it (cycle-safe), `consider` lists
-    /// the alternatives it names.
+    /// An obsolete concept; `chains` follows each of its replaced_by links (cycle-safe),
+    /// `consider` lists the alternatives it names, and `alt_id_of` the live concepts that list
+    /// the identifier as an alternative id.
     Obsolete {
         concept: ConceptId,
-        chain: Vec<ChainStep>,
+        chains: Vec<Chain>,
         consider: Vec<String>,
-        cycle: bool,
+        alt_id_of: Vec<ConceptId>,
     },
     /// The prefix is known and the local id fits its pattern, but no loaded source has it.
     NotInLoadedSources {
@@ -312,6 +337,23 @@ impl Resolver {
         let (own, alt): (Vec<IdMatch>, Vec<IdMatch>) = matches
             .into_iter()
             .partition(|m| m.spelling != super::Spelling::AltId);
+        // Both readings are reported when the identifier is an obsolete term of its own and
+        // also an alternative id of a live one.
+        let alt_id_of: Vec<ConceptId> = if own.is_empty() {
+            Vec::new()
+        } else {
+            alt.iter()
+                .filter(|m| {
+                    self.concept(m.concept).is_some_and(|c| {
+                        !c.obsolete
+                            && n.curie
+                                .as_ref()
+                                .is_none_or(|curie| c.alt_ids.iter().any(|a| a == curie))
+                    })
+                })
+                .map(|m| m.concept)
+                .collect()
+        };
         let matches = if own.is_empty() { alt } else { own };
         let concepts: Vec<(IdMatch, Concept)> = matches
             .into_iter()
@@ -365,57 +407,82 @@ impl Resolver {
         let Some((m, c)) = concepts.into_iter().next() else {
             return Outcome::Found(Vec::new());
         };
-        let (chain, cycle) = self.replacement_chain(&c);
         let consider = c
             .replacements_of(ReplacementKind::Consider)
             .map(|r| r.target.clone())
             .collect();
+        if let Some(&live) = alt_id_of.first() {
+            n.steps.push(format!(
+                "'{}' is also an alternative id (alt_id) of {}",
+                n.curie.as_deref().unwrap_or(n.input.trim()),
+                self.concept(live)
+                    .map(|l| l.curie.unwrap_or(l.iri))
+                    .unwrap_or_default()
+            ));
+        }
         Outcome::Obsolete {
             concept: m.concept,
-            chain,
+            chains: self.replacement_chains(&c),
             consider,
-            cycle,
+            alt_id_of,
         }
     }
 
-    /// Follows replaced_by from an obsolete concept until a live concept, a dead end or a cycle.
-    pub fn replacement_chain(&self, start: &Concept) -> (Vec<ChainStep>, bool) {
-        let mut chain = Vec::new();
-        let mut seen = vec![start.iri.clone()];
-        let mut current = start.clone();
-        loop {
-            let Some(next) = current
-                .replacements_of(ReplacementKind::ReplacedBy)
-                .next()
-                .map(|r| r.target.clone())
-            else {
-                return (chain, false);
-            };
-            if seen.contains(&next) {
-                return (chain, true);
+    /// Follows every replaced_by link of an obsolete concept, one chain per replacement, each
+    /// until a live concept, a concept outside the loaded sources, a dead end or a cycle. An
+    /// obsolete replacement with several replacements of its own branches into several chains.
+    pub fn replacement_chains(&self, start: &Concept) -> Vec<Chain> {
+        let mut chains = Vec::new();
+        let seen = vec![start.iri.clone()];
+        self.follow(start, Vec::new(), seen, &mut chains);
+        chains
+    }
+
+    fn follow(
+        &self,
+        current: &Concept,
+        steps: Vec<ChainStep>,
+        seen: Vec<String>,
+        chains: &mut Vec<Chain>,
+    ) {
+        let targets: Vec<&str> = current
+            .replacements_of(ReplacementKind::ReplacedBy)
+            .map(|r| r.target.as_str())
+            .collect();
+        if targets.is_empty() || steps.len() >= MAX_HOPS {
+            if !steps.is_empty() && chains.len() < MAX_CHAINS {
+                chains.push(Chain {
+                    steps,
+                    cycle: false,
+                });
             }
-            seen.push(next.clone());
-            match self.by_iri_any(&next, current.source) {
-                Some((id, found)) => {
-                    let obsolete = found.obsolete;
-                    chain.push(ChainStep {
-                        iri: next,
-                        concept: Some(id),
-                        obsolete,
-                    });
-                    if !obsolete {
-                        return (chain, false);
-                    }
-                    current = found;
+            return;
+        }
+        for target in targets {
+            if chains.len() >= MAX_CHAINS {
+                return;
+            }
+            let mut steps = steps.clone();
+            if seen.iter().any(|s| s == target) {
+                chains.push(Chain { steps, cycle: true });
+                continue;
+            }
+            let found = self.by_iri_any(target, current.source);
+            steps.push(ChainStep {
+                iri: target.to_string(),
+                concept: found.as_ref().map(|(id, _)| *id),
+                obsolete: found.as_ref().is_some_and(|(_, c)| c.obsolete),
+            });
+            match found {
+                Some((_, next)) if next.obsolete => {
+                    let mut seen = seen.clone();
+                    seen.push(target.to_string());
+                    self.follow(&next, steps, seen, chains);
                 }
-                None => {
-                    chain.push(ChainStep {
-                        iri: next,
-                        concept: None,
-                        obsolete: false,
-                    });
-                    return (chain, false);
-                }
+                _ => chains.push(Chain {
+                    steps,
+                    cycle: false,
+                }),
             }
         }
     }

@@ -3,19 +3,28 @@
 //! path goes through an FST, the full-text index or the concept table's offsets.
 
 mod identifier;
+mod search;
 
-pub use identifier::{BareReading, ChainStep, Normalized, Outcome};
+pub use identifier::{BareReading, Chain, ChainStep, MAX_CHAINS, Normalized, Outcome};
+pub use search::{
+    FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, Stage, penalties,
+};
 
 use std::path::Path;
 use std::sync::OnceLock;
 
-use crate::build::spelling;
 use crate::index::manifest::SourceRecord;
 use crate::index::normalize::{id_key, label_key};
+use crate::index::spelling;
 use crate::index::{IndexFiles, Lexicon, Manifest, OpenError};
 use crate::model::{Concept, Label, LinkKind, Prefixes};
 use crate::registry::{RecordId, Registry};
 use crate::store::{StoreError, StoreReader};
+
+/// A name as the label lexicon keys it: case, spacing and punctuation folded.
+pub fn name_key(text: &str) -> String {
+    label_key(text)
+}
 
 /// Dense id of a concept in one build.
 pub type ConceptId = u32;
@@ -342,11 +351,30 @@ impl Resolver {
         out
     }
 
-    /// Follows replaced_by links from an obsolete concept to the first live replacement.
+    /// Follows replaced_by links from an obsolete concept to its first live replacement.
+    /// Callers that must not pick one of several use [`Resolver::replacement_chains`].
     pub fn replacement_of(&self, concept: &Concept) -> Option<(ConceptId, Concept)> {
-        let (chain, _) = self.replacement_chain(concept);
-        let last = chain.last().filter(|step| !step.obsolete)?;
-        let id = last.concept?;
+        let id = self
+            .replacement_chains(concept)
+            .iter()
+            .find_map(|c| c.live_end())?;
         Some((id, self.concept(id)?))
+    }
+
+    /// The live concepts an obsolete concept's replacement chains end at, each once.
+    pub fn live_replacements(&self, concept: &Concept) -> Vec<(ConceptId, Concept)> {
+        let mut out: Vec<(ConceptId, Concept)> = Vec::new();
+        for id in self
+            .replacement_chains(concept)
+            .iter()
+            .filter_map(|c| c.live_end())
+        {
+            if !out.iter().any(|(x, _)| *x == id)
+                && let Some(c) = self.concept(id)
+            {
+                out.push((id, c));
+            }
+        }
+        out
     }
 }

@@ -60,8 +60,11 @@ impl StoreWriter {
         loader.commit().map_err(|e| LoadError::Store(e.into()))
     }
 
+    /// Flushes and compacts: the bulk loader leaves many small files behind, and a compacted
+    /// store is several times smaller on disk and faster to open.
     pub fn finish(self) -> Result<(), StoreError> {
         self.store.flush()?;
+        self.store.optimize()?;
         Ok(())
     }
 }

@@ -8,20 +8,15 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{build_into, repo, scratch};
+use crate::support::{repo, scratch};
 
 fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_ontoresolve")
 }
 
+/// The bundled catalogue's index, built once per test run and shared with the other tests.
 fn default_index() -> PathBuf {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = scratch("clients-index");
-        build_into(&repo().join("ontologies/sources.toml"), &dir);
-        dir
-    })
-    .clone()
+    crate::support::default_index_dir()
 }
 
 /// In CI (`ONTORESOLVE_REQUIRE_CLIENTS=1`) a missing client fails the test instead of skipping it.

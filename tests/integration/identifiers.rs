@@ -150,57 +150,64 @@ fn issue_4_identifier_spellings_and_outcomes() {
             "GO:0008150",
             "URI prefix",
         ),
+        case("MESH:D009203", FOUND, "MESH:D009203", ""),
         case(
+            "mesh:D009203",
+            FOUND,
             "MESH:D009203",
-            ABSENT,
-            "mesh:D009203",
-            "folded the case of the prefix 'MESH'",
+            "folded the case of the prefix 'mesh' to 'MESH'",
         ),
-        case(
-            "mesh:D009203",
-            ABSENT,
-            "mesh:D009203",
-            "https://bioregistry.io/mesh:D009203",
-        ),
-        case("MeSH:D009203", ABSENT, "mesh:D009203", "folded the case"),
+        case("MeSH:D009203", FOUND, "MESH:D009203", "folded the case"),
         case(
             "MSH:D009203",
-            ABSENT,
-            "mesh:D009203",
-            "'MSH' as a synonym of the prefix 'mesh'",
+            FOUND,
+            "MESH:D009203",
+            "'MSH' as a synonym of the prefix 'MESH'",
         ),
         case(
             "mesh:d009203",
-            ABSENT,
-            "mesh:D009203",
+            FOUND,
+            "MESH:D009203",
             "the case its pattern requires",
         ),
         case(
             "http://id.nlm.nih.gov/mesh/D009203",
-            ABSENT,
-            "mesh:D009203",
+            FOUND,
+            "MESH:D009203",
             "http://id.nlm.nih.gov/mesh/",
         ),
         case(
             "https://id.nlm.nih.gov/mesh/D009203",
-            ABSENT,
-            "mesh:D009203",
+            FOUND,
+            "MESH:D009203",
             "https://id.nlm.nih.gov/mesh/",
         ),
         case(
             "https://identifiers.org/mesh:D009203",
-            ABSENT,
-            "mesh:D009203",
+            FOUND,
+            "MESH:D009203",
             "identifiers.org/mesh:",
         ),
         case(
             "HGNC:HGNC:11998",
-            ABSENT,
-            "hgnc:11998",
+            FOUND,
+            "HGNC:11998",
             "repeated prefix 'HGNC:'",
         ),
-        case("hgnc:5", ABSENT, "hgnc:5", "https://bioregistry.io/hgnc:5"),
-        case("HGNC:HGNC:5", ABSENT, "hgnc:5", "repeated prefix"),
+        case(
+            "hgnc:5",
+            FOUND,
+            "HGNC:5",
+            "folded the case of the prefix 'hgnc'",
+        ),
+        case("HGNC:HGNC:5", FOUND, "HGNC:5", "repeated prefix"),
+        case("HGNC:99999", ABSENT, "HGNC:99999", "loaded [\"hgnc\"]"),
+        case(
+            "CHEBI:15377",
+            ABSENT,
+            "CHEBI:15377",
+            "https://bioregistry.io/",
+        ),
         case(
             "CHEBI:CHEBI:15377",
             ABSENT,
@@ -270,15 +277,15 @@ fn issue_4_identifier_spellings_and_outcomes() {
         case("HP:0000 118", MALFORMED, "HP:0000 118", "not a valid"),
         case("HP:", MALFORMED, "HP:", ""),
         case("GO:abc", MALFORMED, "GO:abc", "example GO:0032571"),
-        case("mesh:X123", MALFORMED, "mesh:X123", "^(C|D|Q)\\d+$"),
-        case("hgnc:ABC", MALFORMED, "hgnc:ABC", "^\\d{1,5}$"),
+        case("mesh:X123", MALFORMED, "MESH:X123", "^(C|D|Q)\\d+$"),
+        case("hgnc:ABC", MALFORMED, "HGNC:ABC", "^\\d{1,5}$"),
         case("NCBIGene:abc", MALFORMED, "NCBIGene:abc", "^\\d+$"),
         case("", MALFORMED, "", "empty"),
         case("   ", MALFORMED, "", "empty"),
         case("not an identifier", MALFORMED, "", "no prefix"),
         // unknown_prefix, with the closest known prefixes.
-        case("MESG:D009203", UNKNOWN, "", "suggestions mesh"),
-        case("HGNX:5", UNKNOWN, "", "hgnc"),
+        case("MESG:D009203", UNKNOWN, "", "suggestions MESH"),
+        case("HGNX:5", UNKNOWN, "", "HGNC"),
         case("GOO:0008150", UNKNOWN, "", "GO"),
         case("notaprefix:123", UNKNOWN, "", "prefix notaprefix"),
         case("QQQZ_1", UNKNOWN, "", "prefix QQQZ"),
@@ -310,8 +317,8 @@ fn issue_4_resolver_links_pasted_variants_and_strict_patterns() {
     let cases = [
         case(
             "https://identifiers.org/HGNC:5",
-            ABSENT,
-            "hgnc:5",
+            FOUND,
+            "HGNC:5",
             "resolver https://identifiers.org/",
         ),
         case(
@@ -346,8 +353,8 @@ fn issue_4_resolver_links_pasted_variants_and_strict_patterns() {
         ),
         case(
             "HTTP://ID.NLM.NIH.GOV/mesh/D009203",
-            ABSENT,
-            "mesh:D009203",
+            FOUND,
+            "MESH:D009203",
             "scheme and host in lower case",
         ),
         case(
@@ -620,7 +627,7 @@ fn issue_4_normalize_command_keeps_every_row() {
     assert_eq!(outcome(1), ("GO:0008150", "not_in_loaded_sources"));
     assert!(body[1][5].contains("repeated prefix"), "{text}");
     assert_eq!(outcome(2), ("", "malformed"));
-    assert_eq!(outcome(3), ("mesh:D009203", "not_in_loaded_sources"));
+    assert_eq!(outcome(3), ("MESH:D009203", "found"));
     assert_eq!(outcome(4).1, "malformed");
     assert_eq!(outcome(5).1, "malformed");
     assert_eq!(outcome(6), ("HP:0000057", "obsolete"));

@@ -5,6 +5,7 @@ mod support;
 mod build_safety;
 mod clients;
 mod fixtures;
+mod genes_mesh;
 mod hpo;
 mod identifiers;
 mod mcp;

@@ -9,17 +9,11 @@ use rmcp::service::RunningService;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Value, json};
 
-use crate::support::{repo, scratch};
-
-/// The index of the bundled catalogue (HPO and the SKOS stand-in), built once.
+/// The index of the bundled catalogue, built once per test run and shared.
 fn resolver() -> Arc<Resolver> {
     static R: std::sync::OnceLock<Arc<Resolver>> = std::sync::OnceLock::new();
-    R.get_or_init(|| {
-        let dir = scratch("mcp-default");
-        crate::support::build_into(&repo().join("ontologies/sources.toml"), &dir);
-        Arc::new(Resolver::open(&dir).expect("open"))
-    })
-    .clone()
+    R.get_or_init(|| Arc::new(Resolver::open(&crate::support::default_index_dir()).expect("open")))
+        .clone()
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -212,8 +206,12 @@ async fn resolve_identifier_in_every_spelling_and_outcome() {
         .await;
         let v = structured(&r);
         assert_eq!(v["result"]["outcome"], "obsolete");
-        assert_eq!(v["result"]["replacement_chain"][0]["curie"], "HP:0008665");
-        assert_eq!(v["result"]["replacement_chain"][0]["obsolete"], false);
+        assert_eq!(
+            v["result"]["replacements"][0]["hops"][0]["curie"],
+            "HP:0008665"
+        );
+        assert_eq!(v["result"]["replacements"][0]["hops"][0]["obsolete"], false);
+        assert_eq!(v["result"]["replacements"][0]["ends_at"], "HP:0008665");
 
         let r = call(
             client,
@@ -311,7 +309,7 @@ async fn resolve_identifier_in_every_spelling_and_outcome() {
         assert!(
             error["error"]["suggestions"]
                 .as_array()
-                .is_some_and(|s| s.iter().any(|x| x == "mesh")),
+                .is_some_and(|s| s.iter().any(|x| x == "MESH")),
             "{text}"
         );
 
@@ -448,7 +446,7 @@ async fn find_concepts_ranks_exact_first_and_falls_back_to_fuzzy() {
         let r = call(
             client,
             "find_concepts",
-            json!({ "text": "height", "limit": 2 }),
+            json!({ "text": "height", "limit": 2, "sources": ["hp"] }),
         )
         .await;
         let v = structured(&r);
@@ -618,8 +616,9 @@ async fn resources_read_list_and_not_found_per_revision() {
                     "http://purl.obolibrary.org/obo/HP_0011140"
                 );
             } else {
-                assert_eq!(body["prefix"], "mesh");
-                assert!(body["loaded_sources"].as_array().is_some_and(Vec::is_empty));
+                // The catalogue's spelling of a loaded prefix is the preferred one.
+                assert_eq!(body["prefix"], "MESH");
+                assert_eq!(body["loaded_sources"][0]["id"], "mesh");
             }
         }
 
@@ -655,10 +654,20 @@ async fn resources_read_list_and_not_found_per_revision() {
             assert_eq!(raw["ttlMs"], ontoresolve::mcp::CACHE_TTL_MS);
         }
 
-        assert!(
-            list.next_cursor.is_none(),
-            "sources and top concepts fit one page"
-        );
+        // Sources and top concepts may span pages; following the cursors lists them all once.
+        let mut all: Vec<String> = uris.iter().map(|u| u.to_string()).collect();
+        let mut cursor = list.next_cursor.clone();
+        while let Some(c) = cursor {
+            let page = client
+                .list_resources(Some(PaginatedRequestParams::default().with_cursor(Some(c))))
+                .await
+                .expect("next page");
+            all.extend(page.resources.iter().map(|r| r.uri.clone()));
+            cursor = page.next_cursor;
+        }
+        let distinct: std::collections::HashSet<&String> = all.iter().collect();
+        assert_eq!(distinct.len(), all.len(), "no resource listed twice");
+        assert!(all.iter().any(|u| u == "ontoresolve://source/hgnc"));
         let bad = client
             .list_resources(Some(
                 PaginatedRequestParams::default().with_cursor(Some("offset:99999".into())),

@@ -215,14 +215,19 @@ fn describe(resolver: &Resolver, outcome: &ontoresolve::resolve::Outcome) -> Str
             .collect::<Vec<_>>()
             .join(" "),
         Outcome::Obsolete {
-            chain, consider, ..
+            chains, consider, ..
         } => format!(
             "chain {} consider {}",
-            chain
+            chains
                 .iter()
-                .map(|s| s.concept.map(curie).unwrap_or_else(|| s.iri.clone()))
+                .map(|chain| chain
+                    .steps
+                    .iter()
+                    .map(|s| s.concept.map(curie).unwrap_or_else(|| s.iri.clone()))
+                    .collect::<Vec<_>>()
+                    .join(" > "))
                 .collect::<Vec<_>>()
-                .join(" > "),
+                .join(" | "),
             consider.join(" ")
         ),
         Outcome::NotInLoadedSources {

@@ -1,0 +1,328 @@
+//! `ontoresolve build`: source catalogue → read each source once → RDF store, concept table,
+//! FST lexicons, full-text index and manifest, written into a temporary directory and switched
+//! into place atomically.
+//!
+//! The stages live in their own files: `registry` (the prefix registry first), `read` (RDF and
+//! OBO sources, streamed to the extractor and the store), `tables` (MeSH and gene tables),
+//! `write` (concept table, full text, lexicons) and `install` (lock, temporary directory,
+//! atomic switch of `CURRENT`).
+
+mod install;
+mod read;
+mod registry;
+mod tables;
+mod write;
+
+use std::io;
+use std::path::PathBuf;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+use crate::catalog::{Catalog, CatalogError, SourceSpec};
+use crate::index::manifest::{
+    BuildTime, IdShape, InputFile, MAX_TOP_CONCEPTS, RegistryRecord, ReleaseOrigin, SkippedSource,
+    SourceCounts, SourceRecord,
+};
+use crate::index::{BuildLayout, FORMAT_VERSION, Manifest};
+use crate::ingest::{ExtractStats, Format, IngestError};
+use crate::model::{Concept, PrefixMap, PrefixRule, Prefixes, SourceIdx};
+use crate::registry::RegistryError;
+use crate::store::{StoreError, StoreWriter};
+
+pub use write::id_keys;
+
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub catalog: PathBuf,
+    pub index_dir: PathBuf,
+    pub keep_going: bool,
+}
+
+/// What the build reports while it runs; the CLI draws progress bars from it.
+pub trait BuildObserver: Sync {
+    fn source_started(&self, _id: &str, _file_bytes: u64) {}
+    fn source_progress(&self, _id: &str, _bytes_read: u64, _triples: u64) {}
+    fn source_finished(&self, _id: &str, _record: &SourceRecord, _seconds: f64) {}
+    fn source_skipped(&self, _id: &str, _reason: &str) {}
+    /// A table row that could not be read; the rest of the source still loads.
+    fn row_skipped(&self, _id: &str, _problem: &str) {}
+    fn stage(&self, _name: &str) {}
+}
+
+/// An observer that reports nothing.
+pub struct Silent;
+impl BuildObserver for Silent {}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+    #[error("prefix registry: {0}")]
+    Registry(#[from] RegistryError),
+    #[error("source '{id}': {error}")]
+    Source { id: String, error: IngestError },
+    #[error("source '{id}': file {} is missing", path.display())]
+    MissingFile { id: String, path: PathBuf },
+    #[error("source '{id}': {error}")]
+    SourceStore { id: String, error: StoreError },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("full-text index: {0}")]
+    FullText(#[from] crate::index::fulltext::FullTextError),
+    #[error("no source could be built")]
+    Empty,
+    #[error("the index would hold {0}")]
+    TooLarge(&'static str),
+    #[error("another build is writing {}; wait for it to finish", .0.display())]
+    Busy(PathBuf),
+}
+
+fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> BuildError {
+    let context = context.into();
+    move |source| BuildError::Io { context, source }
+}
+
+/// A finished build.
+#[derive(Debug)]
+pub struct BuildSummary {
+    pub manifest: Manifest,
+    pub dir: PathBuf,
+}
+
+pub fn build(
+    options: &BuildOptions,
+    observer: &dyn BuildObserver,
+) -> Result<BuildSummary, BuildError> {
+    let started = Instant::now();
+    let catalog = Catalog::load(&options.catalog)?;
+    let index_dir = &options.index_dir;
+    let (_lock, mut temp) = install::begin(index_dir)?;
+    let layout = BuildLayout::new(&temp.path);
+
+    let (registry_record, registry) = registry::build_registry(&catalog, &layout, observer)?;
+    let prefixes: &dyn Prefixes = &registry;
+    let store = StoreWriter::create(&layout.store())?;
+    let mut records = Vec::new();
+    let mut skipped = Vec::new();
+    let mut writer = write::IndexWriter::create(&layout, prefixes)?;
+    for spec in &catalog.sources {
+        let files = catalog.files(spec);
+        if let Some(missing) = files.iter().find(|f| !f.is_file()) {
+            if !spec.bundled {
+                let reason = format!(
+                    "not downloaded: run `scripts/fetch-source {}` to fetch it from {}",
+                    spec.id,
+                    spec.url.as_deref().unwrap_or("its homepage")
+                );
+                observer.source_skipped(&spec.id, &reason);
+                skipped.push(SkippedSource {
+                    id: spec.id.clone(),
+                    reason,
+                });
+                continue;
+            }
+            let error = BuildError::MissingFile {
+                id: spec.id.clone(),
+                path: missing
+                    .strip_prefix(&catalog.dir)
+                    .unwrap_or(missing)
+                    .to_path_buf(),
+            };
+            if options.keep_going {
+                observer.source_skipped(&spec.id, &error.to_string());
+                skipped.push(SkippedSource {
+                    id: spec.id.clone(),
+                    reason: error.to_string(),
+                });
+                continue;
+            }
+            return Err(error);
+        }
+        let Ok(idx) = SourceIdx::try_from(records.len()) else {
+            return Err(BuildError::TooLarge("more than 65,535 sources"));
+        };
+        let source_started = Instant::now();
+        let result = match spec.format() {
+            Some(Format::Table(format)) => {
+                tables::ingest_table_source(idx, spec, format, &files, prefixes, &store, observer)
+            }
+            _ => read::ingest_source(idx, spec, &catalog.file(spec), prefixes, &store, observer),
+        };
+        match result {
+            Ok((record, concepts)) => {
+                observer.source_finished(&spec.id, &record, source_started.elapsed().as_secs_f64());
+                let mut record = record;
+                record.top_concepts = top_concepts(&concepts);
+                record.id_shapes = id_shapes(&concepts);
+                record.first_concept = writer.add_source(&spec.id, &concepts)?;
+                drop(concepts);
+                records.push(record);
+            }
+            Err(error) if options.keep_going => {
+                observer.source_skipped(&spec.id, &error.to_string());
+                skipped.push(SkippedSource {
+                    id: spec.id.clone(),
+                    reason: error.to_string(),
+                });
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    if records.is_empty() {
+        return Err(BuildError::Empty);
+    }
+    observer.stage("flushing the RDF store");
+    store.finish()?;
+
+    let counts = writer.finish(&records, observer)?;
+
+    let manifest = Manifest {
+        format_version: FORMAT_VERSION,
+        build_id: build_id(&catalog, &records, &registry_record),
+        sources: records,
+        skipped,
+        prefixes: declared_prefixes(&catalog),
+        registry: registry_record,
+        counts,
+        built: BuildTime {
+            finished_unix: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+            seconds: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+        },
+    };
+    manifest
+        .write(&layout.manifest())
+        .map_err(io_err("writing the manifest"))?;
+
+    observer.stage("switching the index into place");
+    let dir = install::install(index_dir, &temp.path, &manifest)?;
+    temp.keep = true;
+    Ok(BuildSummary { manifest, dir })
+}
+
+/// The prefix map from every source's declared prefixes, in catalogue order.
+fn catalog_prefixes(catalog: &Catalog) -> PrefixMap {
+    PrefixMap::new(
+        catalog
+            .sources
+            .iter()
+            .flat_map(|s| s.prefixes.iter().cloned()),
+    )
+}
+
+fn build_id(catalog: &Catalog, records: &[SourceRecord], registry: &RegistryRecord) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(FORMAT_VERSION.to_le_bytes());
+    if let Some(source) = &registry.source {
+        hasher.update(source.release.as_bytes());
+        for file in &source.files {
+            hasher.update(file.sha256.as_bytes());
+        }
+    }
+    for record in records {
+        if let Some(spec) = catalog.sources.iter().find(|s| s.id == record.id) {
+            hasher.update(serde_json::to_vec(spec).unwrap_or_default());
+        }
+        for file in &record.files {
+            hasher.update(file.sha256.as_bytes());
+        }
+        hasher.update(record.release.as_bytes());
+    }
+    hex(&hasher.finalize())[..16].to_string()
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What the manifest says of one source once it is read.
+fn source_record(
+    spec: &SourceSpec,
+    format: Format,
+    (release, release_origin): (String, ReleaseOrigin),
+    graph: String,
+    files: Vec<InputFile>,
+    stats: ExtractStats,
+    skipped_rows: u64,
+) -> SourceRecord {
+    SourceRecord {
+        id: spec.id.clone(),
+        title: spec.title.clone(),
+        kind: spec.kind.as_str().to_string(),
+        format: spec
+            .format
+            .clone()
+            .unwrap_or_else(|| format!("{format:?}").to_lowercase()),
+        release,
+        release_origin,
+        graph,
+        files,
+        license: spec.license.clone(),
+        attribution: spec.attribution.clone(),
+        homepage: spec.homepage.clone(),
+        scope: spec.scope.clone(),
+        url: spec.url.clone(),
+        first_concept: 0,
+        top_concepts: Vec::new(),
+        id_shapes: Vec::new(),
+        counts: SourceCounts {
+            triples: stats.triples,
+            concepts: stats.concepts,
+            obsolete: stats.obsolete,
+            labels: stats.labels,
+            definitions: stats.definitions,
+            parent_links: stats.parent_links,
+            xrefs: stats.xrefs,
+            replacements: stats.replacements,
+            skipped_rows,
+        },
+    }
+}
+
+/// SKOS top concepts if the source marks any, else the roots of its hierarchy: live concepts
+/// without parents that have children. A source without a hierarchy (genes) has none.
+fn top_concepts(concepts: &[Concept]) -> Vec<String> {
+    let marked: Vec<String> = concepts
+        .iter()
+        .filter(|c| c.top_concept)
+        .map(|c| c.iri.clone())
+        .take(MAX_TOP_CONCEPTS)
+        .collect();
+    if !marked.is_empty() {
+        return marked;
+    }
+    concepts
+        .iter()
+        .filter(|c| c.parents.is_empty() && !c.children.is_empty() && !c.obsolete)
+        .map(|c| c.iri.clone())
+        .take(MAX_TOP_CONCEPTS)
+        .collect()
+}
+
+/// The shape of local ids per prefix, learned from the concepts' CURIEs.
+fn id_shapes(concepts: &[Concept]) -> Vec<IdShape> {
+    let mut by_prefix: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for curie in concepts.iter().filter_map(|c| c.curie.as_deref()) {
+        if let Some((prefix, local)) = curie.split_once(':') {
+            by_prefix.entry(prefix).or_default().push(local);
+        }
+    }
+    by_prefix
+        .into_iter()
+        .filter_map(|(prefix, locals)| IdShape::observe(prefix, locals))
+        .collect()
+}
+
+/// The prefix rules declared by a catalogue; used by readers without the catalogue at hand.
+pub fn declared_prefixes(catalog: &Catalog) -> Vec<PrefixRule> {
+    catalog_prefixes(catalog).rules()
+}

@@ -1,0 +1,314 @@
+//! Reading one RDF or OBO source: the parser thread streams triples to the concept extractor
+//! and, over a bounded channel, to the store's bulk loader on the other core.
+
+use std::fs;
+use std::io::{self, Read, Seek};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+
+use oxigraph::model::Triple;
+use sha2::{Digest, Sha256};
+
+use super::{BuildError, BuildObserver, hex, source_record};
+use crate::catalog::{SourceKind, SourceSpec};
+use crate::index::manifest::{InputFile, ReleaseOrigin, SourceRecord};
+use crate::ingest::mesh_rdf::MeshRdf;
+use crate::ingest::{self, Extractor, IngestError, Profile, StatedRelease, TripleSink};
+use crate::model::{Concept, ConceptKind, Prefixes, SourceIdx};
+use crate::store::{LoadError, StoreWriter, graph_iri};
+
+/// Triples held back while the release is not yet known; bounds memory on any input.
+const RELEASE_WINDOW: usize = 200_000;
+const BATCH: usize = 16_384;
+const PROGRESS_EVERY: u64 = 65_536;
+
+/// Hashes the raw bytes of a file as the parser reads them.
+struct HashingReader {
+    file: fs::File,
+    state: Arc<Mutex<Sha256>>,
+    read: Arc<AtomicU64>,
+}
+
+impl Read for HashingReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read(buf)?;
+        if let Ok(mut state) = self.state.lock() {
+            state.update(&buf[..n]);
+        }
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+pub(super) enum Message {
+    Graph(String),
+    Triples(Vec<Triple>),
+    End,
+    Abort,
+}
+
+struct BuildSink<'a> {
+    extractor: Extractor<'a>,
+    tx: SyncSender<Message>,
+    source_id: &'a str,
+    catalogue_release: Option<&'a str>,
+    release: Option<(String, ReleaseOrigin)>,
+    pending: Vec<Triple>,
+    bytes_read: Arc<AtomicU64>,
+    observer: &'a dyn BuildObserver,
+}
+
+impl BuildSink<'_> {
+    fn send(&self, message: Message) -> Result<(), IngestError> {
+        self.tx
+            .send(message)
+            .map_err(|_| IngestError::Stopped("the RDF store stopped accepting triples".into()))
+    }
+
+    /// Fixes the release (from the file, else the catalogue) and names the graph.
+    fn settle(&mut self) -> Result<(), IngestError> {
+        let (release, origin) = match self.extractor.settle_now() {
+            Some(found) => (
+                found.value,
+                ReleaseOrigin::File {
+                    property: found.property,
+                },
+            ),
+            None => match self.catalogue_release {
+                Some(r) => (r.to_string(), ReleaseOrigin::Catalogue),
+                None => ("unknown".to_string(), ReleaseOrigin::Unknown),
+            },
+        };
+        self.send(Message::Graph(graph_iri(self.source_id, &release)))?;
+        self.release = Some((release, origin));
+        let pending = std::mem::take(&mut self.pending);
+        for chunk in pending.chunks(BATCH) {
+            self.send(Message::Triples(chunk.to_vec()))?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), IngestError> {
+        if self.release.is_none() {
+            self.settle()?;
+        }
+        let rest = std::mem::take(&mut self.pending);
+        if !rest.is_empty() {
+            self.send(Message::Triples(rest))?;
+        }
+        self.send(Message::End)
+    }
+}
+
+impl TripleSink for BuildSink<'_> {
+    fn triple(&mut self, triple: Triple) -> Result<(), IngestError> {
+        self.extractor.observe(&triple);
+        self.pending.push(triple);
+        if self.release.is_none() {
+            if self.extractor.settled_release().is_some() || self.pending.len() >= RELEASE_WINDOW {
+                self.settle()?;
+            }
+        } else if self.pending.len() >= BATCH {
+            let batch = std::mem::replace(&mut self.pending, Vec::with_capacity(BATCH));
+            self.send(Message::Triples(batch))?;
+        }
+        let n = self.extractor.triples();
+        if n.is_multiple_of(PROGRESS_EVERY) {
+            self.observer.source_progress(
+                self.source_id,
+                self.bytes_read.load(Ordering::Relaxed),
+                n,
+            );
+        }
+        Ok(())
+    }
+
+    fn stated_release(&mut self, release: StatedRelease) {
+        self.extractor.stated_release(release);
+    }
+}
+
+/// The store's view of the channel: triples until `End`; anything else fails the load so that
+/// nothing of a broken source is committed.
+pub(super) struct Incoming {
+    rx: Receiver<Message>,
+    buffer: std::vec::IntoIter<Triple>,
+    done: bool,
+}
+
+#[derive(Debug)]
+pub(super) struct Aborted;
+
+impl Iterator for Incoming {
+    type Item = Result<Triple, Aborted>;
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(t) = self.buffer.next() {
+                return Some(Ok(t));
+            }
+            if self.done {
+                return None;
+            }
+            match self.rx.recv() {
+                Ok(Message::Triples(batch)) => self.buffer = batch.into_iter(),
+                Ok(Message::End) => {
+                    self.done = true;
+                    return None;
+                }
+                Ok(Message::Graph(_)) | Ok(Message::Abort) | Err(_) => {
+                    self.done = true;
+                    return Some(Err(Aborted));
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn ingest_source(
+    idx: SourceIdx,
+    spec: &SourceSpec,
+    file: &Path,
+    prefixes: &dyn Prefixes,
+    store: &StoreWriter,
+    observer: &dyn BuildObserver,
+) -> Result<(SourceRecord, Vec<Concept>), BuildError> {
+    let source_err = |error: IngestError| BuildError::Source {
+        id: spec.id.clone(),
+        error,
+    };
+    let io_source = |source: io::Error| {
+        source_err(IngestError::Io {
+            file: file.to_path_buf(),
+            source,
+        })
+    };
+    let format = spec.format().ok_or_else(|| {
+        source_err(IngestError::Invalid {
+            file: file.to_path_buf(),
+            message: "unknown format".into(),
+        })
+    })?;
+    let file_bytes = fs::metadata(file).map_err(io_source)?.len();
+    observer.source_started(&spec.id, file_bytes);
+
+    let hash = Arc::new(Mutex::new(Sha256::new()));
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    let raw = HashingReader {
+        file: fs::File::open(file).map_err(io_source)?,
+        state: hash.clone(),
+        read: bytes_read.clone(),
+    };
+    let input = ingest::input::open_reader(raw).map_err(io_source)?;
+
+    let namespaces = spec.prefixes.iter().map(|p| p.uri_prefix.clone()).collect();
+    let (profile, kind) = match spec.kind {
+        SourceKind::Mesh => (
+            Profile::Mesh(Box::new(MeshRdf::new(idx))),
+            ConceptKind::Descriptor,
+        ),
+        SourceKind::Skos => (Profile::Generic, ConceptKind::Concept),
+        SourceKind::Obo | SourceKind::Owl | SourceKind::Gene => {
+            (Profile::Generic, ConceptKind::Class)
+        }
+    };
+    let extractor =
+        Extractor::new(idx, spec.concept_types(), namespaces, prefixes).with_profile(profile, kind);
+    let (tx, rx) = sync_channel::<Message>(8);
+    let (parsed, loaded) = std::thread::scope(|scope| {
+        let parser = scope.spawn(|| {
+            let mut sink = BuildSink {
+                extractor,
+                tx,
+                source_id: &spec.id,
+                catalogue_release: spec.release.as_deref(),
+                release: None,
+                pending: Vec::new(),
+                bytes_read: bytes_read.clone(),
+                observer,
+            };
+            let result = ingest::parse(
+                input,
+                file,
+                format,
+                spec.base_iri.as_deref(),
+                prefixes,
+                &mut sink,
+            )
+            .and_then(|()| sink.finish());
+            if result.is_err() {
+                let _ = sink.tx.send(Message::Abort);
+            }
+            result.map(|()| (sink.extractor, sink.release))
+        });
+        let loaded = match rx.recv() {
+            Ok(Message::Graph(graph)) => {
+                let incoming = Incoming {
+                    rx,
+                    buffer: Vec::new().into_iter(),
+                    done: false,
+                };
+                store.load_graph(&graph, incoming).map(|()| graph)
+            }
+            _ => {
+                drop(rx);
+                Err(LoadError::Input(Aborted))
+            }
+        };
+        let parsed = parser.join();
+        (parsed, loaded)
+    });
+    // A store failure closes the channel, so the parser sees only "stopped": report the cause.
+    let graph = match loaded {
+        Ok(graph) => graph,
+        Err(LoadError::Store(error)) => {
+            return Err(BuildError::SourceStore {
+                id: spec.id.clone(),
+                error,
+            });
+        }
+        Err(LoadError::Input(Aborted)) => String::new(),
+    };
+    let (extractor, release) = match parsed {
+        Ok(result) => result.map_err(source_err)?,
+        Err(_) => {
+            return Err(source_err(IngestError::Stopped(
+                "the parser thread failed".into(),
+            )));
+        }
+    };
+    if graph.is_empty() {
+        return Err(source_err(IngestError::Stopped(
+            "the triple stream ended early".into(),
+        )));
+    }
+    let (release, release_origin) =
+        release.unwrap_or_else(|| ("unknown".to_string(), ReleaseOrigin::Unknown));
+
+    // Parsers may stop before the end (trailing bytes after an XML root); hash the rest.
+    let mut hasher = hash.lock().map(|h| h.clone()).unwrap_or_default();
+    let consumed = bytes_read.load(Ordering::Relaxed);
+    if consumed < file_bytes {
+        let mut f = fs::File::open(file).map_err(io_source)?;
+        f.seek(io::SeekFrom::Start(consumed)).map_err(io_source)?;
+        io::copy(&mut f, &mut hasher).map_err(io_source)?;
+    }
+
+    let (concepts, stats) = extractor.finish();
+    let files = vec![InputFile {
+        path: spec.path.display().to_string(),
+        bytes: file_bytes,
+        sha256: hex(&hasher.finalize()),
+    }];
+    let record = source_record(
+        spec,
+        format,
+        (release, release_origin),
+        graph,
+        files,
+        stats,
+        0,
+    );
+    Ok((record, concepts))
+}

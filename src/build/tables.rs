@@ -1,0 +1,124 @@
+//! Reading one table source (MeSH descriptor and supplementary tables, HGNC, NCBI Gene
+//! `gene_info`): rows become concepts, and each concept is written to the store as triples in
+//! the source's named graph, so that answers about it re-run as SPARQL.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use oxigraph::model::Triple;
+
+use super::registry::input_file;
+use super::{BuildError, BuildObserver, source_record};
+use crate::catalog::SourceSpec;
+use crate::index::manifest::{ReleaseOrigin, SourceRecord};
+use crate::ingest::tables::{self, RowProblem};
+use crate::ingest::{ExtractStats, Format, IngestError, TableFormat, input};
+use crate::model::{Concept, Prefixes, SourceIdx};
+use crate::store::{LoadError, StoreWriter, graph_iri};
+
+/// Row problems echoed one by one on stderr; the rest are counted.
+const MAX_REPORTED_PROBLEMS: usize = 20;
+
+pub(super) fn ingest_table_source(
+    idx: SourceIdx,
+    spec: &SourceSpec,
+    format: TableFormat,
+    files: &[PathBuf],
+    prefixes: &dyn Prefixes,
+    store: &StoreWriter,
+    observer: &dyn BuildObserver,
+) -> Result<(SourceRecord, Vec<Concept>), BuildError> {
+    let source_err = |error: IngestError| BuildError::Source {
+        id: spec.id.clone(),
+        error,
+    };
+    let written: Vec<&Path> = std::iter::once(spec.path.as_path())
+        .chain(spec.more_paths.iter().map(PathBuf::as_path))
+        .collect();
+    let inputs = files
+        .iter()
+        .zip(&written)
+        .map(|(path, written)| input_file(written, path))
+        .collect::<Result<Vec<_>, _>>()?;
+    observer.source_started(&spec.id, inputs.iter().map(|f| f.bytes).sum());
+
+    let mut readers = Vec::with_capacity(files.len());
+    for path in files {
+        let io = |source| {
+            source_err(IngestError::Io {
+                file: path.clone(),
+                source,
+            })
+        };
+        let file = fs::File::open(path).map_err(io)?;
+        let reader = input::open_reader(file).map_err(|source| {
+            source_err(IngestError::Io {
+                file: path.clone(),
+                source,
+            })
+        })?;
+        readers.push((path.clone(), reader));
+    }
+    let read = tables::read(format, readers, idx, prefixes).map_err(source_err)?;
+    report_problems(&spec.id, &read.problems, observer);
+
+    let (release, origin) = match &spec.release {
+        Some(r) => (r.clone(), ReleaseOrigin::Catalogue),
+        None => ("unknown".to_string(), ReleaseOrigin::Unknown),
+    };
+    let graph = graph_iri(&spec.id, &release);
+    let mut triples = 0u64;
+    let mut buffer: Vec<Triple> = Vec::new();
+    let stream = read.concepts.iter().flat_map(|concept| {
+        buffer.clear();
+        tables::concept_triples(concept, prefixes, &mut buffer);
+        triples += buffer.len() as u64;
+        std::mem::take(&mut buffer)
+            .into_iter()
+            .map(Ok::<Triple, std::convert::Infallible>)
+    });
+    store.load_graph(&graph, stream).map_err(|e| match e {
+        LoadError::Store(error) => BuildError::SourceStore {
+            id: spec.id.clone(),
+            error,
+        },
+        LoadError::Input(never) => match never {},
+    })?;
+
+    let concepts = read.concepts;
+    let stats = ExtractStats::of(triples, &concepts);
+    let record = source_record(
+        spec,
+        Format::Table(format),
+        (release, origin),
+        graph,
+        inputs,
+        stats,
+        read.problems.len() as u64,
+    );
+    Ok((record, concepts))
+}
+
+/// Every row problem goes to the observer, the first few in full.
+fn report_problems(id: &str, problems: &[RowProblem], observer: &dyn BuildObserver) {
+    for problem in problems.iter().take(MAX_REPORTED_PROBLEMS) {
+        observer.row_skipped(
+            id,
+            &format!(
+                "{}:{}: {}",
+                problem.file.display(),
+                problem.line,
+                problem.message
+            ),
+        );
+    }
+    if problems.len() > MAX_REPORTED_PROBLEMS {
+        observer.row_skipped(
+            id,
+            &format!(
+                "… and {} more rows skipped (the manifest counts them)",
+                problems.len() - MAX_REPORTED_PROBLEMS
+            ),
+        );
+    }
+}

@@ -1,0 +1,148 @@
+//! Writing the read side of a build: the concept table, the full-text index and the lexicons.
+
+use std::fs;
+
+use rayon::prelude::*;
+
+use super::{BuildError, BuildObserver, io_err};
+use crate::index::manifest::{Counts, SourceRecord};
+use crate::index::normalize::{id_key, label_key};
+use crate::index::spelling;
+use crate::index::{BuildLayout, FullTextWriter, LexiconWriter, Posting, TableWriter};
+use crate::model::{Concept, Prefixes, obo_purl};
+
+/// Every spelling under which a concept's identifier may be looked up.
+pub fn id_keys(concept: &Concept, prefixes: &dyn Prefixes) -> Vec<(String, u16)> {
+    let mut keys = vec![(id_key(&concept.iri), spelling::IRI)];
+    if let Some(curie) = &concept.curie {
+        keys.push((id_key(curie), spelling::CURIE));
+        if let Some((prefix, local)) = curie.split_once(':') {
+            keys.push((id_key(&format!("{prefix}_{local}")), spelling::UNDERSCORE));
+            keys.push((id_key(local), spelling::LOCAL_ID));
+        }
+    }
+    for alt in &concept.alt_ids {
+        keys.push((id_key(alt), spelling::ALT_ID));
+        if let Some(iri) = prefixes.expand(alt).or_else(|| obo_purl(alt)) {
+            keys.push((id_key(&iri), spelling::ALT_ID));
+        }
+    }
+    keys
+}
+
+/// The read side of a build, written one source at a time as each source is read, so that
+/// a source's concepts are dropped before the next one is read and lexicon keys are spilled
+/// in sorted runs.
+pub(super) struct IndexWriter<'a> {
+    layout: &'a BuildLayout,
+    prefixes: &'a dyn Prefixes,
+    table: TableWriter<Concept>,
+    fulltext: FullTextWriter,
+    ids: LexiconWriter,
+    labels: LexiconWriter,
+    next: u32,
+}
+
+impl<'a> IndexWriter<'a> {
+    pub(super) fn create(
+        layout: &'a BuildLayout,
+        prefixes: &'a dyn Prefixes,
+    ) -> Result<IndexWriter<'a>, BuildError> {
+        let table = TableWriter::create(&layout.concepts_data(), &layout.concepts_index())
+            .map_err(io_err("creating the concept table"))?;
+        fs::create_dir(layout.fulltext()).map_err(io_err("creating the full-text directory"))?;
+        let fulltext = FullTextWriter::create(&layout.fulltext())?;
+        Ok(IndexWriter {
+            layout,
+            prefixes,
+            table,
+            fulltext,
+            ids: LexiconWriter::spilling(&layout.dir, "ids"),
+            labels: LexiconWriter::spilling(&layout.dir, "labels"),
+            next: 0,
+        })
+    }
+
+    /// Writes one source's concepts (ids continue from the previous source's) and returns the
+    /// id of its first concept.
+    pub(super) fn add_source(
+        &mut self,
+        source_id: &str,
+        concepts: &[Concept],
+    ) -> Result<u32, BuildError> {
+        let first = self.next;
+        for concept in concepts {
+            let id = self
+                .table
+                .push(concept)
+                .map_err(io_err("writing the concept table"))?;
+            self.fulltext.add(id, source_id, concept)?;
+        }
+        self.next = u32::try_from(concepts.len())
+            .ok()
+            .and_then(|n| first.checked_add(n))
+            .ok_or(BuildError::TooLarge("more than 4,294,967,295 concepts"))?;
+        let prefixes = self.prefixes;
+        let id_entries: Vec<(String, Posting)> = concepts
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(i, c)| {
+                let concept = first + i as u32;
+                id_keys(c, prefixes)
+                    .into_iter()
+                    .map(move |(key, detail)| (key, Posting { concept, detail }))
+            })
+            .collect();
+        self.ids.extend(id_entries);
+        let label_entries: Vec<(String, Posting)> =
+            concepts
+                .par_iter()
+                .enumerate()
+                .flat_map_iter(|(i, c)| {
+                    let concept = first + i as u32;
+                    c.labels.iter().take(usize::from(u16::MAX)).enumerate().map(
+                        move |(detail, l)| {
+                            (
+                                label_key(&l.text),
+                                Posting {
+                                    concept,
+                                    detail: detail as u16,
+                                },
+                            )
+                        },
+                    )
+                })
+                .collect();
+        self.labels.extend(label_entries);
+        Ok(first)
+    }
+
+    pub(super) fn finish(
+        self,
+        records: &[SourceRecord],
+        observer: &dyn BuildObserver,
+    ) -> Result<Counts, BuildError> {
+        observer.stage("writing the concept table and full-text index");
+        let total = self
+            .table
+            .finish()
+            .map_err(io_err("writing the concept table"))?;
+        self.fulltext.finish()?;
+        observer.stage("writing the lexicons");
+        let layout = self.layout;
+        let id_lexicon = self
+            .ids
+            .write(&layout.ids_fst(), &layout.ids_postings())
+            .map_err(io_err("writing the identifier lexicon"))?;
+        let label_lexicon = self
+            .labels
+            .write(&layout.labels_fst(), &layout.labels_postings())
+            .map_err(io_err("writing the label lexicon"))?;
+        Ok(Counts {
+            concepts: u64::from(total),
+            triples: records.iter().map(|r| r.counts.triples).sum(),
+            id_lexicon,
+            label_lexicon,
+        })
+    }
+}

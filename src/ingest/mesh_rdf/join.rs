@@ -1,0 +1,304 @@
+//! The join at the end of a MeSH RDF stream: records with their terms' labels, tree numbers,
+//! parents and mapped-to headings.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use super::{Lit, MeshRdf, Rel, iri_of, push_unique};
+use crate::model::{
+    Concept, ConceptKind, Label, LabelKind, Link, LinkKind, Prefixes, Provenance, Xref, XrefKind,
+};
+
+/// The records as concepts, sorted by IRI, with CURIEs, deduplicated items and children.
+pub(super) fn finish(mesh: &MeshRdf, prefixes: &dyn Prefixes) -> Vec<Concept> {
+    let mut keys = vec![""; mesh.nodes.len()];
+    for (key, &id) in &mesh.nodes {
+        if let Some(slot) = keys.get_mut(id as usize) {
+            *slot = key;
+        }
+    }
+    let join = Join {
+        mesh,
+        keys,
+        prov: Provenance {
+            source: mesh.source,
+        },
+    };
+    let owners = join.tree_owners();
+    // In id order, nodes that arrived together are looked up together: far fewer cache misses.
+    let mut records: Vec<(u32, ConceptKind)> = mesh.kinds.iter().map(|(&id, &k)| (id, k)).collect();
+    records.sort_unstable_by_key(|&(id, _)| id);
+    let mut concepts = Vec::with_capacity(records.len());
+    for (id, kind) in records {
+        let iri = iri_of(join.key(id));
+        concepts.push(Concept {
+            curie: prefixes.compress(&iri),
+            iri,
+            source: mesh.source,
+            labels: join.labels(id),
+            parents: join.parents(id, kind, &owners),
+            obsolete: mesh.deprecated.contains(&id),
+            xrefs: join.xrefs(id, prefixes),
+            kind,
+            tree_numbers: join.tree_numbers(id),
+            ..Concept::default()
+        });
+    }
+    // Keys are distinct, so IRIs are too.
+    concepts.sort_unstable_by(|a, b| a.iri.cmp(&b.iri));
+    fill_children(&mut concepts);
+    concepts
+}
+
+/// The stored facts with node ids resolved back to keys, for the join.
+struct Join<'a> {
+    mesh: &'a MeshRdf,
+    keys: Vec<&'a str>,
+    prov: Provenance,
+}
+
+impl<'a> Join<'a> {
+    fn key(&self, id: u32) -> &'a str {
+        self.keys.get(id as usize).copied().unwrap_or("")
+    }
+
+    /// Tree number text to the descriptors that hold it.
+    fn tree_owners(&self) -> HashMap<&'a str, Vec<u32>> {
+        let mut owners: HashMap<&str, Vec<u32>> = HashMap::new();
+        for (&id, &kind) in &self.mesh.kinds {
+            if kind != ConceptKind::Descriptor {
+                continue;
+            }
+            for tn in self.mesh.rel(Rel::TreeNumber, id) {
+                let text = tree_text(self.key(tn));
+                if !text.is_empty() {
+                    owners.entry(text).or_default().push(id);
+                }
+            }
+        }
+        owners
+    }
+
+    fn tree_numbers(&self, id: u32) -> Vec<String> {
+        let mut numbers: Vec<String> = (self.mesh.rel(Rel::TreeNumber, id).into_iter())
+            .map(|tn| tree_text(self.key(tn)))
+            .filter(|text| !text.is_empty())
+            .map(str::to_string)
+            .collect();
+        numbers.sort();
+        numbers.dedup();
+        numbers
+    }
+
+    /// The label of the preferred concept's preferred term, then the record's rdfs:labels in
+    /// other languages, then entry terms, then the terms of the other concepts. A text appears
+    /// once, under its highest kind; synonyms are sorted, so that the order of the input does
+    /// not show.
+    fn labels(&self, id: u32) -> Vec<Label> {
+        let mesh = self.mesh;
+        let preferred = mesh.rel(Rel::PrefConcept, id);
+        let mut pref_terms: Vec<u32> = Vec::new();
+        for &node in preferred.iter().chain([&id]) {
+            for term in mesh.rel(Rel::PrefTerm, node) {
+                push_unique(&mut pref_terms, term);
+            }
+        }
+        let mut labels = Labels::new(self.prov);
+        for &term in &pref_terms {
+            labels.add_all(mesh.lit(Lit::PrefLabel, term), LabelKind::Label);
+        }
+        let covered: HashSet<Option<&str>> = labels.langs().collect();
+        for (text, lang) in mesh.lit(Lit::Name, id) {
+            if !covered.contains(&lang) {
+                labels.add(text, lang, LabelKind::Label);
+            }
+        }
+        let entry_terms = preferred.iter().flat_map(|&c| mesh.rel(Rel::Term, c));
+        for term in pref_terms.iter().copied().chain(entry_terms) {
+            labels.add_term(mesh, term, LabelKind::EntryTerm);
+        }
+        for concept in mesh.rel(Rel::Concept, id) {
+            if preferred.contains(&concept) {
+                continue;
+            }
+            let terms = mesh.rel(Rel::PrefTerm, concept).into_iter();
+            for term in terms.chain(mesh.rel(Rel::Term, concept)) {
+                labels.add_term(mesh, term, LabelKind::NarrowSynonym);
+            }
+        }
+        let mut labels = labels.out;
+        labels.sort_by(|a, b| match (a.kind, b.kind) {
+            (LabelKind::Label, LabelKind::Label) => Ordering::Equal,
+            (x, y) if x == y => (&a.text, &a.lang).cmp(&(&b.text, &b.lang)),
+            (x, y) => rank(x).cmp(&rank(y)),
+        });
+        labels
+    }
+
+    /// Descriptors holding the parent of one of this descriptor's tree numbers, and
+    /// meshv:broaderDescriptor targets.
+    fn parents(&self, id: u32, kind: ConceptKind, owners: &HashMap<&str, Vec<u32>>) -> Vec<Link> {
+        let mesh = self.mesh;
+        let mut parents: Vec<u32> = Vec::new();
+        let trees = match kind {
+            ConceptKind::Descriptor => mesh.rel(Rel::TreeNumber, id),
+            _ => Vec::new(),
+        };
+        for tn in trees {
+            let stated = mesh.rel(Rel::ParentTree, tn);
+            let parent_texts: Vec<&str> = if stated.is_empty() {
+                // No parentTreeNumber: the parent is the tree number minus its last segment.
+                (tree_text(self.key(tn)).rsplit_once('.'))
+                    .map(|(parent, _)| parent)
+                    .into_iter()
+                    .collect()
+            } else {
+                stated.iter().map(|&p| tree_text(self.key(p))).collect()
+            };
+            for text in parent_texts.into_iter().filter(|t| !t.is_empty()) {
+                for &owner in owners.get(text).map_or(&[][..], Vec::as_slice) {
+                    parents.push(owner);
+                }
+            }
+        }
+        parents.extend(mesh.rel(Rel::Broader, id));
+        let mut links: Vec<Link> = (parents.into_iter())
+            .filter(|&parent| parent != id)
+            .map(|parent| Link {
+                iri: iri_of(self.key(parent)),
+                kind: LinkKind::BroaderDescriptor,
+                prov: self.prov,
+            })
+            .collect();
+        links.sort();
+        links.dedup();
+        links
+    }
+
+    /// meshv:preferredMappedTo / mappedTo targets as CURIEs; a descriptor/qualifier pair
+    /// target (`D006896Q000031`) names the descriptor, with the qualifier alongside.
+    fn xrefs(&self, id: u32, prefixes: &dyn Prefixes) -> Vec<Xref> {
+        let mut xrefs = Vec::new();
+        for (rel, kind) in [
+            (Rel::PreferredMappedTo, XrefKind::PreferredMappedTo),
+            (Rel::MappedTo, XrefKind::MappedTo),
+        ] {
+            for target in self.mesh.rel(rel, id) {
+                let iri = iri_of(self.key(target));
+                let (iri, qualifier) = split_pair(&iri);
+                if iri.is_empty() {
+                    continue;
+                }
+                xrefs.push(Xref {
+                    target: prefixes.compress(&iri).unwrap_or(iri),
+                    kind,
+                    qualifier,
+                    prov: self.prov,
+                });
+            }
+        }
+        xrefs.sort();
+        xrefs.dedup();
+        xrefs
+    }
+}
+
+/// Labels under construction: the first kind a text (with its language) is added under wins.
+struct Labels<'a> {
+    out: Vec<Label>,
+    seen: HashSet<(&'a str, Option<&'a str>)>,
+    prov: Provenance,
+}
+
+impl<'a> Labels<'a> {
+    fn new(prov: Provenance) -> Self {
+        Labels {
+            out: Vec::new(),
+            seen: HashSet::new(),
+            prov,
+        }
+    }
+
+    fn langs(&self) -> impl Iterator<Item = Option<&'a str>> + '_ {
+        self.seen.iter().map(|&(_, lang)| lang)
+    }
+
+    fn add(&mut self, text: &'a str, lang: Option<&'a str>, kind: LabelKind) {
+        if self.seen.insert((text, lang)) {
+            self.out.push(Label {
+                text: text.to_string(),
+                kind,
+                lang: lang.map(str::to_string),
+                prov: self.prov,
+            });
+        }
+    }
+
+    fn add_all(
+        &mut self,
+        texts: impl Iterator<Item = (&'a str, Option<&'a str>)>,
+        kind: LabelKind,
+    ) {
+        for (text, lang) in texts {
+            self.add(text, lang, kind);
+        }
+    }
+
+    /// A term's prefLabels and altLabels.
+    fn add_term(&mut self, mesh: &'a MeshRdf, term: u32, kind: LabelKind) {
+        self.add_all(mesh.lit(Lit::PrefLabel, term), kind);
+        self.add_all(mesh.lit(Lit::AltLabel, term), kind);
+    }
+}
+
+/// The order of label kinds in a record: its name, entry terms, narrower concepts' terms.
+fn rank(kind: LabelKind) -> u8 {
+    match kind {
+        LabelKind::Label => 0,
+        LabelKind::EntryTerm => 1,
+        _ => 2,
+    }
+}
+
+/// Children from parents, among concepts sorted by IRI.
+fn fill_children(concepts: &mut [Concept]) {
+    let mut children: BTreeMap<String, Vec<Link>> = BTreeMap::new();
+    for concept in concepts.iter() {
+        for parent in &concept.parents {
+            children.entry(parent.iri.clone()).or_default().push(Link {
+                iri: concept.iri.clone(),
+                kind: parent.kind,
+                prov: parent.prov,
+            });
+        }
+    }
+    for (parent, links) in children {
+        if let Ok(at) = concepts.binary_search_by(|c| c.iri.as_str().cmp(&parent))
+            && let Some(concept) = concepts.get_mut(at)
+        {
+            concept.children = links;
+        }
+    }
+}
+
+/// A tree number's text: the last path segment of its IRI (`D03.633.100`).
+fn tree_text(key: &str) -> &str {
+    key.rsplit('/').next().unwrap_or(key)
+}
+
+/// A descriptor/qualifier pair IRI (`…/D006896Q000031`) as the descriptor's IRI and the
+/// qualifier; any other IRI as itself.
+pub(super) fn split_pair(iri: &str) -> (String, Option<String>) {
+    let (base, local) = iri.split_at(iri.rfind('/').map_or(0, |slash| slash + 1));
+    let is_id = |s: &str, initial: char| {
+        s.strip_prefix(initial)
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    if let Some(at) = local.find('Q') {
+        let (descriptor, qualifier) = local.split_at(at);
+        if is_id(descriptor, 'D') && is_id(qualifier, 'Q') {
+            return (format!("{base}{descriptor}"), Some(qualifier.to_string()));
+        }
+    }
+    (iri.to_string(), None)
+}

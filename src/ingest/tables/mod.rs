@@ -1,0 +1,418 @@
+//! Readers that turn MeSH, HGNC and NCBI Gene tables into [`Concept`]s, one row at a time,
+//! and [`concept_triples`], which states a concept as RDF for the store.
+//!
+//! A bad row becomes a [`RowProblem`] and the rest of the source still loads. Only I/O errors,
+//! a header without the expected columns, and an input that is mostly not the expected table
+//! are fatal.
+
+mod gene_info;
+mod hgnc;
+mod mesh;
+#[cfg(test)]
+mod real_data;
+mod triples;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::{self, BufRead, Read};
+use std::path::{Path, PathBuf};
+
+pub use triples::concept_triples;
+
+use super::{IngestError, TableFormat};
+use crate::model::{Concept, ConceptKind, Link, Prefixes, Provenance, SourceIdx};
+
+/// Longer lines are reported and skipped rather than buffered; the longest real row is ~3 kB.
+const MAX_LINE_BYTES: usize = 1 << 20;
+/// More bad rows than this means the input is not this table (wrong format or file): stop
+/// instead of collecting a problem per line.
+const MAX_ROW_PROBLEMS: usize = 100_000;
+/// Cell text quoted in a problem message is cut to this many characters.
+const MAX_EXCERPT_CHARS: usize = 80;
+
+/// A row that could not be read; the rest of the source still loads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowProblem {
+    pub file: PathBuf,
+    pub line: u64,
+    pub message: String,
+}
+
+/// What a table source yielded.
+#[derive(Clone, Debug, Default)]
+pub struct TableConcepts {
+    pub concepts: Vec<Concept>,
+    pub problems: Vec<RowProblem>,
+    /// Data rows read (header and blank lines excluded), problem rows included.
+    pub rows: u64,
+}
+
+/// Reads every file of one table source, in order, into concepts sorted by IRI, each with its
+/// CURIE (prefixes.compress(iri)), deduplicated items and children filled in from parents.
+pub fn read(
+    format: TableFormat,
+    inputs: Vec<(PathBuf, Box<dyn BufRead + Send>)>,
+    source: SourceIdx,
+    prefixes: &dyn Prefixes,
+) -> Result<TableConcepts, IngestError> {
+    let mut sink = Collector::new(source);
+    match format {
+        TableFormat::MeshTsv => {
+            let mut reader = mesh::MeshReader::default();
+            for (file, input) in inputs {
+                read_rows(&file, input, &mut sink, &mut reader, prefixes)?;
+            }
+            reader.join_trees(&mut sink)?;
+        }
+        TableFormat::HgncTsv => {
+            for (file, input) in inputs {
+                let mut reader = hgnc::HgncReader::default();
+                read_rows(&file, input, &mut sink, &mut reader, prefixes)?;
+            }
+        }
+        TableFormat::GeneInfo => {
+            for (file, input) in inputs {
+                let mut reader = gene_info::GeneInfoReader::default();
+                read_rows(&file, input, &mut sink, &mut reader, prefixes)?;
+            }
+        }
+    }
+    Ok(sink.finish(prefixes))
+}
+
+/// What a format reader makes of one data row.
+struct Row {
+    concept: Concept,
+    /// Something wrong with a row that is kept anyway.
+    note: Option<String>,
+}
+
+/// Where a row is, and what it needs to become a concept.
+struct RowContext<'a> {
+    file: &'a Path,
+    line: u64,
+    source: SourceIdx,
+    prefixes: &'a dyn Prefixes,
+}
+
+impl RowContext<'_> {
+    fn prov(&self) -> Provenance {
+        Provenance {
+            source: self.source,
+        }
+    }
+
+    fn concept(&self, iri: String, kind: ConceptKind) -> Concept {
+        Concept {
+            iri,
+            source: self.source,
+            kind,
+            ..Concept::default()
+        }
+    }
+}
+
+/// One table format: an optional header line, then one concept per row.
+trait RowReader {
+    /// Whether the first line is a header.
+    fn has_header(&self) -> bool;
+    fn header(&mut self, file: &Path, line: &str) -> Result<(), IngestError>;
+    /// The row's concept, or why the row is skipped.
+    fn row(&mut self, text: &str, cx: &RowContext<'_>) -> Result<Row, String>;
+}
+
+fn read_rows(
+    file: &Path,
+    input: Box<dyn BufRead + Send>,
+    sink: &mut Collector,
+    format: &mut dyn RowReader,
+    prefixes: &dyn Prefixes,
+) -> Result<(), IngestError> {
+    let mut lines = Lines::new(input);
+    let mut need_header = format.has_header();
+    let io = |source| IngestError::Io {
+        file: file.to_path_buf(),
+        source,
+    };
+    while let Some((line, text)) = lines.next_line().map_err(io)? {
+        if need_header {
+            let text = text.map_err(|message| IngestError::Invalid {
+                file: file.to_path_buf(),
+                message: format!("header line: {message}"),
+            })?;
+            format.header(file, text)?;
+            need_header = false;
+            continue;
+        }
+        let text = match text {
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) => text,
+            Err(message) => {
+                sink.rows += 1;
+                sink.problem(file, line, message)?;
+                continue;
+            }
+        };
+        sink.rows += 1;
+        let cx = RowContext {
+            file,
+            line,
+            source: sink.source,
+            prefixes,
+        };
+        match format.row(text, &cx) {
+            Ok(row) => {
+                sink.add(file, line, row.concept)?;
+                if let Some(note) = row.note {
+                    sink.problem(file, line, note)?;
+                }
+            }
+            Err(message) => sink.problem(file, line, message)?,
+        }
+    }
+    if need_header {
+        return Err(IngestError::Invalid {
+            file: file.to_path_buf(),
+            message: "the file is empty: no header line".into(),
+        });
+    }
+    Ok(())
+}
+
+/// A line's text, or why it cannot be read (too long, not UTF-8).
+type LineText<'a> = Result<&'a str, String>;
+
+/// Reads physical lines with a length bound, so one huge line cannot exhaust memory.
+struct Lines<R> {
+    reader: R,
+    buf: Vec<u8>,
+    line: u64,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(reader: R) -> Self {
+        Lines {
+            reader,
+            buf: Vec::new(),
+            line: 0,
+        }
+    }
+
+    /// The next line (1-based number, text without its line ending), or why its text is
+    /// unusable; `None` at the end of the input.
+    fn next_line(&mut self) -> io::Result<Option<(u64, LineText<'_>)>> {
+        self.buf.clear();
+        let n = (&mut self.reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut self.buf)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        if self.buf.len() > MAX_LINE_BYTES && self.buf.last() != Some(&b'\n') {
+            self.skip_rest_of_line()?;
+            return Ok(Some((
+                self.line,
+                Err(format!("line longer than {MAX_LINE_BYTES} bytes")),
+            )));
+        }
+        let mut bytes = self.buf.as_slice();
+        if let Some(rest) = bytes.strip_suffix(b"\n") {
+            bytes = rest.strip_suffix(b"\r").unwrap_or(rest);
+        }
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to() + 1));
+        Ok(Some((self.line, text)))
+    }
+
+    fn skip_rest_of_line(&mut self) -> io::Result<()> {
+        loop {
+            let available = self.reader.fill_buf()?;
+            if available.is_empty() {
+                return Ok(());
+            }
+            match available.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.reader.consume(i + 1);
+                    return Ok(());
+                }
+                None => {
+                    let len = available.len();
+                    self.reader.consume(len);
+                }
+            }
+        }
+    }
+}
+
+/// Concepts and problems gathered over a source's files.
+struct Collector {
+    source: SourceIdx,
+    concepts: BTreeMap<String, Concept>,
+    problems: Vec<RowProblem>,
+    rows: u64,
+}
+
+impl Collector {
+    fn new(source: SourceIdx) -> Self {
+        Collector {
+            source,
+            concepts: BTreeMap::new(),
+            problems: Vec::new(),
+            rows: 0,
+        }
+    }
+
+    fn problem(
+        &mut self,
+        file: &Path,
+        line: u64,
+        message: impl Into<String>,
+    ) -> Result<(), IngestError> {
+        if self.problems.len() >= MAX_ROW_PROBLEMS {
+            return Err(IngestError::Invalid {
+                file: file.to_path_buf(),
+                message: format!(
+                    "more than {MAX_ROW_PROBLEMS} unreadable rows (the last at line {line}): \
+                     is this the right file and format?"
+                ),
+            });
+        }
+        self.problems.push(RowProblem {
+            file: file.to_path_buf(),
+            line,
+            message: message.into(),
+        });
+        Ok(())
+    }
+
+    /// Keeps the first row for an IRI; a later one is a problem.
+    fn add(&mut self, file: &Path, line: u64, concept: Concept) -> Result<(), IngestError> {
+        if self.concepts.contains_key(&concept.iri) {
+            let message = format!("{} appears again; the first row is kept", concept.iri);
+            return self.problem(file, line, message);
+        }
+        self.concepts.insert(concept.iri.clone(), concept);
+        Ok(())
+    }
+
+    fn finish(self, prefixes: &dyn Prefixes) -> TableConcepts {
+        let mut concepts = self.concepts;
+        for concept in concepts.values_mut() {
+            concept.curie = prefixes.compress(&concept.iri);
+            dedup_in_order(&mut concept.labels);
+            dedup_in_order(&mut concept.definitions);
+            // Replacements keep the order the note names them in.
+            dedup_in_order(&mut concept.replacements);
+            dedup_sorted(&mut concept.parents);
+            dedup_sorted(&mut concept.xrefs);
+            dedup_sorted(&mut concept.alt_ids);
+            dedup_sorted(&mut concept.tree_numbers);
+        }
+        let mut children: BTreeMap<String, Vec<Link>> = BTreeMap::new();
+        for concept in concepts.values() {
+            for parent in &concept.parents {
+                children.entry(parent.iri.clone()).or_default().push(Link {
+                    iri: concept.iri.clone(),
+                    kind: parent.kind,
+                    prov: parent.prov,
+                });
+            }
+        }
+        for (parent, links) in children {
+            if let Some(concept) = concepts.get_mut(&parent) {
+                concept.children = links;
+            }
+        }
+        TableConcepts {
+            concepts: concepts.into_values().collect(),
+            problems: self.problems,
+            rows: self.rows,
+        }
+    }
+}
+
+/// Column positions from a header line, by name; a leading `#` (gene_info) is ignored.
+struct Header {
+    index: HashMap<String, usize>,
+    count: usize,
+}
+
+impl Header {
+    fn parse(line: &str) -> Self {
+        let line = line.strip_prefix('#').unwrap_or(line);
+        let mut index = HashMap::new();
+        let mut count = 0;
+        for (i, name) in line.split('\t').enumerate() {
+            index.entry(name.trim().to_string()).or_insert(i);
+            count = i + 1;
+        }
+        Header { index, count }
+    }
+
+    /// The positions of `names`; an error naming every one that is missing.
+    fn require<const N: usize>(
+        &self,
+        file: &Path,
+        names: [&str; N],
+    ) -> Result<[usize; N], IngestError> {
+        let found = names.map(|name| self.index.get(name).copied());
+        let missing: Vec<&str> = names
+            .iter()
+            .zip(&found)
+            .filter(|(_, at)| at.is_none())
+            .map(|(name, _)| *name)
+            .collect();
+        if !missing.is_empty() {
+            return Err(IngestError::Invalid {
+                file: file.to_path_buf(),
+                message: format!("header lacks the columns: {}", missing.join(", ")),
+            });
+        }
+        // Every position was found; the fallback never occurs.
+        Ok(found.map(|at| at.unwrap_or(usize::MAX)))
+    }
+
+    fn optional(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+}
+
+/// Splits a cell holding a list, trimming items and dropping empty ones.
+fn list<'a>(cell: &'a str, separators: &'a [char]) -> impl Iterator<Item = &'a str> + 'a {
+    cell.split(separators)
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+}
+
+/// A CURIE in the registry's canonical spelling when the registry knows its prefix, else as
+/// written.
+fn normalize_curie(prefixes: &dyn Prefixes, curie: &str) -> String {
+    prefixes
+        .expand(curie)
+        .and_then(|iri| prefixes.compress(&iri))
+        .unwrap_or_else(|| curie.to_string())
+}
+
+/// Cell text for a problem message, cut short.
+fn excerpt(text: &str) -> String {
+    if text.chars().count() <= MAX_EXCERPT_CHARS {
+        format!("{text:?}")
+    } else {
+        let cut: String = text.chars().take(MAX_EXCERPT_CHARS).collect();
+        format!("{cut:?}…")
+    }
+}
+
+/// Keeps the first of each equal item, preserving order.
+fn dedup_in_order<T: Eq + std::hash::Hash + Clone>(items: &mut Vec<T>) {
+    let mut seen = HashSet::new();
+    items.retain(|item| seen.insert(item.clone()));
+}
+
+fn dedup_sorted<T: Ord>(items: &mut Vec<T>) {
+    items.sort();
+    items.dedup();
+}
+
+#[cfg(test)]
+mod tests;

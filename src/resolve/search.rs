@@ -1,0 +1,383 @@
+//! "Which concepts have this name?": the search cascade (identifier → exact name → near
+//! spelling → full text), its ranking and its filters. Every adapter (MCP, `lookup`) asks here,
+//! so the same question gets the same answer.
+
+use std::collections::HashSet;
+
+use super::{ConceptId, Outcome, Resolver};
+use crate::model::{Concept, LabelKind};
+use crate::registry::Reading;
+
+/// How many full-text hits are ranked before filtering.
+pub const FULL_TEXT_DEPTH: usize = 1000;
+/// How many near-spelling labels are looked at.
+const FUZZY_DEPTH: usize = 200;
+/// Subtracted from a score per edit of a near spelling.
+const EDIT_PENALTY: f64 = 0.1;
+/// Subtracted from a score when the match ignored letter case (gene symbols are case-significant).
+const CASE_PENALTY: f64 = 0.01;
+
+/// Every way a name can match a concept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    Identifier,
+    AltId,
+    Label,
+    ApprovedSymbol,
+    ApprovedName,
+    EntryTerm,
+    ExactSynonym,
+    AltLabel,
+    AliasSymbol,
+    PreviousSymbol,
+    NarrowSynonym,
+    BroadSynonym,
+    RelatedSynonym,
+    HiddenLabel,
+    Notation,
+    NearSpelling,
+    FullText,
+}
+
+impl MatchKind {
+    /// The kind of a name match on a label of this kind.
+    pub fn of_label(kind: LabelKind) -> MatchKind {
+        match kind {
+            LabelKind::Label | LabelKind::PrefLabel => MatchKind::Label,
+            LabelKind::ApprovedSymbol => MatchKind::ApprovedSymbol,
+            LabelKind::ApprovedName => MatchKind::ApprovedName,
+            LabelKind::EntryTerm => MatchKind::EntryTerm,
+            LabelKind::ExactSynonym => MatchKind::ExactSynonym,
+            LabelKind::AltLabel => MatchKind::AltLabel,
+            LabelKind::AliasSymbol => MatchKind::AliasSymbol,
+            LabelKind::PreviousSymbol => MatchKind::PreviousSymbol,
+            LabelKind::NarrowSynonym => MatchKind::NarrowSynonym,
+            LabelKind::BroadSynonym => MatchKind::BroadSynonym,
+            LabelKind::RelatedSynonym => MatchKind::RelatedSynonym,
+            LabelKind::HiddenLabel => MatchKind::HiddenLabel,
+            LabelKind::Notation => MatchKind::Notation,
+        }
+    }
+
+    /// The weight of this kind of match: a concept's own name above its other names, and
+    /// names another concept may also use (aliases, previous symbols) below those.
+    pub fn weight(self) -> f64 {
+        match self {
+            MatchKind::Identifier => 1.0,
+            MatchKind::AltId => 0.97,
+            MatchKind::Label | MatchKind::ApprovedSymbol => 0.95,
+            MatchKind::ApprovedName => 0.93,
+            MatchKind::EntryTerm | MatchKind::ExactSynonym => 0.9,
+            MatchKind::AltLabel => 0.88,
+            MatchKind::AliasSymbol => 0.85,
+            MatchKind::PreviousSymbol => 0.82,
+            MatchKind::NarrowSynonym | MatchKind::BroadSynonym => 0.8,
+            MatchKind::RelatedSynonym | MatchKind::HiddenLabel | MatchKind::Notation => 0.75,
+            MatchKind::NearSpelling => 0.7,
+            MatchKind::FullText => 0.5,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchKind::Identifier => "identifier",
+            MatchKind::AltId => "alt_id",
+            MatchKind::Label => "label",
+            MatchKind::ApprovedSymbol => "approved_symbol",
+            MatchKind::ApprovedName => "approved_name",
+            MatchKind::EntryTerm => "entry_term",
+            MatchKind::ExactSynonym => "exact_synonym",
+            MatchKind::AltLabel => "alt_label",
+            MatchKind::AliasSymbol => "alias_symbol",
+            MatchKind::PreviousSymbol => "previous_symbol",
+            MatchKind::NarrowSynonym => "narrow_synonym",
+            MatchKind::BroadSynonym => "broad_synonym",
+            MatchKind::RelatedSynonym => "related_synonym",
+            MatchKind::HiddenLabel => "hidden_label",
+            MatchKind::Notation => "notation",
+            MatchKind::NearSpelling => "near_spelling",
+            MatchKind::FullText => "full_text",
+        }
+    }
+}
+
+/// The stages of the cascade, in the order they are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Identifier,
+    ExactName,
+    NearSpelling,
+    FullText,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 4] = [
+        Stage::Identifier,
+        Stage::ExactName,
+        Stage::NearSpelling,
+        Stage::FullText,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Identifier => "identifier",
+            Stage::ExactName => "exact_label+synonym",
+            Stage::NearSpelling => "fuzzy",
+            Stage::FullText => "full_text",
+        }
+    }
+}
+
+/// One concept a name search found, with how it matched.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NameCandidate {
+    pub concept: ConceptId,
+    pub stage: Stage,
+    pub kind: MatchKind,
+    /// Whether the matched text equals the input in letter case too.
+    pub case_exact: bool,
+    /// Edits between the input and the label, for near spellings.
+    pub distance: Option<u8>,
+    /// The text that matched, with its language tag.
+    pub text: Option<String>,
+    pub lang: Option<String>,
+    /// BM25 relevance, for full-text matches.
+    pub relevance: Option<f64>,
+    /// The match kind's weight (scaled by relevance for full text).
+    pub weight: f64,
+    pub score: f64,
+}
+
+/// A name search: the text and its filters.
+#[derive(Clone, Debug)]
+pub struct NameQuery<'a> {
+    pub text: &'a str,
+    /// Source ids to search; every loaded source when `None`.
+    pub sources: Option<&'a [String]>,
+    pub include_obsolete: bool,
+}
+
+/// Every visible candidate, ranked; nothing is cut here (adapters page).
+#[derive(Clone, Debug, Default)]
+pub struct NameSearch {
+    pub candidates: Vec<NameCandidate>,
+    /// Obsolete or withdrawn concepts that matched but were left out.
+    pub obsolete_hidden: u64,
+    pub stages_tried: Vec<Stage>,
+    /// The stage that produced the candidates.
+    pub decided: Option<Stage>,
+    /// Whether full text matched more documents than were ranked.
+    pub more_exist: bool,
+}
+
+impl NameSearch {
+    /// How many different concepts the candidates name.
+    pub fn distinct_concepts(&self) -> usize {
+        self.candidates
+            .iter()
+            .map(|c| c.concept)
+            .collect::<HashSet<_>>()
+            .len()
+    }
+}
+
+impl Resolver {
+    /// Runs the cascade: each stage runs only if the stages before it left nothing visible
+    /// after the source and obsolete filters, so a filtered-out exact match never hides a
+    /// near spelling. Within a stage every matching concept is kept, best match first.
+    pub fn find_by_name(&self, query: &NameQuery) -> NameSearch {
+        let text = query.text.trim();
+        let mut out = NameSearch::default();
+        let mut hidden = HashSet::new();
+        for stage in Stage::ALL {
+            out.stages_tried.push(stage);
+            let mut found = match stage {
+                Stage::Identifier => self.identifier_stage(text),
+                Stage::ExactName => self.exact_name_stage(text),
+                Stage::NearSpelling => self.near_spelling_stage(text),
+                Stage::FullText => {
+                    let (found, total) = self.full_text_stage(text);
+                    out.more_exist = total > found.len();
+                    found
+                }
+            };
+            found.sort_by(|a, b| {
+                b.score
+                    .total_cmp(&a.score)
+                    .then(b.case_exact.cmp(&a.case_exact))
+                    .then(a.kind.cmp(&b.kind))
+                    .then(a.concept.cmp(&b.concept))
+            });
+            let mut seen = HashSet::new();
+            for candidate in found {
+                if !seen.insert(candidate.concept) {
+                    continue;
+                }
+                let Some(concept) = self.concept(candidate.concept) else {
+                    continue;
+                };
+                if !self.in_sources(&concept, query.sources) || !concept.kind.searchable() {
+                    continue;
+                }
+                if concept.obsolete && !query.include_obsolete {
+                    hidden.insert(candidate.concept);
+                    continue;
+                }
+                out.candidates.push(candidate);
+            }
+            if !out.candidates.is_empty() {
+                out.decided = Some(stage);
+                break;
+            }
+        }
+        out.obsolete_hidden = hidden.len() as u64;
+        out
+    }
+
+    fn in_sources(&self, concept: &Concept, sources: Option<&[String]>) -> bool {
+        match sources {
+            None => true,
+            Some(wanted) => self
+                .source_of(concept)
+                .is_some_and(|s| wanted.contains(&s.id)),
+        }
+    }
+
+    /// The text read as an identifier in any spelling the registry knows; bare local ids are
+    /// left to the name stages.
+    fn identifier_stage(&self, text: &str) -> Vec<NameCandidate> {
+        let normalization = self.registry().normalize(text);
+        if !matches!(
+            normalization.reading,
+            Reading::Identifier(_) | Reading::UnknownNamespace { .. }
+        ) {
+            return Vec::new();
+        }
+        let (normalized, outcome) = self.resolve_normalized(&normalization);
+        let (ids, kind): (Vec<ConceptId>, MatchKind) = match outcome {
+            Outcome::Found(matches) => {
+                let alt = matches.iter().all(|m| m.spelling == super::Spelling::AltId);
+                let kind = if alt {
+                    MatchKind::AltId
+                } else {
+                    MatchKind::Identifier
+                };
+                (matches.into_iter().map(|m| m.concept).collect(), kind)
+            }
+            Outcome::Obsolete { concept, .. } => (vec![concept], MatchKind::Identifier),
+            _ => (Vec::new(), MatchKind::Identifier),
+        };
+        // Another letter case than the identifier's own is recorded as a normalization step.
+        let case_exact = !normalized.steps.iter().any(|s| s.contains("letter case"));
+        ids.into_iter()
+            .map(|concept| NameCandidate {
+                concept,
+                stage: Stage::Identifier,
+                kind,
+                case_exact,
+                distance: None,
+                text: Some(text.to_string()),
+                lang: None,
+                relevance: None,
+                weight: kind.weight(),
+                score: score(kind.weight(), None, case_exact),
+            })
+            .collect()
+    }
+
+    fn exact_name_stage(&self, text: &str) -> Vec<NameCandidate> {
+        self.lookup_label(text)
+            .into_iter()
+            .map(|m| {
+                let kind = MatchKind::of_label(m.label.kind);
+                let case_exact = m.label.text.trim() == text;
+                NameCandidate {
+                    concept: m.concept,
+                    stage: Stage::ExactName,
+                    kind,
+                    case_exact,
+                    distance: None,
+                    text: Some(m.label.text),
+                    lang: m.label.lang,
+                    relevance: None,
+                    weight: kind.weight(),
+                    score: score(kind.weight(), None, case_exact),
+                }
+            })
+            .collect()
+    }
+
+    fn near_spelling_stage(&self, text: &str) -> Vec<NameCandidate> {
+        let max = if crate::index::normalize::label_key(text).chars().count() < 5 {
+            1
+        } else {
+            2
+        };
+        let kind = MatchKind::NearSpelling;
+        self.fuzzy(text, max, FUZZY_DEPTH)
+            .into_iter()
+            .map(|m| NameCandidate {
+                concept: m.concept,
+                stage: Stage::NearSpelling,
+                kind,
+                case_exact: false,
+                distance: Some(m.distance),
+                text: Some(m.label.text),
+                lang: m.label.lang,
+                relevance: None,
+                weight: kind.weight(),
+                score: score(kind.weight(), Some(m.distance), true),
+            })
+            .collect()
+    }
+
+    /// Full-text hits and how many documents matched in all.
+    fn full_text_stage(&self, text: &str) -> (Vec<NameCandidate>, usize) {
+        let Ok((hits, total)) = self.search(text, FULL_TEXT_DEPTH) else {
+            return (Vec::new(), 0);
+        };
+        let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
+        let kind = MatchKind::FullText;
+        let found = hits
+            .into_iter()
+            .map(|h| {
+                let weight = kind.weight() * f64::from(h.score) / best;
+                NameCandidate {
+                    concept: h.concept,
+                    stage: Stage::FullText,
+                    kind,
+                    case_exact: false,
+                    distance: None,
+                    text: None,
+                    lang: None,
+                    relevance: Some(f64::from(h.score)),
+                    weight,
+                    score: score(weight, None, true),
+                }
+            })
+            .collect();
+        (found, total)
+    }
+}
+
+/// The ranking score: the match kind's weight, less a penalty per edit and one for a match
+/// that ignored letter case; rounded so that equal matches tie.
+fn score(weight: f64, distance: Option<u8>, case_exact: bool) -> f64 {
+    let edits = EDIT_PENALTY * f64::from(distance.unwrap_or(0));
+    let case = if case_exact { 0.0 } else { CASE_PENALTY };
+    ((weight - edits - case) * 1000.0).round() / 1000.0
+}
+
+/// The penalties behind a score, for adapters that show its basis.
+pub fn penalties(candidate: &NameCandidate) -> (f64, f64) {
+    let edits = EDIT_PENALTY * f64::from(candidate.distance.unwrap_or(0));
+    let case = if candidate.case_exact
+        || candidate.stage != Stage::Identifier && candidate.stage != Stage::ExactName
+    {
+        0.0
+    } else {
+        CASE_PENALTY
+    };
+    (edits, case)
+}
