@@ -45,8 +45,9 @@ pub trait BuildObserver: Sync {
     fn source_progress(&self, _id: &str, _bytes_read: u64, _triples: u64) {}
     fn source_finished(&self, _id: &str, _record: &SourceRecord, _seconds: f64) {}
     fn source_skipped(&self, _id: &str, _reason: &str) {}
-    /// A table row that could not be read; the rest of the source still loads.
-    fn row_skipped(&self, _id: &str, _problem: &str) {}
+    /// A table row that could not be read (or was read with a note); the rest of the source
+    /// still loads.
+    fn row_problem(&self, _id: &str, _problem: &str) {}
     fn stage(&self, _name: &str) {}
 }
 

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use super::{BuildError, BuildObserver, hex, source_record};
 use crate::catalog::{SourceKind, SourceSpec};
 use crate::index::manifest::{InputFile, ReleaseOrigin, SourceRecord};
-use crate::ingest::mesh_rdf::MeshRdf;
+use crate::ingest::mesh_rdf::{MeshRdf, unversioned_triple};
 use crate::ingest::{self, Extractor, IngestError, Profile, StatedRelease, TripleSink};
 use crate::model::{Concept, ConceptKind, Prefixes, SourceIdx};
 use crate::store::{LoadError, StoreWriter, graph_iri};
@@ -58,6 +58,8 @@ struct BuildSink<'a> {
     pending: Vec<Triple>,
     bytes_read: Arc<AtomicU64>,
     observer: &'a dyn BuildObserver,
+    /// MeSH: the store gets year-versioned IRIs unversioned, as the index names the nodes.
+    unversion_mesh: bool,
 }
 
 impl BuildSink<'_> {
@@ -105,6 +107,11 @@ impl BuildSink<'_> {
 impl TripleSink for BuildSink<'_> {
     fn triple(&mut self, triple: Triple) -> Result<(), IngestError> {
         self.extractor.observe(&triple);
+        let triple = if self.unversion_mesh {
+            unversioned_triple(triple)
+        } else {
+            triple
+        };
         self.pending.push(triple);
         if self.release.is_none() {
             if self.extractor.settled_release().is_some() || self.pending.len() >= RELEASE_WINDOW {
@@ -227,6 +234,7 @@ pub(super) fn ingest_source(
                 pending: Vec::new(),
                 bytes_read: bytes_read.clone(),
                 observer,
+                unversion_mesh: spec.kind == SourceKind::Mesh,
             };
             let result = ingest::parse(
                 input,

@@ -11,7 +11,7 @@ use super::registry::input_file;
 use super::{BuildError, BuildObserver, source_record};
 use crate::catalog::SourceSpec;
 use crate::index::manifest::{ReleaseOrigin, SourceRecord};
-use crate::ingest::tables::{self, RowProblem};
+use crate::ingest::tables::{self, RowOutcome, RowProblem};
 use crate::ingest::{ExtractStats, Format, IngestError, TableFormat, input};
 use crate::model::{Concept, Prefixes, SourceIdx};
 use crate::store::{LoadError, StoreWriter, graph_iri};
@@ -94,7 +94,10 @@ pub(super) fn ingest_table_source(
         graph,
         inputs,
         stats,
-        read.problems.len() as u64,
+        read.problems
+            .iter()
+            .filter(|p| p.outcome == RowOutcome::Skipped)
+            .count() as u64,
     );
     Ok((record, concepts))
 }
@@ -102,10 +105,14 @@ pub(super) fn ingest_table_source(
 /// Every row problem goes to the observer, the first few in full.
 fn report_problems(id: &str, problems: &[RowProblem], observer: &dyn BuildObserver) {
     for problem in problems.iter().take(MAX_REPORTED_PROBLEMS) {
-        observer.row_skipped(
+        let what = match problem.outcome {
+            RowOutcome::Skipped => "row skipped",
+            RowOutcome::KeptWithNote => "row loaded with a note",
+        };
+        observer.row_problem(
             id,
             &format!(
-                "{}:{}: {}",
+                "{what}: {}:{}: {}",
                 problem.file.display(),
                 problem.line,
                 problem.message
@@ -113,10 +120,10 @@ fn report_problems(id: &str, problems: &[RowProblem], observer: &dyn BuildObserv
         );
     }
     if problems.len() > MAX_REPORTED_PROBLEMS {
-        observer.row_skipped(
+        observer.row_problem(
             id,
             &format!(
-                "… and {} more rows skipped (the manifest counts them)",
+                "… and {} more row problems (the manifest counts the skipped rows)",
                 problems.len() - MAX_REPORTED_PROBLEMS
             ),
         );

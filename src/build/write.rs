@@ -30,6 +30,9 @@ pub fn id_keys(concept: &Concept, prefixes: &dyn Prefixes) -> Vec<(String, u16)>
     keys
 }
 
+/// Concepts whose lexicon keys are generated at once.
+const KEY_CHUNK: usize = 65_536;
+
 /// The read side of a build, written one source at a time as each source is read, so that
 /// a source's concepts are dropped before the next one is read and lexicon keys are spilled
 /// in sorted runs.
@@ -82,12 +85,22 @@ impl<'a> IndexWriter<'a> {
             .ok()
             .and_then(|n| first.checked_add(n))
             .ok_or(BuildError::TooLarge("more than 4,294,967,295 concepts"))?;
+        // Keys are generated a chunk at a time and go straight to the spilling writers, so
+        // a source's keys are never all in memory.
+        for (n, chunk) in concepts.chunks(KEY_CHUNK).enumerate() {
+            let start = first + (n * KEY_CHUNK) as u32;
+            self.add_keys(start, chunk);
+        }
+        Ok(first)
+    }
+
+    fn add_keys(&mut self, start: u32, concepts: &[Concept]) {
         let prefixes = self.prefixes;
         let id_entries: Vec<(String, Posting)> = concepts
             .par_iter()
             .enumerate()
             .flat_map_iter(|(i, c)| {
-                let concept = first + i as u32;
+                let concept = start + i as u32;
                 id_keys(c, prefixes)
                     .into_iter()
                     .map(move |(key, detail)| (key, Posting { concept, detail }))
@@ -99,7 +112,7 @@ impl<'a> IndexWriter<'a> {
                 .par_iter()
                 .enumerate()
                 .flat_map_iter(|(i, c)| {
-                    let concept = first + i as u32;
+                    let concept = start + i as u32;
                     c.labels.iter().take(usize::from(u16::MAX)).enumerate().map(
                         move |(detail, l)| {
                             (
@@ -114,7 +127,6 @@ impl<'a> IndexWriter<'a> {
                 })
                 .collect();
         self.labels.extend(label_entries);
-        Ok(first)
     }
 
     pub(super) fn finish(

@@ -74,9 +74,9 @@ impl BuildObserver for Progress {
         eprintln!("{id:>12}: skipped: {reason}");
     }
 
-    fn row_skipped(&self, id: &str, problem: &str) {
+    fn row_problem(&self, id: &str, problem: &str) {
         self.clear();
-        eprintln!("{id:>12}: row skipped: {problem}");
+        eprintln!("{id:>12}: {problem}");
     }
 
     fn stage(&self, name: &str) {

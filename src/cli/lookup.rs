@@ -15,11 +15,13 @@ pub fn run(
     limit: usize,
 ) -> anyhow::Result<ExitCode> {
     let resolver = Resolver::open(index_dir).context("cannot open the index")?;
-    let found = resolver.find_by_name(&NameQuery {
-        text: query,
-        sources: None,
-        include_obsolete: true,
-    });
+    let found = resolver
+        .find_by_name(&NameQuery {
+            text: query,
+            sources: None,
+            include_obsolete: true,
+        })
+        .context("the index could not be searched")?;
     if found.candidates.is_empty() {
         eprintln!(
             "no concept matches {query:?} as an identifier, a name, a near spelling or in full text"

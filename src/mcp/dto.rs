@@ -153,6 +153,9 @@ pub struct Candidate {
     /// Whether the matched text equals the input in letter case too (gene symbols are
     /// case-significant).
     pub case_exact: bool,
+    /// For an obsolete or withdrawn concept: the live concepts its replacements lead to
+    /// (several means choose by meaning).
+    pub replaced_by: Vec<String>,
     /// For fuzzy matches: the edit distance.
     pub distance: Option<u8>,
     /// The text that matched, with its language tag.
@@ -181,11 +184,14 @@ pub struct Score {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Candidates {
     pub candidates: Vec<Candidate>,
-    /// Whether the name matched more than one distinct concept: pick by match_kind and
+    /// Whether the name matched more than one distinct entity: pick by match_kind and
     /// source, never by position alone.
     pub ambiguous: bool,
     /// How many distinct concepts matched (after the filters).
     pub distinct_concepts: u64,
+    /// How many distinct entities they are: concepts of several sources joined by an
+    /// exact-match cross-reference (HGNC:11998 and NCBIGene:7157) count once.
+    pub distinct_entities: u64,
     /// Obsolete matches left out (include_obsolete=false).
     pub obsolete_hidden: u64,
     /// The stages tried in order, and the one that produced the candidates.

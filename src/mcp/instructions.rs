@@ -48,7 +48,7 @@ pub fn instructions(m: &Manifest) -> String {
     out.push_str(
         "TOOL GUIDE\n\
          - Have an identifier (CURIE, IRI, PREFIX_local)? Call resolve_identifier first. It says \
-         found, obsolete (with the replacement), not in the loaded sources, or malformed/unknown \
+         found, obsolete (with every replacement), not in the loaded sources, or malformed/unknown \
          prefix: treat anything but found as not resolved.\n\
          - Have a name? Call find_concepts. It tries exact label, then synonyms, then near \
          spellings, then full text, and says which matched (match_kind) and whether the name is \
@@ -56,8 +56,9 @@ pub fn instructions(m: &Manifest) -> String {
          - Need labels, definitions, parents, children, xrefs or provenance? Call get_concept with \
          the identifier from the first step.\n\
          - Unsure what is loaded or which release? Call list_sources.\n\
-         Common workflows: (1) name -> find_concepts -> get_concept on the top candidate; \
-         (2) identifier -> resolve_identifier -> if obsolete, get_concept on the replacement; \
+         Common workflows: (1) name -> find_concepts -> get_concept on the top candidate when ambiguous is false, \
+         otherwise choose among the candidates by match_kind and source; \
+         (2) identifier -> resolve_identifier -> if obsolete, get_concept on each replacement; \
          (3) hierarchy -> get_concept, then get_concept on a parent or child.\n\
          Every answer carries the source releases, the index build id and a SPARQL query that \
          re-runs it. A prefix's pattern, example and URI prefixes are at ontoresolve://prefix/{prefix}.\n\n",

@@ -9,8 +9,8 @@ use crate::model::Prefixes;
 use crate::model::{Concept, LabelKind, Link};
 use crate::registry::{PatternCheck, RecordId};
 use crate::resolve::{
-    Chain, ChainStep, ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, Normalized, Outcome,
-    Resolver, Stage,
+    Chain, ChainEnd, ChainStep, ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, Normalized,
+    Outcome, Resolver, Stage,
 };
 
 /// A tool input error: a code, what went wrong and what to do next.
@@ -350,19 +350,29 @@ fn obsolete_answer(
 ) -> (Resolution, Vec<SourceRelease>, String, Option<String>) {
     let (concepts, sources) = summaries(r, r.concept(concept).into_iter());
     let replacements = chains(r, found_chains);
-    let mut live: Vec<String> = Vec::new();
-    for chain in &replacements {
-        if let Some(end) = &chain.ends_at
-            && !live.contains(end)
-        {
-            live.push(end.clone());
-        }
-    }
-    let outside: Vec<String> = replacements
+    let name = |id: ConceptId| {
+        r.concept(id)
+            .map(|c| c.curie.unwrap_or(c.iri))
+            .unwrap_or_default()
+    };
+    // One description per chain, from where the core says it ends.
+    let ends: Vec<(Option<String>, String)> = found_chains
         .iter()
-        .filter_map(|c| c.hops.last())
-        .filter(|h| !h.loaded)
-        .map(|h| h.curie.clone().unwrap_or_else(|| h.iri.clone()))
+        .map(|chain| match chain.end() {
+            ChainEnd::Live(id) => (Some(name(id)), name(id)),
+            ChainEnd::NotLoaded(iri) => (
+                None,
+                format!(
+                    "{}, which is not in the loaded sources",
+                    r.registry().compress(&iri).unwrap_or(iri)
+                ),
+            ),
+            ChainEnd::Dead(id) => (
+                None,
+                format!("{}, itself retired with no further replacement", name(id)),
+            ),
+            ChainEnd::Cycle => (None, "a cycle of replaced_by links".to_string()),
+        })
         .collect();
     let alt_of: Vec<ConceptSummary> = alt_id_of
         .iter()
@@ -370,21 +380,17 @@ fn obsolete_answer(
         .map(|c| summary(r, &c))
         .collect();
     let status = concepts.first().map_or("obsolete", |c| c.status.as_str());
-    let mut message = match live.as_slice() {
-        [one] => format!("{normalized} is {status}; it is replaced by {one}"),
-        [] if replacements.iter().any(|c| c.cycle) => {
-            format!("{normalized} is {status} and its replaced_by links form a cycle")
-        }
-        [] if !outside.is_empty() => format!(
-            "{normalized} is {status}; it is replaced by {}, not in the loaded sources",
-            outside.join(" and ")
-        ),
+    let mut message = match ends.as_slice() {
         [] if consider.is_empty() => format!("{normalized} is {status} and names no replacement"),
         [] => format!("{normalized} is {status}; it names alternatives to consider"),
+        [(_, one)] => format!("{normalized} is {status}; it is replaced by {one}"),
         many => format!(
             "{normalized} is {status}; it has {} replacements ({}): none is preferred, choose by meaning",
             many.len(),
-            many.join(", ")
+            many.iter()
+                .map(|(_, d)| d.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
     };
     if !alt_of.is_empty() {
@@ -397,9 +403,11 @@ fn obsolete_answer(
             names.join(", ")
         ));
     }
-    let next_step = match live.as_slice() {
-        [one] => format!("Use {one} instead; call get_concept on it for details."),
-        [] => "Review the alternatives in consider, or search by name with find_concepts.".into(),
+    let next_step = match ends.as_slice() {
+        [(Some(live), _)] => format!("Use {live} instead; call get_concept on it for details."),
+        [] | [(None, _)] => {
+            "Review the alternatives in consider, or search by name with find_concepts.".into()
+        }
         _ => "Several replacements exist: call get_concept on each and choose by meaning; do not take the first.".into(),
     };
     let mut sources = sources;
@@ -696,12 +704,22 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         .filter(|s| wanted.contains(&s.id))
         .map(|s| format!("<{}>", sparql_iri(&s.graph)))
         .collect();
-    let search = r.find_by_name(&NameQuery {
-        text,
-        sources: Some(&wanted),
-        include_obsolete,
-    });
+    let search = r
+        .find_by_name(&NameQuery {
+            text,
+            sources: Some(&wanted),
+            include_obsolete,
+        })
+        .map_err(|e| {
+            tracing::error!(error = %e, "name search failed");
+            ToolError::new(
+                "index_damaged",
+                "part of the index could not be read, so the answer would be incomplete".into(),
+                "Do not treat this as no match. Tell whoever runs the server; rebuilding the index repairs it.",
+            )
+        })?;
     let distinct = search.distinct_concepts() as u64;
+    let entities = search.distinct_entities as u64;
     let total = search.candidates.len() as u64;
     let mut candidates: Vec<Candidate> = search
         .candidates
@@ -726,20 +744,25 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         ),
         _ => exact_sparql(text, &graphs, include_obsolete),
     };
-    let obsolete_hidden = search.obsolete_hidden;
+    let obsolete_hidden = search.obsolete_hidden();
     let suggestion = if total == 0 {
         Some(if obsolete_hidden > 0 {
             format!(
-                "Only obsolete or withdrawn concepts match ({obsolete_hidden} hidden): call again with include_obsolete=true to see them and their replacements."
+                "Only obsolete or withdrawn concepts match: {}. Call again with include_obsolete=true to see them.",
+                hidden_summary(r, &search.hidden)
             )
         } else if args.sources.as_ref().is_some_and(|s| !s.is_empty()) {
             "Nothing matches in the chosen sources, even as a near spelling or in definitions: drop the sources filter, or try other wording.".into()
         } else {
             "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, or check list_sources for what is loaded.".into()
         })
+    } else if entities > 1 {
+        Some(format!(
+            "The name matches {entities} distinct concepts: choose by match_kind (an alias or previous symbol may name another gene) and source, then confirm with get_concept."
+        ))
     } else if distinct > 1 {
         Some(format!(
-            "The name matches {distinct} distinct concepts: choose by match_kind (an alias or previous symbol may name another gene) and source, then confirm with get_concept."
+            "The {distinct} candidates are one concept in {distinct} sources (joined by exact-match cross-references)."
         ))
     } else {
         None
@@ -780,8 +803,9 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         suggestion,
         result: Candidates {
             candidates,
-            ambiguous: distinct > 1,
+            ambiguous: entities > 1,
             distinct_concepts: distinct,
+            distinct_entities: entities,
             obsolete_hidden,
             stages_tried: search
                 .stages_tried
@@ -820,6 +844,36 @@ fn wanted_sources(
     }
 }
 
+/// The hidden obsolete matches and where their replacements lead, for the suggestion.
+fn hidden_summary(r: &Resolver, hidden: &[ConceptId]) -> String {
+    const SHOWN: usize = 5;
+    let mut parts: Vec<String> = hidden
+        .iter()
+        .take(SHOWN)
+        .filter_map(|&id| r.concept(id))
+        .map(|c| {
+            let name = c.curie.clone().unwrap_or_else(|| c.iri.clone());
+            let live: Vec<String> = r
+                .live_replacements(&c)
+                .into_iter()
+                .map(|(_, l)| l.curie.unwrap_or(l.iri))
+                .collect();
+            match live.as_slice() {
+                [] => format!("{name} ({}, no live replacement)", c.status().as_str()),
+                _ => format!(
+                    "{name} ({}, replaced by {})",
+                    c.status().as_str(),
+                    live.join(" and ")
+                ),
+            }
+        })
+        .collect();
+    if hidden.len() > SHOWN {
+        parts.push(format!("and {} more", hidden.len() - SHOWN));
+    }
+    parts.join("; ")
+}
+
 /// A core candidate in wire form.
 fn candidate(r: &Resolver, c: &NameCandidate) -> Option<Candidate> {
     let concept = r.concept(c.concept)?;
@@ -836,6 +890,14 @@ fn candidate(r: &Resolver, c: &NameCandidate) -> Option<Candidate> {
         match_type: match_type.into(),
         match_kind: c.kind.as_str().into(),
         case_exact: c.case_exact,
+        replaced_by: if concept.obsolete {
+            r.live_replacements(&concept)
+                .into_iter()
+                .map(|(_, live)| live.curie.unwrap_or(live.iri))
+                .collect()
+        } else {
+            Vec::new()
+        },
         distance: c.distance,
         matched_text: c.text.clone(),
         matched_lang: c.lang.clone(),
@@ -860,15 +922,24 @@ fn exact_sparql(text: &str, graphs: &[String], include_obsolete: bool) -> String
     } else {
         " FILTER NOT EXISTS { GRAPH ?graph { ?concept <http://www.w3.org/2002/07/owl#deprecated> ?d FILTER(STR(?d) = \"true\" || STR(?d) = \"1\") } }".to_string()
     };
+    // NLM's MeSH RDF keeps a descriptor's names on its concepts' terms.
+    let mesh_terms = "{ ?concept (<http://id.nlm.nih.gov/mesh/vocab#preferredConcept>|<http://id.nlm.nih.gov/mesh/vocab#concept>)/(<http://id.nlm.nih.gov/mesh/vocab#preferredTerm>|<http://id.nlm.nih.gov/mesh/vocab#term>)/(<http://id.nlm.nih.gov/mesh/vocab#prefLabel>|<http://id.nlm.nih.gov/mesh/vocab#altLabel>) ?label }";
+    // MeSH's concept, term and tree-number nodes carry labels too, but are never concepts here;
+    // qualifiers are never name candidates.
+    let not_concepts = " FILTER NOT EXISTS { ?concept a ?nodeType . VALUES ?nodeType { <http://id.nlm.nih.gov/mesh/vocab#Concept> <http://id.nlm.nih.gov/mesh/vocab#Term> <http://id.nlm.nih.gov/mesh/vocab#TreeNumber> <http://id.nlm.nih.gov/mesh/vocab#Qualifier> } }";
     String::from("SELECT DISTINCT ?concept ?label ?graph WHERE { VALUES ?graph { ")
         + &graphs.join(" ")
-        + " } GRAPH ?graph { ?concept ?p ?label . FILTER(?p IN ("
+        + " } GRAPH ?graph { { ?concept ?p ?label . FILTER(?p IN ("
         + &name_predicates()
-        + ") && "
+        + ")) } UNION "
+        + mesh_terms
+        + " FILTER("
         + normalized
         + " = "
         + &sparql_string(&key)
-        + ") }"
+        + ")"
+        + not_concepts
+        + " }"
         + &obsolete
         + " } ORDER BY ?concept"
 }

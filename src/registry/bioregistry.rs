@@ -403,8 +403,9 @@ impl RegistryData {
         };
         self.add_spelling(&rule.prefix, CATALOGUE, record);
         let entry = &mut self.records[record];
-        // A loaded source's identifiers are written the way the source prints them (MESH,
-        // HGNC): the first catalogue spelling becomes the preferred one.
+        // A catalogued source's identifiers are written the way the source prints them (MESH,
+        // HGNC), whether or not this build loads it: the first catalogue spelling becomes the
+        // preferred one.
         if entry.sources.is_empty() && entry.preferred != rule.prefix {
             entry.preferred = rule.prefix.clone();
         }

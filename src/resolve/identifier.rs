@@ -33,13 +33,40 @@ pub struct Chain {
     pub cycle: bool,
 }
 
+/// Where a replacement chain ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChainEnd {
+    /// At a live, loaded concept: the replacement to use.
+    Live(ConceptId),
+    /// At an identifier no loaded source holds.
+    NotLoaded(String),
+    /// At an obsolete concept that names no further replacement.
+    Dead(ConceptId),
+    /// Back at a concept it had passed.
+    Cycle,
+}
+
 impl Chain {
     /// The live, loaded concept the chain ends at, if it does.
     pub fn live_end(&self) -> Option<ConceptId> {
-        self.steps
-            .last()
-            .filter(|s| !s.obsolete)
-            .and_then(|s| s.concept)
+        match self.end() {
+            ChainEnd::Live(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    pub fn end(&self) -> ChainEnd {
+        if self.cycle {
+            return ChainEnd::Cycle;
+        }
+        match self.steps.last() {
+            Some(step) => match step.concept {
+                Some(id) if step.obsolete => ChainEnd::Dead(id),
+                Some(id) => ChainEnd::Live(id),
+                None => ChainEnd::NotLoaded(step.iri.clone()),
+            },
+            None => ChainEnd::Cycle,
+        }
     }
 }
 

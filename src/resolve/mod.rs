@@ -5,7 +5,7 @@
 mod identifier;
 mod search;
 
-pub use identifier::{BareReading, Chain, ChainStep, MAX_CHAINS, Normalized, Outcome};
+pub use identifier::{BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, Normalized, Outcome};
 pub use search::{
     FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, Stage, penalties,
 };

@@ -4,12 +4,15 @@
 
 use std::collections::HashSet;
 
-use super::{ConceptId, Outcome, Resolver};
-use crate::model::{Concept, LabelKind};
-use crate::registry::Reading;
+use super::{ConceptId, Outcome, ResolveError, Resolver};
+use crate::model::{Concept, LabelKind, XrefKind};
+use crate::registry::{Reading, Step};
 
 /// How many full-text hits are ranked before filtering.
 pub const FULL_TEXT_DEPTH: usize = 1000;
+/// Above this many candidates, concepts are counted without looking for the same entity
+/// asserted by several sources.
+const MAX_ENTITY_GROUPING: usize = 200;
 /// How many near-spelling labels are looked at.
 const FUZZY_DEPTH: usize = 200;
 /// Subtracted from a score per edit of a near spelling.
@@ -144,6 +147,8 @@ pub struct NameCandidate {
     pub lang: Option<String>,
     /// BM25 relevance, for full-text matches.
     pub relevance: Option<f64>,
+    /// Whether the concept is obsolete or withdrawn (listed only when asked for).
+    pub obsolete: bool,
     /// The match kind's weight (scaled by relevance for full text).
     pub weight: f64,
     pub score: f64,
@@ -162,8 +167,11 @@ pub struct NameQuery<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct NameSearch {
     pub candidates: Vec<NameCandidate>,
-    /// Obsolete or withdrawn concepts that matched but were left out.
-    pub obsolete_hidden: u64,
+    /// Obsolete or withdrawn concepts that matched but were left out, by id.
+    pub hidden: Vec<ConceptId>,
+    /// How many distinct entities the candidates name: concepts of several sources joined by
+    /// an exact-match cross-reference (HGNC:11998 and NCBIGene:7157) count once.
+    pub distinct_entities: usize,
     pub stages_tried: Vec<Stage>,
     /// The stage that produced the candidates.
     pub decided: Option<Stage>,
@@ -180,13 +188,20 @@ impl NameSearch {
             .collect::<HashSet<_>>()
             .len()
     }
+
+    /// Obsolete or withdrawn concepts that matched but were left out.
+    pub fn obsolete_hidden(&self) -> u64 {
+        self.hidden.len() as u64
+    }
 }
 
 impl Resolver {
-    /// Runs the cascade: each stage runs only if the stages before it left nothing visible
-    /// after the source and obsolete filters, so a filtered-out exact match never hides a
-    /// near spelling. Within a stage every matching concept is kept, best match first.
-    pub fn find_by_name(&self, query: &NameQuery) -> NameSearch {
+    /// Runs the cascade: each stage runs only if the stages before it matched nothing in the
+    /// chosen sources, so a match in another source never hides a near spelling. A stage that
+    /// matched only obsolete or withdrawn concepts ends the search (they are counted, and
+    /// listed on request): near spellings of other names never stand in for them. Within a
+    /// stage every matching concept is kept, best match first, live before obsolete.
+    pub fn find_by_name(&self, query: &NameQuery) -> Result<NameSearch, ResolveError> {
         let text = query.text.trim();
         let mut out = NameSearch::default();
         let mut hidden = HashSet::new();
@@ -197,7 +212,7 @@ impl Resolver {
                 Stage::ExactName => self.exact_name_stage(text),
                 Stage::NearSpelling => self.near_spelling_stage(text),
                 Stage::FullText => {
-                    let (found, total) = self.full_text_stage(text);
+                    let (found, total) = self.full_text_stage(text)?;
                     out.more_exist = total > found.len();
                     found
                 }
@@ -210,7 +225,7 @@ impl Resolver {
                     .then(a.concept.cmp(&b.concept))
             });
             let mut seen = HashSet::new();
-            for candidate in found {
+            for mut candidate in found {
                 if !seen.insert(candidate.concept) {
                     continue;
                 }
@@ -224,15 +239,51 @@ impl Resolver {
                     hidden.insert(candidate.concept);
                     continue;
                 }
+                candidate.obsolete = concept.obsolete;
                 out.candidates.push(candidate);
             }
-            if !out.candidates.is_empty() {
+            if !out.candidates.is_empty() || !hidden.is_empty() {
                 out.decided = Some(stage);
                 break;
             }
         }
-        out.obsolete_hidden = hidden.len() as u64;
-        out
+        // Stable: within live and within obsolete candidates, the ranking above holds.
+        out.candidates.sort_by_key(|c| c.obsolete);
+        out.hidden = hidden.into_iter().collect();
+        out.hidden.sort_unstable();
+        out.distinct_entities = self.distinct_entities(&out.candidates);
+        Ok(out)
+    }
+
+    /// Candidates joined by an exact-match cross-reference (one source says the other's
+    /// concept is the same) count as one entity.
+    fn distinct_entities(&self, candidates: &[NameCandidate]) -> usize {
+        let mut ids: Vec<ConceptId> = candidates.iter().map(|c| c.concept).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.len() > MAX_ENTITY_GROUPING {
+            return ids.len();
+        }
+        let concepts: Vec<Concept> = ids.iter().filter_map(|&id| self.concept(id)).collect();
+        let mut group: Vec<usize> = (0..concepts.len()).collect();
+        fn root(group: &mut [usize], mut i: usize) -> usize {
+            while group[i] != i {
+                group[i] = group[group[i]];
+                i = group[i];
+            }
+            i
+        }
+        for (i, a) in concepts.iter().enumerate() {
+            for (j, b) in concepts.iter().enumerate().skip(i + 1) {
+                if same_entity(a, b) || same_entity(b, a) {
+                    let (ri, rj) = (root(&mut group, i), root(&mut group, j));
+                    group[ri] = rj;
+                }
+            }
+        }
+        (0..concepts.len())
+            .filter(|&i| root(&mut group, i) == i)
+            .count()
     }
 
     fn in_sources(&self, concept: &Concept, sources: Option<&[String]>) -> bool {
@@ -255,7 +306,7 @@ impl Resolver {
             return Vec::new();
         }
         let (normalized, outcome) = self.resolve_normalized(&normalization);
-        let (ids, kind): (Vec<ConceptId>, MatchKind) = match outcome {
+        let mut ids: Vec<(ConceptId, MatchKind)> = match outcome {
             Outcome::Found(matches) => {
                 let alt = matches.iter().all(|m| m.spelling == super::Spelling::AltId);
                 let kind = if alt {
@@ -263,25 +314,47 @@ impl Resolver {
                 } else {
                     MatchKind::Identifier
                 };
-                (matches.into_iter().map(|m| m.concept).collect(), kind)
+                matches.into_iter().map(|m| (m.concept, kind)).collect()
             }
-            Outcome::Obsolete { concept, .. } => (vec![concept], MatchKind::Identifier),
-            _ => (Vec::new(), MatchKind::Identifier),
+            // An obsolete identifier that a live concept also lists as an alternative id:
+            // both readings are candidates.
+            Outcome::Obsolete {
+                concept, alt_id_of, ..
+            } => std::iter::once((concept, MatchKind::Identifier))
+                .chain(alt_id_of.into_iter().map(|id| (id, MatchKind::AltId)))
+                .collect(),
+            _ => Vec::new(),
         };
-        // Another letter case than the identifier's own is recorded as a normalization step.
-        let case_exact = !normalized.steps.iter().any(|s| s.contains("letter case"));
+        ids.dedup();
+        let folded = normalization.steps.iter().any(|s| {
+            matches!(
+                s,
+                Step::PrefixCaseFolded { .. } | Step::LocalCaseFolded { .. }
+            )
+        });
         ids.into_iter()
-            .map(|concept| NameCandidate {
-                concept,
-                stage: Stage::Identifier,
-                kind,
-                case_exact,
-                distance: None,
-                text: Some(text.to_string()),
-                lang: None,
-                relevance: None,
-                weight: kind.weight(),
-                score: score(kind.weight(), None, case_exact),
+            .map(|(concept, kind)| {
+                // Case-exact when nothing was folded and the identifier is the concept's own
+                // (the index matches without regard to case).
+                let case_exact = !folded
+                    && self.concept(concept).is_some_and(|c| {
+                        kind == MatchKind::AltId
+                            || c.curie.is_some() && c.curie == normalized.curie
+                            || normalized.iri.as_deref() == Some(c.iri.as_str())
+                    });
+                NameCandidate {
+                    concept,
+                    stage: Stage::Identifier,
+                    kind,
+                    case_exact,
+                    distance: None,
+                    text: Some(text.to_string()),
+                    lang: None,
+                    relevance: None,
+                    obsolete: false,
+                    weight: kind.weight(),
+                    score: score(kind.weight(), None, case_exact),
+                }
             })
             .collect()
     }
@@ -291,7 +364,7 @@ impl Resolver {
             .into_iter()
             .map(|m| {
                 let kind = MatchKind::of_label(m.label.kind);
-                let case_exact = m.label.text.trim() == text;
+                let case_exact = same_letters(&m.label.text, text);
                 NameCandidate {
                     concept: m.concept,
                     stage: Stage::ExactName,
@@ -301,6 +374,7 @@ impl Resolver {
                     text: Some(m.label.text),
                     lang: m.label.lang,
                     relevance: None,
+                    obsolete: false,
                     weight: kind.weight(),
                     score: score(kind.weight(), None, case_exact),
                 }
@@ -326,6 +400,7 @@ impl Resolver {
                 text: Some(m.label.text),
                 lang: m.label.lang,
                 relevance: None,
+                obsolete: false,
                 weight: kind.weight(),
                 score: score(kind.weight(), Some(m.distance), true),
             })
@@ -333,10 +408,8 @@ impl Resolver {
     }
 
     /// Full-text hits and how many documents matched in all.
-    fn full_text_stage(&self, text: &str) -> (Vec<NameCandidate>, usize) {
-        let Ok((hits, total)) = self.search(text, FULL_TEXT_DEPTH) else {
-            return (Vec::new(), 0);
-        };
+    fn full_text_stage(&self, text: &str) -> Result<(Vec<NameCandidate>, usize), ResolveError> {
+        let (hits, total) = self.search(text, FULL_TEXT_DEPTH)?;
         let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
         let kind = MatchKind::FullText;
         let found = hits
@@ -352,13 +425,34 @@ impl Resolver {
                     text: None,
                     lang: None,
                     relevance: Some(f64::from(h.score)),
+                    obsolete: false,
                     weight,
                     score: score(weight, None, true),
                 }
             })
             .collect();
-        (found, total)
+        Ok((found, total))
     }
+}
+
+/// Whether `a` states that it is the same entity as `b` (an exact-match cross-reference to
+/// `b`'s identifier).
+fn same_entity(a: &Concept, b: &Concept) -> bool {
+    a.xrefs.iter().any(|x| {
+        x.kind == XrefKind::ExactMatch
+            && (x.target == b.iri
+                || b.curie
+                    .as_deref()
+                    .is_some_and(|curie| x.target.eq_ignore_ascii_case(curie)))
+    })
+}
+
+/// Whether two names have the same letters and digits in the same case (spacing and
+/// punctuation aside): a match that only folded case is not case-exact.
+fn same_letters(a: &str, b: &str) -> bool {
+    a.chars()
+        .filter(|c| c.is_alphanumeric())
+        .eq(b.chars().filter(|c| c.is_alphanumeric()))
 }
 
 /// The ranking score: the match kind's weight, less a penalty per edit and one for a match

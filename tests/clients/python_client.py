@@ -48,11 +48,17 @@ async def exercise(client, label, expected_version):
 
     result = await client.call_tool("resolve_identifier", {"identifier": "HGNC:HGNC:5"})
     data = result.structured_content
-    check(data["result"]["outcome"] == "not_in_loaded_sources" and data["query"]["normalized"] == "hgnc:5", f"{label}: doubled prefix normalized")
+    check(data["result"]["outcome"] == "found" and data["query"]["normalized"] == "HGNC:5", f"{label}: doubled prefix normalized")
+    check(data["result"]["concepts"][0]["label"] == "A1BG", f"{label}: HGNC:5 is A1BG")
+
+    result = await client.call_tool("find_concepts", {"text": "SIP1"})
+    data = result.structured_content["result"]
+    kinds = {c["concept"]["curie"]: c["match_kind"] for c in data["candidates"]}
+    check(data["ambiguous"] and kinds.get("HGNC:10884") == "previous_symbol" and kinds.get("HGNC:14881") == "alias_symbol", f"{label}: ambiguous symbol {kinds}")
 
     read = await client.read_resource("ontoresolve://prefix/MSH")
     body = json.loads(read.contents[0].text)
-    check(body["prefix"] == "mesh" and body["record"]["pattern"] == "^(C|D|Q)\\d+$", f"{label}: prefix resource")
+    check(body["prefix"] == "MESH" and body["record"]["pattern"] == "^(C|D|Q)\\d+$", f"{label}: prefix resource")
 
     read = await client.read_resource("http://purl.obolibrary.org/obo/HP_0000118")
     mimes = [c.mime_type for c in read.contents]

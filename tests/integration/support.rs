@@ -23,6 +23,12 @@ pub fn shared_data() -> Option<PathBuf> {
     if dir.join("MANIFEST.md").is_file() {
         Some(dir)
     } else {
+        // In CI the data must be there: a skipped real-data test would hide a regression.
+        assert!(
+            std::env::var_os("ONTORESOLVE_REQUIRE_DATA").is_none(),
+            "real data not found at {} and ONTORESOLVE_REQUIRE_DATA is set",
+            dir.display()
+        );
         eprintln!(
             "SKIPPED: real data not found at {} (set ONTORESOLVE_SHARED_DATA)",
             dir.display()

@@ -12,7 +12,7 @@ mod join;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use oxigraph::model::{NamedOrBlankNode, Term, Triple};
+use oxigraph::model::{NamedNode, NamedOrBlankNode, Term, Triple};
 
 use super::vocab::{OWL_DEPRECATED, RDF_TYPE, RDFS_LABEL};
 use crate::model::{Concept, ConceptKind, Prefixes, SourceIdx};
@@ -354,6 +354,40 @@ fn push_unique<T: PartialEq>(values: &mut Vec<T>, value: T) {
     if values.len() < MAX_VALUES_PER_NODE && !values.contains(&value) {
         values.push(value);
     }
+}
+
+/// A MeSH IRI without its year segment (`…/mesh/2020/D000001` → `…/mesh/D000001`), when it
+/// has one.
+pub fn unversioned(iri: &str) -> Option<String> {
+    let local = iri.strip_prefix(MESH)?;
+    match split_year(local) {
+        (Some(_), rest) => Some(format!("{MESH}{rest}")),
+        (None, _) => None,
+    }
+}
+
+/// The triple with year-versioned MeSH IRIs unversioned, so that the store names each node
+/// as the index does and every answer's SPARQL re-runs.
+pub fn unversioned_triple(triple: Triple) -> Triple {
+    let subject = match &triple.subject {
+        NamedOrBlankNode::NamedNode(n) => unversioned(n.as_str())
+            .map(|iri| NamedOrBlankNode::NamedNode(NamedNode::new_unchecked(iri))),
+        _ => None,
+    };
+    let object = match &triple.object {
+        Term::NamedNode(n) => {
+            unversioned(n.as_str()).map(|iri| Term::NamedNode(NamedNode::new_unchecked(iri)))
+        }
+        _ => None,
+    };
+    if subject.is_none() && object.is_none() {
+        return triple;
+    }
+    Triple::new(
+        subject.unwrap_or(triple.subject),
+        triple.predicate,
+        object.unwrap_or(triple.object),
+    )
 }
 
 /// A local part's year segment (`2020/D000001` → `2020`), and the part without it.

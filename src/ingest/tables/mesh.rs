@@ -124,7 +124,7 @@ impl MeshReader {
                 let message = format!(
                     "tree number {tree}: no descriptor holds its parent; no parent link from it"
                 );
-                sink.problem(file, *line, message)?;
+                sink.note(file, *line, message)?;
             }
         }
         Ok(())

@@ -29,12 +29,24 @@ const MAX_ROW_PROBLEMS: usize = 100_000;
 /// Cell text quoted in a problem message is cut to this many characters.
 const MAX_EXCERPT_CHARS: usize = 80;
 
-/// A row that could not be read; the rest of the source still loads.
+/// A row that could not be read, or was read with a note; the rest of the source still loads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowProblem {
     pub file: PathBuf,
     pub line: u64,
     pub message: String,
+    /// What became of the row.
+    pub outcome: RowOutcome,
+}
+
+/// What became of a row with a problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowOutcome {
+    /// The row was not loaded.
+    Skipped,
+    /// The row was loaded; part of it was not (an unreadable cross-reference, a note without a
+    /// replacement, a tree number whose parent is not in the file).
+    KeptWithNote,
 }
 
 /// What a table source yielded.
@@ -163,7 +175,7 @@ fn read_rows(
             Ok(row) => {
                 sink.add(file, line, row.concept)?;
                 if let Some(note) = row.note {
-                    sink.problem(file, line, note)?;
+                    sink.note(file, line, note)?;
                 }
             }
             Err(message) => sink.problem(file, line, message)?,
@@ -268,6 +280,25 @@ impl Collector {
         line: u64,
         message: impl Into<String>,
     ) -> Result<(), IngestError> {
+        self.record(file, line, message, RowOutcome::Skipped)
+    }
+
+    fn note(
+        &mut self,
+        file: &Path,
+        line: u64,
+        message: impl Into<String>,
+    ) -> Result<(), IngestError> {
+        self.record(file, line, message, RowOutcome::KeptWithNote)
+    }
+
+    fn record(
+        &mut self,
+        file: &Path,
+        line: u64,
+        message: impl Into<String>,
+        outcome: RowOutcome,
+    ) -> Result<(), IngestError> {
         if self.problems.len() >= MAX_ROW_PROBLEMS {
             return Err(IngestError::Invalid {
                 file: file.to_path_buf(),
@@ -281,6 +312,7 @@ impl Collector {
             file: file.to_path_buf(),
             line,
             message: message.into(),
+            outcome,
         });
         Ok(())
     }
