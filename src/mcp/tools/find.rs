@@ -1,0 +1,287 @@
+//! "Which concepts have this name?": `find_concepts` shapes the core's name search into the
+//! envelope, with the SPARQL that re-runs its exact stage.
+
+use serde_json::json;
+
+use super::*;
+use crate::mcp::dto::*;
+use crate::resolve::{ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, Resolver, Stage};
+
+pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
+    let input = json!({
+        "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit
+    });
+    let text = args.text.trim();
+    if text.is_empty() || text.len() > MAX_TEXT_BYTES {
+        return Err(ToolError::new(
+            "invalid_argument",
+            format!("text must be 1 to {MAX_TEXT_BYTES} bytes"),
+            "Pass the name to look for, e.g. \"Abnormality of body height\".",
+        ));
+    }
+    let mut defaults = Vec::new();
+    let limit = match args.limit {
+        None => {
+            defaults.push(format!("limit={DEFAULT_LIMIT}"));
+            DEFAULT_LIMIT
+        }
+        Some(l) if l == 0 || l > MAX_LIMIT => {
+            return Err(ToolError::new(
+                "limit_exceeded",
+                format!("limit must be between 1 and {MAX_LIMIT}, got {l}"),
+                format!("Call again with limit between 1 and {MAX_LIMIT}, or narrow with sources."),
+            ));
+        }
+        Some(l) => l,
+    } as usize;
+    let include_obsolete = args.include_obsolete.unwrap_or_else(|| {
+        defaults.push("include_obsolete=false".into());
+        false
+    });
+    let wanted = wanted_sources(r, args.sources.as_deref(), &mut defaults)?;
+    let graphs: Vec<String> = r
+        .manifest()
+        .sources
+        .iter()
+        .filter(|s| wanted.contains(&s.id))
+        .map(|s| format!("<{}>", sparql_iri(&s.graph)))
+        .collect();
+    let search = r
+        .find_by_name(&NameQuery {
+            text,
+            sources: Some(&wanted),
+            include_obsolete,
+        })
+        .map_err(|e| {
+            tracing::error!(error = %e, "name search failed");
+            ToolError::new(
+                "index_damaged",
+                "part of the index could not be read, so the answer would be incomplete".into(),
+                "Do not treat this as no match. Tell whoever runs the server; rebuilding the index repairs it.",
+            )
+        })?;
+    let distinct = search.distinct_concepts() as u64;
+    let entities = search.distinct_entities as u64;
+    let total = search.candidates.len() as u64;
+    let mut candidates: Vec<Candidate> = search
+        .candidates
+        .iter()
+        .take(limit)
+        .filter_map(|c| candidate(r, c))
+        .collect();
+    candidates.truncate(limit);
+    let returned = candidates.len() as u64;
+    let sparql = match search.decided {
+        Some(Stage::Identifier) => format!(
+            "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?o }} }}",
+            values_of(&candidates),
+            graphs.join(" ")
+        ),
+        Some(Stage::NearSpelling | Stage::FullText) => format!(
+            "# Edit-distance and BM25 matching are not expressible in SPARQL: this query returns the candidates' names and graphs to check them.\n\
+             SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}",
+            values_of(&candidates),
+            graphs.join(" "),
+            primary_predicates()
+        ),
+        _ => exact_sparql(text, &graphs, include_obsolete),
+    };
+    let obsolete_hidden = search.obsolete_hidden();
+    let suggestion = if total == 0 {
+        Some(if obsolete_hidden > 0 {
+            format!(
+                "Only obsolete or withdrawn concepts match: {}. Call again with include_obsolete=true to see them.",
+                hidden_summary(r, &search.hidden)
+            )
+        } else if args.sources.as_ref().is_some_and(|s| !s.is_empty()) {
+            "Nothing matches in the chosen sources, even as a near spelling or in definitions: drop the sources filter, or try other wording.".into()
+        } else {
+            "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, or check list_sources for what is loaded.".into()
+        })
+    } else if entities > 1 {
+        Some(format!(
+            "The name matches {entities} distinct concepts: choose by match_kind (an alias or previous symbol may name another gene) and source, then confirm with get_concept."
+        ))
+    } else if distinct > 1 {
+        Some(format!(
+            "The {distinct} candidates are one concept in {distinct} sources (joined by exact-match cross-references)."
+        ))
+    } else {
+        None
+    };
+    let truncated = total > returned || search.more_exist;
+    Ok(Envelope {
+        query: QueryEcho {
+            input,
+            normalized: crate::resolve::name_key(text),
+            steps: vec!["folded case, spacing and punctuation".into()],
+            filters: json!({ "sources": wanted, "include_obsolete": include_obsolete, "limit": limit }),
+            defaults_applied: defaults,
+        },
+        total,
+        returned,
+        truncated,
+        cursor: truncated.then(|| {
+            if search.more_exist {
+                format!(
+                    "more than {FULL_TEXT_DEPTH} full-text matches exist: use more specific words"
+                )
+            } else {
+                format!(
+                    "call again with limit={}",
+                    (total as usize).min(MAX_LIMIT as usize)
+                )
+            }
+        }),
+        sources: r
+            .manifest()
+            .sources
+            .iter()
+            .filter(|s| wanted.contains(&s.id))
+            .map(source_release)
+            .collect(),
+        index: r.manifest().build_id.clone(),
+        sparql,
+        suggestion,
+        result: Candidates {
+            candidates,
+            ambiguous: entities > 1,
+            distinct_concepts: distinct,
+            distinct_entities: entities,
+            obsolete_hidden,
+            stages_tried: search
+                .stages_tried
+                .iter()
+                .map(|s| s.as_str().to_string())
+                .collect(),
+        },
+    })
+}
+
+/// The source ids a call searches: the ones asked for, all checked, or every loaded source.
+pub(super) fn wanted_sources(
+    r: &Resolver,
+    asked: Option<&[String]>,
+    defaults: &mut Vec<String>,
+) -> Result<Vec<String>, ToolError> {
+    let known: Vec<&str> = r.manifest().sources.iter().map(|s| s.id.as_str()).collect();
+    match asked {
+        Some(list) if !list.is_empty() => {
+            if let Some(bad) = list.iter().find(|s| !known.contains(&s.as_str())) {
+                return Err(ToolError::new(
+                    "invalid_argument",
+                    format!(
+                        "unknown source '{bad}'; loaded sources: {}",
+                        known.join(", ")
+                    ),
+                    "Call list_sources for the source ids.",
+                ));
+            }
+            Ok(list.to_vec())
+        }
+        _ => {
+            defaults.push("sources=all".into());
+            Ok(known.iter().map(|s| s.to_string()).collect())
+        }
+    }
+}
+
+/// The hidden obsolete matches and where their replacements lead, for the suggestion.
+pub(super) fn hidden_summary(r: &Resolver, hidden: &[ConceptId]) -> String {
+    const SHOWN: usize = 5;
+    let mut parts: Vec<String> = hidden
+        .iter()
+        .take(SHOWN)
+        .filter_map(|&id| r.concept(id))
+        .map(|c| {
+            let name = c.curie.clone().unwrap_or_else(|| c.iri.clone());
+            let live: Vec<String> = r
+                .live_replacements(&c)
+                .into_iter()
+                .map(|(_, l)| l.curie.unwrap_or(l.iri))
+                .collect();
+            match live.as_slice() {
+                [] => format!("{name} ({}, no live replacement)", c.status().as_str()),
+                _ => format!(
+                    "{name} ({}, replaced by {})",
+                    c.status().as_str(),
+                    live.join(" and ")
+                ),
+            }
+        })
+        .collect();
+    if hidden.len() > SHOWN {
+        parts.push(format!("and {} more", hidden.len() - SHOWN));
+    }
+    parts.join("; ")
+}
+
+/// A core candidate in wire form.
+pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<Candidate> {
+    let concept = r.concept(c.concept)?;
+    let (distance_penalty, case_penalty) = crate::resolve::penalties(c);
+    let match_type = match c.stage {
+        Stage::Identifier => "identifier",
+        Stage::ExactName if c.kind.weight() >= 0.95 => "exact_label",
+        Stage::ExactName => "synonym",
+        Stage::NearSpelling => "fuzzy",
+        Stage::FullText => "full_text",
+    };
+    Some(Candidate {
+        concept: summary(r, &concept),
+        match_type: match_type.into(),
+        match_kind: c.kind.as_str().into(),
+        case_exact: c.case_exact,
+        replaced_by: if concept.obsolete {
+            r.live_replacements(&concept)
+                .into_iter()
+                .map(|(_, live)| live.curie.unwrap_or(live.iri))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        distance: c.distance,
+        matched_text: c.text.clone(),
+        matched_lang: c.lang.clone(),
+        score: Score {
+            total: c.score,
+            match_type: c.weight.min(1.0),
+            distance_penalty,
+            case_penalty,
+            text_relevance: c.relevance,
+        },
+    })
+}
+
+/// The exact/synonym stage in SPARQL: the same normalization (case, and every run of characters
+/// that are not letters or digits as one space), the same graphs, the same obsolete filter.
+pub(super) fn exact_sparql(text: &str, graphs: &[String], include_obsolete: bool) -> String {
+    let key = crate::resolve::name_key(text);
+    let normalized =
+        "LCASE(REPLACE(REPLACE(STR(?label), \"[^\\\\p{L}\\\\p{N}]+\", \" \"), \"^ +| +$\", \"\"))";
+    let obsolete = if include_obsolete {
+        String::new()
+    } else {
+        " FILTER NOT EXISTS { GRAPH ?graph { ?concept <http://www.w3.org/2002/07/owl#deprecated> ?d FILTER(STR(?d) = \"true\" || STR(?d) = \"1\") } }".to_string()
+    };
+    // NLM's MeSH RDF keeps a descriptor's names on its concepts' terms.
+    let mesh_terms = "{ ?concept (<http://id.nlm.nih.gov/mesh/vocab#preferredConcept>|<http://id.nlm.nih.gov/mesh/vocab#concept>)/(<http://id.nlm.nih.gov/mesh/vocab#preferredTerm>|<http://id.nlm.nih.gov/mesh/vocab#term>)/(<http://id.nlm.nih.gov/mesh/vocab#prefLabel>|<http://id.nlm.nih.gov/mesh/vocab#altLabel>) ?label }";
+    // MeSH's concept, term and tree-number nodes carry labels too, but are never concepts here;
+    // qualifiers are never name candidates.
+    let not_concepts = " FILTER NOT EXISTS { ?concept a ?nodeType . VALUES ?nodeType { <http://id.nlm.nih.gov/mesh/vocab#Concept> <http://id.nlm.nih.gov/mesh/vocab#Term> <http://id.nlm.nih.gov/mesh/vocab#TreeNumber> <http://id.nlm.nih.gov/mesh/vocab#Qualifier> } }";
+    String::from("SELECT DISTINCT ?concept ?label ?graph WHERE { VALUES ?graph { ")
+        + &graphs.join(" ")
+        + " } GRAPH ?graph { { ?concept ?p ?label . FILTER(?p IN ("
+        + &name_predicates()
+        + ")) } UNION "
+        + mesh_terms
+        + " FILTER("
+        + normalized
+        + " = "
+        + &sparql_string(&key)
+        + ")"
+        + not_concepts
+        + " }"
+        + &obsolete
+        + " } ORDER BY ?concept"
+}

@@ -1,0 +1,449 @@
+//! "What is this identifier?": `resolve_identifier`, the prefix records, and the answers for
+//! obsolete identifiers and input errors.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::mcp::dto::*;
+use crate::registry::{PatternCheck, RecordId};
+use crate::resolve::{Chain, ChainEnd, ConceptId, Normalized, Outcome, Resolver};
+
+/// A registry record in brief.
+pub fn prefix_info(r: &Resolver, record: RecordId) -> Option<PrefixInfo> {
+    let p = r.registry().record(record)?;
+    Some(PrefixInfo {
+        prefix: p.preferred.clone(),
+        name: p.name.clone(),
+        pattern: p.pattern.clone(),
+        example: p.example.clone(),
+        deprecated: p.deprecated,
+        homepage: p.homepage.clone(),
+        downloads: p.downloads.clone(),
+        resource: prefix_resource_uri(&p.preferred),
+    })
+}
+
+/// The body of `ontoresolve://prefix/{prefix}`: the registry record, the loaded sources that
+/// use it, and where the registry came from. `written` may be any spelling of the prefix.
+pub fn prefix_document(r: &Resolver, written: &str) -> Option<Value> {
+    let hit = r.registry().spelling(written)?;
+    let record = r.registry().record(hit.record)?;
+    let loaded: Vec<SourceRelease> = record
+        .sources
+        .iter()
+        .filter_map(|id| r.manifest().source(id))
+        .map(source_release)
+        .collect();
+    let registry = r.manifest().registry.source.as_ref();
+    Some(json!({
+        "prefix": record.preferred,
+        "written": written,
+        "deprecated_spelling": hit.deprecated,
+        "record": record,
+        "loaded_sources": loaded,
+        "catalogued_sources": record.sources,
+        "example_curie": record.example.as_ref().map(|x| format!("{}:{x}", record.preferred)),
+        "example_iri": record.example.as_ref().and_then(|x| r.registry().expand(&format!("{}:{x}", record.preferred))),
+        "resolver_url_format": (record.origin == crate::model::RecordOrigin::Bioregistry)
+            .then(|| format!("https://bioregistry.io/{}:{{local}}", record.prefix)),
+        "registry": registry.map(|s| json!({ "id": s.id, "release": s.release, "license": s.license })),
+    }))
+}
+
+/// The resource URI of a prefix record.
+pub fn prefix_resource_uri(prefix: &str) -> String {
+    format!("ontoresolve://prefix/{prefix}")
+}
+
+pub(super) fn identifier_error(outcome: &Outcome, normalized: &Normalized) -> Option<ToolError> {
+    let steps = &normalized.steps;
+    match outcome {
+        Outcome::Malformed {
+            reason,
+            expected,
+            example,
+        } => Some(ToolError {
+            code: "malformed_identifier",
+            message: match expected {
+                Some(e) => format!("{reason}; expected {e}"),
+                None => reason.clone(),
+            },
+            next_step: match example {
+                Some(x) => format!("Check the identifier; a valid one looks like {x}. To search by name, call find_concepts."),
+                None => "Pass a CURIE such as HP:0000118 or an IRI; to search by name, call find_concepts.".into(),
+            },
+            details: json!({
+                "outcome": outcome.code(),
+                "normalized": normalized.curie.as_ref().or(normalized.iri.as_ref()),
+                "expected": expected,
+                "example": example,
+                "steps": steps,
+            }),
+        }),
+        Outcome::UnknownPrefix {
+            prefix,
+            suggestions,
+            namespace: true,
+        } => Some(ToolError {
+            code: "unknown_prefix",
+            message: format!(
+                "no URI prefix in the Bioregistry or the catalogue matches this IRI (its namespace is {prefix})"
+            ),
+            next_step: "Pass the identifier as a CURIE (PREFIX:local) if you know its prefix; call list_sources for the loaded sources, or find_concepts to search by name.".into(),
+            details: json!({ "outcome": outcome.code(), "namespace": prefix, "suggestions": suggestions, "steps": steps }),
+        }),
+        Outcome::UnknownPrefix {
+            prefix,
+            suggestions,
+            namespace: false,
+        } => Some(ToolError {
+            code: "unknown_prefix",
+            message: if suggestions.is_empty() {
+                format!("the prefix '{prefix}' is in neither the Bioregistry nor the catalogue")
+            } else {
+                format!(
+                    "the prefix '{prefix}' is in neither the Bioregistry nor the catalogue; closest known: {}",
+                    suggestions.join(", ")
+                )
+            },
+            next_step: if suggestions.is_empty() {
+                "Check the prefix; call list_sources to see the loaded sources and their prefixes, or find_concepts to search by name.".into()
+            } else {
+                format!(
+                    "If you meant {}, call again with that prefix; read ontoresolve://prefix/{{prefix}} for a prefix's pattern and example.",
+                    suggestions.join(" or ")
+                )
+            },
+            details: json!({ "outcome": outcome.code(), "prefix": prefix, "suggestions": suggestions, "steps": steps }),
+        }),
+        _ => None,
+    }
+}
+
+/// The answer for an obsolete identifier: every replacement chain, the alternatives to
+/// consider, and the live concepts that list it as an alternative id.
+pub(super) fn obsolete_answer(
+    r: &Resolver,
+    normalized: &str,
+    iri: &str,
+    concept: ConceptId,
+    found_chains: &[Chain],
+    consider: Vec<String>,
+    alt_id_of: &[ConceptId],
+) -> (Resolution, Vec<SourceRelease>, String, Option<String>) {
+    let (concepts, sources) = summaries(r, r.concept(concept).into_iter());
+    let replacements = chains(r, found_chains);
+    let name = |id: ConceptId| {
+        r.concept(id)
+            .map(|c| c.curie.unwrap_or(c.iri))
+            .unwrap_or_default()
+    };
+    // One description per chain, from where the core says it ends.
+    let ends: Vec<(Option<String>, String)> = found_chains
+        .iter()
+        .map(|chain| match chain.end() {
+            ChainEnd::Live(id) => (Some(name(id)), name(id)),
+            ChainEnd::NotLoaded(iri) => (
+                None,
+                format!(
+                    "{}, which is not in the loaded sources",
+                    r.registry().compress(&iri).unwrap_or(iri)
+                ),
+            ),
+            ChainEnd::Dead(id) => (
+                None,
+                format!("{}, itself retired with no further replacement", name(id)),
+            ),
+            ChainEnd::Cycle => (None, "a cycle of replaced_by links".to_string()),
+        })
+        .collect();
+    let alt_of: Vec<ConceptSummary> = alt_id_of
+        .iter()
+        .filter_map(|id| r.concept(*id))
+        .map(|c| summary(r, &c))
+        .collect();
+    let status = concepts.first().map_or("obsolete", |c| c.status.as_str());
+    let mut message = match ends.as_slice() {
+        [] if consider.is_empty() => format!("{normalized} is {status} and names no replacement"),
+        [] => format!("{normalized} is {status}; it names alternatives to consider"),
+        [(_, one)] => format!("{normalized} is {status}; it is replaced by {one}"),
+        many => format!(
+            "{normalized} is {status}; it has {} replacements ({}): none is preferred, choose by meaning",
+            many.len(),
+            many.iter()
+                .map(|(_, d)| d.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    };
+    if !alt_of.is_empty() {
+        let names: Vec<String> = alt_of
+            .iter()
+            .map(|c| c.curie.clone().unwrap_or_else(|| c.iri.clone()))
+            .collect();
+        message.push_str(&format!(
+            "; it is also an alternative id of {}",
+            names.join(", ")
+        ));
+    }
+    let next_step = match ends.as_slice() {
+        [(Some(live), _)] => format!("Use {live} instead; call get_concept on it for details."),
+        [] | [(None, _)] => {
+            "Review the alternatives in consider, or search by name with find_concepts.".into()
+        }
+        _ => "Several replacements exist: call get_concept on each and choose by meaning; do not take the first.".into(),
+    };
+    let mut sources = sources;
+    for c in &alt_of {
+        if !sources.iter().any(|s| s.id == c.source) {
+            sources.push(SourceRelease {
+                id: c.source.clone(),
+                release: c.release.clone(),
+            });
+        }
+    }
+    let resolution = Resolution {
+        outcome: "obsolete".into(),
+        message,
+        next_step: Some(next_step),
+        concepts,
+        replacements,
+        consider,
+        alt_id_of: alt_of,
+        sources_for_prefix: Vec::new(),
+        loaded_sources_for_prefix: Vec::new(),
+        prefix: None,
+        resolver_url: None,
+        readings: Vec::new(),
+    };
+    let sparql = format!(
+        "SELECT ?graph ?deprecated ?replacement WHERE {{ GRAPH ?graph {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated . OPTIONAL {{ <{0}> ?r ?replacement . VALUES ?r {{ <http://purl.obolibrary.org/obo/IAO_0100001> <http://www.geneontology.org/formats/oboInOwl#replacedBy> <http://purl.org/dc/terms/isReplacedBy> }} }} }} }}",
+        sparql_iri(iri)
+    );
+    (resolution, sources, sparql, None)
+}
+
+pub fn resolve_identifier(
+    r: &Resolver,
+    args: &IdentifierArgs,
+) -> Result<Envelope<Resolution>, ToolError> {
+    let input = json!({ "identifier": args.identifier });
+    let (normalized, outcome) = r.resolve_identifier(&args.identifier);
+    let echo = QueryEcho {
+        input,
+        normalized: normalized
+            .curie
+            .clone()
+            .or(normalized.iri.clone())
+            .unwrap_or_else(|| args.identifier.trim().to_string()),
+        steps: normalized.steps.clone(),
+        filters: json!({}),
+        defaults_applied: Vec::new(),
+    };
+    let iri = normalized.iri.clone().unwrap_or_default();
+    let (resolution, sources, sparql, suggestion) = match outcome {
+        Outcome::Found(matches) => {
+            let (concepts, sources) =
+                summaries(r, matches.iter().filter_map(|m| r.concept(m.concept)));
+            let message = match concepts.as_slice() {
+                [one] => format!(
+                    "{} is {:?} in {} release {}",
+                    echo.normalized,
+                    one.label.as_deref().unwrap_or(""),
+                    one.source,
+                    one.release
+                ),
+                many => format!("{} is held by {} sources", echo.normalized, many.len()),
+            };
+            (
+                Resolution::new(
+                    "found",
+                    message,
+                    "Call get_concept for labels, definitions, parents, children and xrefs.",
+                    concepts,
+                ),
+                sources,
+                format!(
+                    "SELECT ?graph ?label ?deprecated WHERE {{ GRAPH ?graph {{ <{0}> ?p ?label . VALUES ?p {{ {1} }} OPTIONAL {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated }} }} }}",
+                    sparql_iri(&iri),
+                    primary_predicates()
+                ),
+                None,
+            )
+        }
+        Outcome::Obsolete {
+            concept,
+            chains: found_chains,
+            consider,
+            alt_id_of,
+        } => obsolete_answer(
+            r,
+            &echo.normalized,
+            &iri,
+            concept,
+            &found_chains,
+            consider,
+            &alt_id_of,
+        ),
+        Outcome::NotInLoadedSources {
+            record,
+            prefix,
+            catalogued,
+            loaded,
+            resolver_url,
+            deprecated_prefix,
+            pattern,
+        } => {
+            let info = prefix_info(r, record);
+            let name = info
+                .as_ref()
+                .and_then(|i| i.name.clone())
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
+            // "Well-formed" only when a pattern was checked and fits.
+            let what = match pattern {
+                PatternCheck::Fits => format!("is a well-formed {prefix}{name} identifier"),
+                PatternCheck::NoPattern => format!(
+                    "is a {prefix}{name} identifier whose local id could not be checked (the registry gives no pattern)"
+                ),
+                PatternCheck::Unusable | PatternCheck::Fails => format!(
+                    "is a {prefix}{name} identifier whose local id could not be checked (the registry's pattern is unusable)"
+                ),
+            };
+            let mut message = if !loaded.is_empty() {
+                format!(
+                    "{} {what}, but the loaded release of {} does not have it",
+                    echo.normalized,
+                    loaded.join(", ")
+                )
+            } else if !catalogued.is_empty() {
+                format!(
+                    "{} {what}; its source ({}) is in the catalogue but not loaded, so nothing can be said about it here",
+                    echo.normalized,
+                    catalogued.join(", ")
+                )
+            } else {
+                format!(
+                    "{} {what}; no catalogued source provides {prefix}, so it cannot be checked here",
+                    echo.normalized
+                )
+            };
+            if deprecated_prefix {
+                message.push_str("; the Bioregistry deprecates this prefix");
+            }
+            let next_step = match (&resolver_url, loaded.is_empty()) {
+                (_, false) => format!(
+                    "It may be newer than the loaded release, retired or mistyped: check the release in list_sources ({}) or search by name with find_concepts.",
+                    loaded.join(", ")
+                ),
+                (Some(url), true) => format!(
+                    "Do not treat it as verified. Look it up at {url}, or load a source for {prefix} (ontologies/sources.toml)."
+                ),
+                (None, true) => format!(
+                    "Do not treat it as verified; load a source for {prefix} (ontologies/sources.toml) to check it."
+                ),
+            };
+            (
+                Resolution {
+                    outcome: "not_in_loaded_sources".into(),
+                    message,
+                    next_step: Some(next_step),
+                    concepts: Vec::new(),
+                    replacements: Vec::new(),
+                    consider: Vec::new(),
+                    alt_id_of: Vec::new(),
+                    sources_for_prefix: catalogued,
+                    loaded_sources_for_prefix: loaded.clone(),
+                    prefix: info,
+                    resolver_url,
+                    readings: Vec::new(),
+                },
+                r.manifest()
+                    .sources
+                    .iter()
+                    .filter(|s| loaded.contains(&s.id))
+                    .map(source_release)
+                    .collect(),
+                format!(
+                    "SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1",
+                    sparql_iri(&iri)
+                ),
+                Some(
+                    "No loaded concept has this identifier: do not use it as if it resolved."
+                        .into(),
+                ),
+            )
+        }
+        Outcome::Ambiguous { local, readings } => {
+            let dtos: Vec<ReadingDto> = readings
+                .iter()
+                .map(|x| ReadingDto {
+                    curie: x.curie.clone(),
+                    concept: x
+                        .concept
+                        .and_then(|id| r.concept(id))
+                        .map(|c| summary(r, &c)),
+                })
+                .collect();
+            let (concepts, sources) = summaries(
+                r,
+                readings
+                    .iter()
+                    .filter_map(|x| x.concept.and_then(|id| r.concept(id))),
+            );
+            let described: Vec<String> = dtos
+                .iter()
+                .map(|d| match &d.concept {
+                    Some(c) => format!("{} ({})", d.curie, c.label.as_deref().unwrap_or("found")),
+                    None => format!("{} (not in the loaded sources)", d.curie),
+                })
+                .collect();
+            let mut resolution = Resolution::new(
+                "ambiguous_input",
+                format!(
+                    "'{local}' has no prefix; it reads as {}",
+                    described.join(" or ")
+                ),
+                "Pass the full CURIE of the reading you mean.",
+                concepts,
+            );
+            resolution.readings = dtos;
+            (
+                resolution,
+                sources,
+                format!(
+                    "SELECT ?concept ?graph WHERE {{ GRAPH ?graph {{ ?concept <http://www.geneontology.org/formats/oboInOwl#id> ?id }} FILTER(STRENDS(STR(?id), {})) }}",
+                    sparql_string(&format!(":{local}"))
+                ),
+                Some(
+                    "A bare local id is not an identifier: choose a reading and pass its CURIE."
+                        .into(),
+                ),
+            )
+        }
+        error @ (Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. }) => {
+            return Err(
+                identifier_error(&error, &normalized).unwrap_or(ToolError::new(
+                    "malformed_identifier",
+                    "not an identifier".into(),
+                    "Pass a CURIE such as HP:0000118 or an IRI.",
+                )),
+            );
+        }
+    };
+    let total = resolution.concepts.len() as u64;
+    let mut sources = sources;
+    sources.extend(registry_release(r));
+    Ok(Envelope {
+        query: echo,
+        total,
+        returned: total,
+        truncated: false,
+        cursor: None,
+        sources,
+        index: r.manifest().build_id.clone(),
+        sparql,
+        suggestion,
+        result: resolution,
+    })
+}

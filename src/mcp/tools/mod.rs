@@ -1,0 +1,232 @@
+//! The tools' logic: each takes arguments and the resolver and returns an envelope or a tool
+//! error. No rmcp types here, so the logic is testable on its own. One file per question:
+//! `identifier` (what is this identifier?), `find` (which concepts have this name?), `concept`
+//! (what is known about it, what is loaded?); this file holds what they share.
+
+mod concept;
+mod find;
+mod identifier;
+
+pub use concept::{detail, get_concept, list_sources, source_info};
+pub use find::find_concepts;
+pub use identifier::{prefix_document, prefix_info, prefix_resource_uri, resolve_identifier};
+
+use serde_json::{Value, json};
+
+use super::dto::*;
+use crate::index::manifest::SourceRecord;
+use crate::model::Prefixes;
+use crate::model::{Concept, LabelKind};
+use crate::resolve::{Chain, ChainStep, Resolver};
+
+/// A tool input error: a code, what went wrong and what to do next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolError {
+    pub code: &'static str,
+    pub message: String,
+    pub next_step: String,
+    /// Structured facts behind the error (pattern, example, suggestions, steps), or null.
+    pub details: Value,
+}
+
+impl ToolError {
+    pub fn new(code: &'static str, message: String, next_step: impl Into<String>) -> Self {
+        ToolError {
+            code,
+            message,
+            next_step: next_step.into(),
+            details: Value::Null,
+        }
+    }
+
+    pub fn to_json(&self, query: &Value) -> Value {
+        let mut error =
+            json!({ "code": self.code, "message": self.message, "next_step": self.next_step });
+        if let (Some(map), Value::Object(details)) = (error.as_object_mut(), &self.details) {
+            map.extend(details.clone());
+        }
+        json!({ "error": error, "query": query })
+    }
+}
+
+pub const DEFAULT_LIMIT: u32 = 10;
+pub const MAX_LIMIT: u32 = 100;
+pub(super) const MAX_CHILDREN: usize = 100;
+pub(super) const MAX_TEXT_BYTES: usize = 1000;
+
+/// The predicates of a concept's own name, for a SPARQL `VALUES` clause.
+pub(super) fn primary_predicates() -> String {
+    LabelKind::ALL
+        .iter()
+        .filter(|k| k.is_primary())
+        .map(|k| format!("<{}>", k.predicate()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every name predicate, for a SPARQL `IN` list.
+pub(super) fn name_predicates() -> String {
+    LabelKind::ALL
+        .iter()
+        .map(|k| format!("<{}>", k.predicate()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub(super) fn sparql_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The candidates' IRIs as the body of a SPARQL `VALUES` clause.
+pub(super) fn values_of(candidates: &[Candidate]) -> String {
+    candidates
+        .iter()
+        .map(|c| format!("<{}>", sparql_iri(&c.concept.iri)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An IRI safe to place between angle brackets in SPARQL.
+pub(super) fn sparql_iri(iri: &str) -> String {
+    if iri.is_empty() {
+        // No IRI could be formed: a placeholder that matches nothing, never a relative `<>`.
+        return "urn:ontoresolve:no-iri".into();
+    }
+    iri.chars()
+        .filter(|c| {
+            !matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\') && !c.is_whitespace()
+        })
+        .collect()
+}
+
+pub(super) fn source_release(s: &SourceRecord) -> SourceRelease {
+    SourceRelease {
+        id: s.id.clone(),
+        release: s.release.clone(),
+    }
+}
+
+/// The prefix registry's release, for answers that normalized an identifier with it.
+pub(super) fn registry_release(r: &Resolver) -> Option<SourceRelease> {
+    r.manifest()
+        .registry
+        .source
+        .as_ref()
+        .map(|s| SourceRelease {
+            id: s.id.clone(),
+            release: s.release.clone(),
+        })
+}
+
+pub(super) fn all_sources(r: &Resolver) -> Vec<SourceRelease> {
+    r.manifest().sources.iter().map(source_release).collect()
+}
+
+/// Summaries of concepts, and the (distinct) source releases they come from.
+pub(super) fn summaries(
+    r: &Resolver,
+    concepts: impl Iterator<Item = Concept>,
+) -> (Vec<ConceptSummary>, Vec<SourceRelease>) {
+    let summaries: Vec<ConceptSummary> = concepts.map(|c| summary(r, &c)).collect();
+    let mut sources: Vec<SourceRelease> = Vec::new();
+    for c in &summaries {
+        if !sources.iter().any(|s| s.id == c.source) {
+            sources.push(SourceRelease {
+                id: c.source.clone(),
+                release: c.release.clone(),
+            });
+        }
+    }
+    (summaries, sources)
+}
+
+pub fn summary(r: &Resolver, c: &Concept) -> ConceptSummary {
+    let source = r.source_of(c);
+    ConceptSummary {
+        iri: c.iri.clone(),
+        curie: c.curie.clone(),
+        label: c.preferred_label().map(|l| l.text.clone()),
+        source: source.map(|s| s.id.clone()).unwrap_or_default(),
+        release: source.map(|s| s.release.clone()).unwrap_or_default(),
+        obsolete: c.obsolete,
+        status: c.status().as_str().into(),
+        kind: c.kind.as_str().into(),
+    }
+}
+
+/// How to name an IRI: the concept's CURIE and label when it is loaded, else the CURIE the
+/// prefix map gives.
+pub(super) fn curie_and_label(
+    r: &Resolver,
+    iri: &str,
+    found: Option<&Concept>,
+) -> (Option<String>, Option<String>) {
+    (
+        found
+            .and_then(|c| c.curie.clone())
+            .or_else(|| r.registry().compress(iri)),
+        found.and_then(|c| c.preferred_label().map(|l| l.text.clone())),
+    )
+}
+
+/// Every replacement chain, each with the live concept it ends at.
+pub(super) fn chains(r: &Resolver, chains: &[Chain]) -> Vec<ReplacementChain> {
+    chains
+        .iter()
+        .map(|chain| ReplacementChain {
+            hops: hops(r, &chain.steps),
+            ends_at: chain
+                .live_end()
+                .and_then(|id| r.concept(id))
+                .map(|c| c.curie.unwrap_or(c.iri)),
+            cycle: chain.cycle,
+        })
+        .collect()
+}
+
+pub(super) fn hops(r: &Resolver, chain: &[ChainStep]) -> Vec<ChainHop> {
+    chain
+        .iter()
+        .map(|step| {
+            let c = step.concept.and_then(|id| r.concept(id));
+            let (curie, label) = curie_and_label(r, &step.iri, c.as_ref());
+            ChainHop {
+                iri: step.iri.clone(),
+                curie,
+                label,
+                loaded: c.is_some(),
+                obsolete: step.obsolete,
+            }
+        })
+        .collect()
+}
+
+impl Resolution {
+    fn new(outcome: &str, message: String, next_step: &str, concepts: Vec<ConceptSummary>) -> Self {
+        Resolution {
+            outcome: outcome.into(),
+            message,
+            next_step: Some(next_step.into()),
+            concepts,
+            replacements: Vec::new(),
+            consider: Vec::new(),
+            alt_id_of: Vec::new(),
+            sources_for_prefix: Vec::new(),
+            loaded_sources_for_prefix: Vec::new(),
+            prefix: None,
+            resolver_url: None,
+            readings: Vec::new(),
+        }
+    }
+}
