@@ -142,6 +142,6 @@ fn print_details(resolver: &Resolver, d: &ConceptDetails, matched: &str, json_ou
     }
     println!("  children        {}", d.children.len());
     for x in &c.xrefs {
-        println!("  xref            {:?} {}", x.kind, x.target);
+        println!("  xref            {} {}", x.kind.curie(), x.target);
     }
 }

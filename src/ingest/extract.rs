@@ -423,22 +423,8 @@ impl<'a> Extractor<'a> {
             concept.kind = self.kind;
             concepts.insert(iri, concept);
         }
-        let mut children: BTreeMap<String, Vec<Link>> = BTreeMap::new();
-        for concept in concepts.values() {
-            for parent in &concept.parents {
-                children.entry(parent.iri.clone()).or_default().push(Link {
-                    iri: concept.iri.clone(),
-                    kind: parent.kind,
-                    prov: parent.prov,
-                });
-            }
-        }
-        for (parent, links) in children {
-            if let Some(concept) = concepts.get_mut(&parent) {
-                concept.children = links;
-            }
-        }
-        let concepts: Vec<Concept> = concepts.into_values().collect();
+        let mut concepts: Vec<Concept> = concepts.into_values().collect();
+        super::fill_children(&mut concepts);
         let stats = ExtractStats::of(self.triples, &concepts);
         (concepts, stats)
     }

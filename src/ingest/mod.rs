@@ -13,6 +13,7 @@ pub mod rdf;
 pub mod tables;
 pub mod vocab;
 
+use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -21,7 +22,7 @@ use oxigraph::model::Triple;
 pub use error::{IngestError, Location};
 pub use extract::{ExtractStats, Extractor, FileRelease, Profile};
 
-use crate::model::Prefixes;
+use crate::model::{Concept, Link, Prefixes};
 
 /// An RDF concrete syntax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,5 +120,26 @@ pub fn parse(
             file: file.to_path_buf(),
             message: "a table is read by ingest::tables, not as triples".into(),
         }),
+    }
+}
+
+/// Children from parents, among concepts sorted by IRI.
+pub(crate) fn fill_children(concepts: &mut [Concept]) {
+    let mut children: BTreeMap<String, Vec<Link>> = BTreeMap::new();
+    for concept in concepts.iter() {
+        for parent in &concept.parents {
+            children.entry(parent.iri.clone()).or_default().push(Link {
+                iri: concept.iri.clone(),
+                kind: parent.kind,
+                prov: parent.prov,
+            });
+        }
+    }
+    for (parent, links) in children {
+        if let Ok(at) = concepts.binary_search_by(|c| c.iri.as_str().cmp(&parent))
+            && let Some(concept) = concepts.get_mut(at)
+        {
+            concept.children = links;
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! parents and mapped-to headings.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use super::{Lit, MeshRdf, Rel, iri_of, push_unique};
 use crate::model::{
@@ -46,7 +46,7 @@ pub(super) fn finish(mesh: &MeshRdf, prefixes: &dyn Prefixes) -> Vec<Concept> {
     }
     // Keys are distinct, so IRIs are too.
     concepts.sort_unstable_by(|a, b| a.iri.cmp(&b.iri));
-    fill_children(&mut concepts);
+    crate::ingest::fill_children(&mut concepts);
     concepts
 }
 
@@ -257,27 +257,6 @@ fn rank(kind: LabelKind) -> u8 {
         LabelKind::Label => 0,
         LabelKind::EntryTerm => 1,
         _ => 2,
-    }
-}
-
-/// Children from parents, among concepts sorted by IRI.
-fn fill_children(concepts: &mut [Concept]) {
-    let mut children: BTreeMap<String, Vec<Link>> = BTreeMap::new();
-    for concept in concepts.iter() {
-        for parent in &concept.parents {
-            children.entry(parent.iri.clone()).or_default().push(Link {
-                iri: concept.iri.clone(),
-                kind: parent.kind,
-                prov: parent.prov,
-            });
-        }
-    }
-    for (parent, links) in children {
-        if let Ok(at) = concepts.binary_search_by(|c| c.iri.as_str().cmp(&parent))
-            && let Some(concept) = concepts.get_mut(at)
-        {
-            concept.children = links;
-        }
     }
 }
 

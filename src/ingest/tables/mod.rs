@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 pub use triples::concept_triples;
 
 use super::{IngestError, TableFormat};
-use crate::model::{Concept, ConceptKind, Link, Prefixes, Provenance, SourceIdx};
+use crate::model::{Concept, ConceptKind, Prefixes, Provenance, SourceIdx};
 
 /// Longer lines are reported and skipped rather than buffered; the longest real row is ~3 kB.
 const MAX_LINE_BYTES: usize = 1 << 20;
@@ -340,23 +340,10 @@ impl Collector {
             dedup_sorted(&mut concept.alt_ids);
             dedup_sorted(&mut concept.tree_numbers);
         }
-        let mut children: BTreeMap<String, Vec<Link>> = BTreeMap::new();
-        for concept in concepts.values() {
-            for parent in &concept.parents {
-                children.entry(parent.iri.clone()).or_default().push(Link {
-                    iri: concept.iri.clone(),
-                    kind: parent.kind,
-                    prov: parent.prov,
-                });
-            }
-        }
-        for (parent, links) in children {
-            if let Some(concept) = concepts.get_mut(&parent) {
-                concept.children = links;
-            }
-        }
+        let mut concepts: Vec<Concept> = concepts.into_values().collect();
+        crate::ingest::fill_children(&mut concepts);
         TableConcepts {
-            concepts: concepts.into_values().collect(),
+            concepts,
             problems: self.problems,
             rows: self.rows,
         }
