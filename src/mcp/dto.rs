@@ -59,8 +59,10 @@ pub struct ConceptSummary {
     pub release: String,
     pub obsolete: bool,
     /// `current`, `obsolete` or `withdrawn` (a gene symbol or entry its authority withdrew).
+    #[schemars(extend("enum" = ["current", "obsolete", "withdrawn"]))]
     pub status: String,
     /// `class`, `concept`, `descriptor`, `supplementary_record`, `qualifier` or `gene`.
+    #[schemars(extend("enum" = ["class", "concept", "descriptor", "supplementary_record", "qualifier", "gene"]))]
     pub kind: String,
 }
 
@@ -144,11 +146,13 @@ pub struct ReadingDto {
 pub struct Candidate {
     pub concept: ConceptSummary,
     /// The stage that matched: `identifier`, `exact_label`, `synonym`, `fuzzy` or `full_text`.
+    #[schemars(extend("enum" = ["identifier", "exact_label", "synonym", "fuzzy", "full_text"]))]
     pub match_type: String,
     /// How the name matched: identifier, alt_id, label, approved_symbol, approved_name,
     /// entry_term, exact_synonym, alt_label, alias_symbol, previous_symbol, narrow_synonym,
     /// broad_synonym, related_synonym, hidden_label, notation, near_spelling or full_text.
     /// An alias or previous symbol may belong to several genes.
+    #[schemars(extend("enum" = ["identifier", "alt_id", "label", "approved_symbol", "approved_name", "entry_term", "exact_synonym", "alt_label", "alias_symbol", "previous_symbol", "narrow_synonym", "broad_synonym", "related_synonym", "hidden_label", "notation", "near_spelling", "full_text"]))]
     pub match_kind: String,
     /// Whether the matched text equals the input in letter case too (gene symbols are
     /// case-significant).

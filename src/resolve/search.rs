@@ -44,6 +44,27 @@ pub enum MatchKind {
 }
 
 impl MatchKind {
+    /// Every kind, in rank order.
+    pub const ALL: [MatchKind; 17] = [
+        MatchKind::Identifier,
+        MatchKind::AltId,
+        MatchKind::Label,
+        MatchKind::ApprovedSymbol,
+        MatchKind::ApprovedName,
+        MatchKind::EntryTerm,
+        MatchKind::ExactSynonym,
+        MatchKind::AltLabel,
+        MatchKind::AliasSymbol,
+        MatchKind::PreviousSymbol,
+        MatchKind::NarrowSynonym,
+        MatchKind::BroadSynonym,
+        MatchKind::RelatedSynonym,
+        MatchKind::HiddenLabel,
+        MatchKind::Notation,
+        MatchKind::NearSpelling,
+        MatchKind::FullText,
+    ];
+
     /// The kind of a name match on a label of this kind.
     pub fn of_label(kind: LabelKind) -> MatchKind {
         match kind {

@@ -156,6 +156,30 @@ async fn handshake_names_the_server_and_carries_instructions() {
                 .and_then(Value::as_object)
                 .map_or(0, |p| p.len());
             assert!(params <= 4, "{} takes {params} parameters", tool.name);
+            let description = tool.description.as_deref().unwrap_or("");
+            assert!(
+                description.contains("Loaded sources: hp (Human Phenotype Ontology 2025-01-16)")
+                    && description.contains("hgnc (HGNC human gene nomenclature"),
+                "{} names what is loaded: {description}",
+                tool.name
+            );
+        }
+        // The output schema lists every value of the enumerated fields, from the core's enums.
+        let find = tools
+            .tools
+            .iter()
+            .find(|t| t.name == "find_concepts")
+            .expect("find_concepts");
+        let schema = serde_json::to_string(&find.output_schema).expect("schema");
+        for kind in ontoresolve::resolve::MatchKind::ALL {
+            assert!(
+                schema.contains(&format!("\"{}\"", kind.as_str())),
+                "{revision:?}: match_kind {} missing from the schema",
+                kind.as_str()
+            );
+        }
+        for kind in ["supplementary_record", "qualifier", "gene", "withdrawn"] {
+            assert!(schema.contains(kind), "{kind} missing from the schema");
         }
     })
     .await;
