@@ -117,13 +117,24 @@ impl<'a> Join<'a> {
         for term in pref_terms.iter().copied().chain(entry_terms) {
             labels.add_term(mesh, term, LabelKind::EntryTerm);
         }
+        // A descriptor's other concepts are narrower than its preferred one unless NLM says
+        // they are related.
+        let related: Vec<u32> = preferred
+            .iter()
+            .flat_map(|&c| mesh.rel(Rel::RelatedConcept, c))
+            .collect();
         for concept in mesh.rel(Rel::Concept, id) {
             if preferred.contains(&concept) {
                 continue;
             }
+            let kind = if related.contains(&concept) {
+                LabelKind::RelatedSynonym
+            } else {
+                LabelKind::NarrowSynonym
+            };
             let terms = mesh.rel(Rel::PrefTerm, concept).into_iter();
             for term in terms.chain(mesh.rel(Rel::Term, concept)) {
-                labels.add_term(mesh, term, LabelKind::NarrowSynonym);
+                labels.add_term(mesh, term, kind);
             }
         }
         let mut labels = labels.out;
@@ -251,12 +262,14 @@ impl<'a> Labels<'a> {
     }
 }
 
-/// The order of label kinds in a record: its name, entry terms, narrower concepts' terms.
+/// The order of label kinds in a record: its name, entry terms, narrower then related
+/// concepts' terms.
 fn rank(kind: LabelKind) -> u8 {
     match kind {
         LabelKind::Label => 0,
         LabelKind::EntryTerm => 1,
-        _ => 2,
+        LabelKind::NarrowSynonym => 2,
+        _ => 3,
     }
 }
 

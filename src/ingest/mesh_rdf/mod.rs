@@ -43,8 +43,11 @@ enum Rel {
     Broader,
     PreferredMappedTo,
     MappedTo,
+    /// meshv:relatedConcept: a concept of the descriptor that is related to, not narrower
+    /// than, the preferred one.
+    RelatedConcept,
 }
-const RELS: usize = 9;
+const RELS: usize = 10;
 
 /// The literals the join reads.
 #[derive(Clone, Copy)]
@@ -338,6 +341,7 @@ fn relation_of(local: &str) -> Option<Rel> {
         "broaderDescriptor" => Rel::Broader,
         "preferredMappedTo" => Rel::PreferredMappedTo,
         "mappedTo" => Rel::MappedTo,
+        "relatedConcept" => Rel::RelatedConcept,
         _ => return None,
     })
 }

@@ -135,6 +135,10 @@ fn terms_of_the_preferred_concept_are_entry_terms() {
     assert!(!entry.contains(&"Acetaminophen"));
     let narrow = texts(d, LabelKind::NarrowSynonym);
     assert!(narrow.iter().all(|t| !entry.contains(t)), "{narrow:?}");
+    // M0000114 and M0000116 are related to the preferred concept, not narrower than it.
+    let related = texts(d, LabelKind::RelatedSynonym);
+    assert!(!related.is_empty(), "{:?}", d.labels);
+    assert!(related.iter().all(|t| !narrow.contains(t)), "{related:?}");
 }
 
 #[test]
