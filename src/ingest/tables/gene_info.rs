@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{Header, Row, RowContext, RowReader, excerpt, list, normalize_curie};
+use super::{Header, Row, RowContext, RowReader, excerpt, list, normalize_curie, split_row};
 use crate::ingest::IngestError;
 use crate::model::{ConceptKind, Label, LabelKind, Xref, XrefKind};
 
@@ -71,14 +71,7 @@ impl RowReader for GeneInfoReader {
         let Some(cols) = &self.columns else {
             return Err("row before the header".into());
         };
-        let fields: Vec<&str> = text.split('\t').collect();
-        if fields.len() != cols.count {
-            return Err(format!(
-                "expected {} columns as in the header, found {}",
-                cols.count,
-                fields.len()
-            ));
-        }
+        let fields = split_row(text, cols.count)?;
         // `-` is gene_info's empty cell.
         let cell = |i: usize| match fields.get(i).map_or("", |s| s.trim()) {
             "-" => "",

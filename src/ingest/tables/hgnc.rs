@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::{Header, Row, RowContext, RowReader, excerpt, list, normalize_curie};
+use super::{Header, Row, RowContext, RowReader, excerpt, list, normalize_curie, split_row};
 use crate::ingest::IngestError;
 use crate::model::{
     ConceptKind, Label, LabelKind, Provenance, Replacement, ReplacementKind, Xref, XrefKind,
@@ -144,14 +144,7 @@ impl RowReader for HgncReader {
         let Some(cols) = &self.columns else {
             return Err("row before the header".into());
         };
-        let fields: Vec<&str> = text.split('\t').collect();
-        if fields.len() != cols.count {
-            return Err(format!(
-                "expected {} columns as in the header, found {}",
-                cols.count,
-                fields.len()
-            ));
-        }
+        let fields = split_row(text, cols.count)?;
         let cell = |i: usize| fields.get(i).map_or("", |s| s.trim());
         let id = cell(cols.id);
         let number = id
@@ -363,6 +356,27 @@ mod tests {
         assert!(read.concepts[0].withdrawn && read.concepts[0].replacements.is_empty());
         assert_eq!(read.problems.len(), 1);
         assert_eq!(read.problems[0].line, 2);
+        // The row is loaded: the manifest must not count it as skipped.
+        assert_eq!(
+            read.problems[0].outcome,
+            crate::ingest::tables::RowOutcome::KeptWithNote
+        );
+    }
+
+    #[test]
+    fn a_row_with_the_wrong_column_count_is_skipped_and_the_rest_loads() {
+        let read = hgnc(
+            "HGNC:7	XYZ	too few
+             HGNC:5	A1BG	alpha-1-B glycoprotein	Approved								gene	
+",
+        );
+        assert_eq!(read.concepts.len(), 1);
+        assert_eq!(read.problems.len(), 1);
+        assert_eq!(read.problems[0].line, 2);
+        assert_eq!(
+            read.problems[0].outcome,
+            crate::ingest::tables::RowOutcome::Skipped
+        );
     }
 
     #[test]

@@ -350,6 +350,18 @@ impl Collector {
     }
 }
 
+/// A row's tab-separated cells, when there are as many as the header names.
+fn split_row(text: &str, count: usize) -> Result<Vec<&str>, String> {
+    let fields: Vec<&str> = text.split('\t').collect();
+    if fields.len() != count {
+        return Err(format!(
+            "expected {count} columns as in the header, found {}",
+            fields.len()
+        ));
+    }
+    Ok(fields)
+}
+
 /// Column positions from a header line, by name; a leading `#` (gene_info) is ignored.
 struct Header {
     index: HashMap<String, usize>,

@@ -5,7 +5,9 @@ use serde_json::json;
 
 use super::*;
 use crate::mcp::dto::*;
-use crate::resolve::{ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, Resolver, Stage};
+use crate::resolve::{
+    ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, NameSearch, Resolver, Stage,
+};
 
 pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
     let input = json!({
@@ -71,44 +73,10 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         .collect();
     candidates.truncate(limit);
     let returned = candidates.len() as u64;
-    let sparql = match search.decided {
-        Some(Stage::Identifier) => format!(
-            "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?o }} }}",
-            values_of(&candidates),
-            graphs.join(" ")
-        ),
-        Some(Stage::NearSpelling | Stage::FullText) => format!(
-            "# Edit-distance and BM25 matching are not expressible in SPARQL: this query returns the candidates' names and graphs to check them.\n\
-             SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}",
-            values_of(&candidates),
-            graphs.join(" "),
-            primary_predicates()
-        ),
-        _ => exact_sparql(text, &graphs, include_obsolete),
-    };
+    let sparql = find_sparql(&search, &candidates, &graphs, text, include_obsolete);
     let obsolete_hidden = search.obsolete_hidden();
-    let suggestion = if total == 0 {
-        Some(if obsolete_hidden > 0 {
-            format!(
-                "Only obsolete or withdrawn concepts match: {}. Call again with include_obsolete=true to see them.",
-                hidden_summary(r, &search.hidden)
-            )
-        } else if args.sources.as_ref().is_some_and(|s| !s.is_empty()) {
-            "Nothing matches in the chosen sources, even as a near spelling or in definitions: drop the sources filter, or try other wording.".into()
-        } else {
-            "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, or check list_sources for what is loaded.".into()
-        })
-    } else if entities > 1 {
-        Some(format!(
-            "The name matches {entities} distinct concepts: choose by match_kind (an alias or previous symbol may name another gene) and source, then confirm with get_concept."
-        ))
-    } else if distinct > 1 {
-        Some(format!(
-            "The {distinct} candidates are one concept in {distinct} sources (joined by exact-match cross-references)."
-        ))
-    } else {
-        None
-    };
+    let filtered = args.sources.as_ref().is_some_and(|s| !s.is_empty());
+    let suggestion = find_suggestion(r, &search, filtered);
     let truncated = total > returned || search.more_exist;
     Ok(Envelope {
         query: QueryEcho {
@@ -156,6 +124,60 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
                 .collect(),
         },
     })
+}
+
+/// The SPARQL that re-runs the answer: the exact-name stage in full; for the other stages,
+/// the candidates and their names.
+fn find_sparql(
+    search: &NameSearch,
+    candidates: &[Candidate],
+    graphs: &[String],
+    text: &str,
+    include_obsolete: bool,
+) -> String {
+    match search.decided {
+        Some(Stage::Identifier) => format!(
+            "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?o }} }}",
+            values_of(candidates),
+            graphs.join(" ")
+        ),
+        Some(Stage::NearSpelling | Stage::FullText) => format!(
+            "# Edit-distance and BM25 matching are not expressible in SPARQL: this query returns the candidates' names and graphs to check them.\n\
+             SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}",
+            values_of(candidates),
+            graphs.join(" "),
+            primary_predicates()
+        ),
+        _ => exact_sparql(text, graphs, include_obsolete),
+    }
+}
+
+/// What to do next: when nothing is listed, why; when several concepts are, how to choose.
+fn find_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<String> {
+    let distinct = search.distinct_concepts();
+    let entities = search.distinct_entities;
+    if search.candidates.is_empty() {
+        Some(if search.obsolete_hidden() > 0 {
+            format!(
+                "Only obsolete or withdrawn concepts match: {}. Call again with include_obsolete=true to see them.",
+                hidden_summary(r, &search.hidden)
+            )
+        } else if filtered {
+            "Nothing matches in the chosen sources, even as a near spelling or in definitions: drop the sources filter, or try other wording.".into()
+        } else {
+            "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, or check list_sources for what is loaded.".into()
+        })
+    } else if entities > 1 {
+        Some(format!(
+            "The name matches {entities} distinct concepts: choose by match_kind (an alias or previous symbol may name another gene) and source, then confirm with get_concept."
+        ))
+    } else if distinct > 1 {
+        Some(format!(
+            "The {distinct} candidates are one concept in {distinct} sources (joined by exact-match cross-references)."
+        ))
+    } else {
+        None
+    }
 }
 
 /// The source ids a call searches: the ones asked for, all checked, or every loaded source.
