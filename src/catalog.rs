@@ -32,6 +32,8 @@ pub enum SourceKind {
     Mesh,
     /// Gene identifiers from a table (HGNC, NCBI Gene `gene_info`).
     Gene,
+    /// A mapping set: SSSOM TSV, or gilda's MeSH mappings. Each file is its own set.
+    Sssom,
 }
 
 impl SourceKind {
@@ -40,7 +42,7 @@ impl SourceKind {
         match self {
             SourceKind::Obo | SourceKind::Owl => vec![crate::ingest::vocab::OWL_CLASS.into()],
             SourceKind::Skos => vec![crate::ingest::vocab::SKOS_CONCEPT.into()],
-            SourceKind::Mesh | SourceKind::Gene => Vec::new(),
+            SourceKind::Mesh | SourceKind::Gene | SourceKind::Sssom => Vec::new(),
         }
     }
 
@@ -51,6 +53,7 @@ impl SourceKind {
             SourceKind::Skos => "skos",
             SourceKind::Mesh => "mesh",
             SourceKind::Gene => "gene",
+            SourceKind::Sssom => "sssom",
         }
     }
 }
@@ -92,6 +95,19 @@ pub struct SourceSpec {
     pub attribution: String,
     pub homepage: String,
     pub scope: String,
+    /// Mapping sets: the set id when the file states none (gilda's plain TSV).
+    #[serde(default)]
+    pub mapping_set_id: Option<String>,
+    /// Mapping sets: the rows are predictions or undecided, not curated mappings; they are
+    /// left out of answers unless asked for.
+    #[serde(default)]
+    pub predicted: bool,
+    /// Mapping sets: the tool that made the rows, when the file does not say (gilda).
+    #[serde(default)]
+    pub mapping_tool: Option<String>,
+    /// Mapping sets: an external `.sssom.yml` with the set's metadata.
+    #[serde(default)]
+    pub metadata: Option<PathBuf>,
 }
 
 fn yes() -> bool {
@@ -183,16 +199,21 @@ impl Catalog {
             }
             if source.format().is_none() {
                 return Err(invalid(format!(
-                    "source '{}': unknown format; use obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv or gene-info",
+                    "source '{}': unknown format; use obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv, gene-info, sssom-tsv or gilda-tsv",
                     source.id
                 )));
             }
             if let Some(problem) = source.format().and_then(|f| f.fits_kind(source.kind)) {
                 return Err(invalid(format!("source '{}': {problem}", source.id)));
             }
-            if !source.more_paths.is_empty() && !matches!(source.format(), Some(Format::Table(_))) {
+            if !source.more_paths.is_empty()
+                && !matches!(
+                    source.format(),
+                    Some(Format::Table(_) | Format::Mappings(_))
+                )
+            {
                 return Err(invalid(format!(
-                    "source '{}': more_paths is for table formats only",
+                    "source '{}': more_paths is for table and mapping-set formats only",
                     source.id
                 )));
             }

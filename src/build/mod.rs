@@ -8,6 +8,7 @@
 //! atomic switch of `CURRENT`).
 
 mod install;
+mod mappings;
 mod read;
 mod registry;
 mod tables;
@@ -67,6 +68,12 @@ pub enum BuildError {
     MissingFile { id: String, path: PathBuf },
     #[error("source '{id}': {error}")]
     SourceStore { id: String, error: StoreError },
+    #[error("mapping set '{id}' ({file}): {message}")]
+    MappingSet {
+        id: String,
+        file: String,
+        message: String,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("{context}: {source}")]
@@ -113,7 +120,12 @@ pub fn build(
     let mut records = Vec::new();
     let mut skipped = Vec::new();
     let mut writer = write::IndexWriter::create(&layout, prefixes)?;
-    for spec in &catalog.sources {
+    let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
+    let (set_specs, source_specs): (Vec<&SourceSpec>, Vec<&SourceSpec>) = catalog
+        .sources
+        .iter()
+        .partition(|s| matches!(s.format(), Some(Format::Mappings(_))));
+    for spec in source_specs {
         let files = catalog.files(spec);
         if let Some(missing) = files.iter().find(|f| !f.is_file()) {
             if !spec.bundled {
@@ -163,6 +175,7 @@ pub fn build(
                 record.top_concepts = top_concepts(&concepts);
                 record.id_shapes = id_shapes(&concepts);
                 record.first_concept = writer.add_source(&spec.id, &concepts)?;
+                mappings.add_source_xrefs(idx, &concepts);
                 drop(concepts);
                 records.push(record);
             }
@@ -179,19 +192,38 @@ pub fn build(
     if records.is_empty() {
         return Err(BuildError::Empty);
     }
+    for spec in set_specs {
+        if let Some(reason) = read_mapping_set(
+            &catalog,
+            spec,
+            &mut mappings,
+            &store,
+            observer,
+            options.keep_going,
+        )? {
+            skipped.push(SkippedSource {
+                id: spec.id.clone(),
+                reason,
+            });
+        }
+    }
     observer.stage("flushing the RDF store");
     store.finish()?;
 
-    let counts = writer.finish(&records, observer)?;
+    let mut counts = writer.finish(&records, observer)?;
+    observer.stage("writing the mapping index");
+    let (mapping_counts, mapping_sets) = mappings.finish(&layout)?;
+    counts.mappings = mapping_counts;
 
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
-        build_id: build_id(&catalog, &records, &registry_record),
+        build_id: build_id(&catalog, &records, &mapping_sets, &registry_record),
         sources: records,
         skipped,
         prefixes: declared_prefixes(&catalog),
         registry: registry_record,
         counts,
+        mapping_sets,
         built: BuildTime {
             finished_unix: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
@@ -210,6 +242,72 @@ pub fn build(
     Ok(BuildSummary { manifest, dir })
 }
 
+/// Reads every file of one mapping-set entry. A set whose file is absent is skipped when it
+/// is not bundled (or with `keep_going`); the reason is returned.
+fn read_mapping_set(
+    catalog: &Catalog,
+    spec: &SourceSpec,
+    mappings: &mut mappings::MappingBuilder<'_>,
+    store: &StoreWriter,
+    observer: &dyn BuildObserver,
+    keep_going: bool,
+) -> Result<Option<String>, BuildError> {
+    let Some(Format::Mappings(format)) = spec.format() else {
+        return Ok(None);
+    };
+    let files = catalog.files(spec);
+    if let Some(missing) = files.iter().find(|f| !f.is_file()) {
+        let error = BuildError::MissingFile {
+            id: spec.id.clone(),
+            path: missing
+                .strip_prefix(&catalog.dir)
+                .unwrap_or(missing)
+                .to_path_buf(),
+        };
+        if spec.bundled && !keep_going {
+            return Err(error);
+        }
+        let reason = if spec.bundled {
+            error.to_string()
+        } else {
+            format!(
+                "not downloaded: run `scripts/fetch-source {}` to fetch it from {}",
+                spec.id,
+                spec.url.as_deref().unwrap_or("its homepage")
+            )
+        };
+        observer.source_skipped(&spec.id, &reason);
+        return Ok(Some(reason));
+    }
+    let started = Instant::now();
+    observer.source_started(&spec.id, 0);
+    let written: Vec<&std::path::Path> = std::iter::once(spec.path.as_path())
+        .chain(spec.more_paths.iter().map(|p| p.as_path()))
+        .collect();
+    let before = mappings.sets.len();
+    // A set that fails part-way fails the build even with keep_going: its first rows are
+    // already in the mapping index.
+    for (file, written) in files.iter().zip(written) {
+        mappings.add_set(
+            spec,
+            format,
+            file,
+            written,
+            files.len() > 1,
+            store,
+            observer,
+        )?;
+    }
+    let rows: u64 = mappings.sets[before..].iter().map(|s| s.counts.rows).sum();
+    observer.stage(&format!(
+        "mapping set {}: {} files, {rows} rows in {:.1} s",
+        spec.id,
+        files.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(None)
+}
+
 /// The prefix map from every source's declared prefixes, in catalogue order.
 fn catalog_prefixes(catalog: &Catalog) -> PrefixMap {
     PrefixMap::new(
@@ -220,7 +318,12 @@ fn catalog_prefixes(catalog: &Catalog) -> PrefixMap {
     )
 }
 
-fn build_id(catalog: &Catalog, records: &[SourceRecord], registry: &RegistryRecord) -> String {
+fn build_id(
+    catalog: &Catalog,
+    records: &[SourceRecord],
+    sets: &[crate::index::manifest::MappingSetRecord],
+    registry: &RegistryRecord,
+) -> String {
     let mut hasher = Sha256::new();
     hasher.update(FORMAT_VERSION.to_le_bytes());
     if let Some(source) = &registry.source {
@@ -237,6 +340,12 @@ fn build_id(catalog: &Catalog, records: &[SourceRecord], registry: &RegistryReco
             hasher.update(file.sha256.as_bytes());
         }
         hasher.update(record.release.as_bytes());
+    }
+    for set in sets {
+        if let Some(spec) = catalog.sources.iter().find(|s| s.id == set.source) {
+            hasher.update(serde_json::to_vec(spec).unwrap_or_default());
+        }
+        hasher.update(set.sha256.as_bytes());
     }
     hex(&hasher.finalize())[..16].to_string()
 }

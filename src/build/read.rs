@@ -216,7 +216,7 @@ pub(super) fn ingest_source(
             ConceptKind::Descriptor,
         ),
         SourceKind::Skos => (Profile::Generic, ConceptKind::Concept),
-        SourceKind::Obo | SourceKind::Owl | SourceKind::Gene => {
+        SourceKind::Obo | SourceKind::Owl | SourceKind::Gene | SourceKind::Sssom => {
             (Profile::Generic, ConceptKind::Class)
         }
     };

@@ -155,6 +155,7 @@ impl<'a> IndexWriter<'a> {
             triples: records.iter().map(|r| r.counts.triples).sum(),
             id_lexicon,
             label_lexicon,
+            mappings: Default::default(),
         })
     }
 }

@@ -9,7 +9,7 @@ use super::registry::RegistryCounts;
 use crate::model::PrefixRule;
 
 /// Bumped whenever a file layout under a build directory changes.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -25,6 +25,10 @@ pub struct Manifest {
     /// The prefix registry: where it came from and what it holds.
     pub registry: RegistryRecord,
     pub counts: Counts,
+    /// The mapping sets loaded, one per file, in catalogue order; evidence names them by
+    /// position.
+    #[serde(default)]
+    pub mapping_sets: Vec<MappingSetRecord>,
     /// When and how long; the only fields that differ between builds of the same inputs.
     pub built: BuildTime,
 }
@@ -61,6 +65,68 @@ pub struct Counts {
     pub triples: u64,
     pub id_lexicon: LexiconCounts,
     pub label_lexicon: LexiconCounts,
+    #[serde(default)]
+    pub mappings: MappingIndexCounts,
+}
+
+/// What the mapping index holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MappingIndexCounts {
+    /// Identifiers named by at least one mapping.
+    pub identifiers: u64,
+    /// Distinct (subject, predicate, object, modifier) mappings.
+    pub mappings: u64,
+    /// Statements: one per row or source cross-reference, several per mapping when sets agree.
+    pub statements: u64,
+}
+
+/// One mapping set (one file) as the build read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MappingSetRecord {
+    /// The catalogue entry the file belongs to.
+    pub source: String,
+    pub file: String,
+    /// The set's own id (`mapping_set_id`), or the catalogue's when the file states none.
+    pub mapping_set_id: String,
+    pub mapping_set_version: Option<String>,
+    pub title: Option<String>,
+    pub license: String,
+    /// Where the license came from.
+    pub license_origin: MetadataOrigin,
+    /// The catalogue's release of the set.
+    pub release: String,
+    /// Predictions or undecided rows, left out of answers unless asked for.
+    pub predicted: bool,
+    /// The named graph holding its mappings in the RDF store.
+    pub graph: String,
+    pub sha256: String,
+    pub counts: MappingSetCounts,
+    /// Other set-level slots of the header, for display.
+    #[serde(default)]
+    pub header: std::collections::BTreeMap<String, String>,
+}
+
+/// Where a piece of set metadata came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetadataOrigin {
+    File,
+    Catalogue,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MappingSetCounts {
+    /// Data rows read, problem rows included.
+    pub rows: u64,
+    pub mappings: u64,
+    /// `predicate_modifier: Not` rows.
+    pub negative: u64,
+    /// `sssom:NoTermFound` rows.
+    pub no_term_found: u64,
+    /// Rows not loaded (undeclared prefix, missing cell, ...), each reported with its line.
+    pub skipped_rows: u64,
+    /// Identifiers whose prefix the registry does not know, kept as the file writes them.
+    pub unregistered_ids: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -233,6 +299,14 @@ impl Manifest {
         let text = std::fs::read(path)?;
         serde_json::from_slice(&text)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    }
+
+    /// The mapping sets of one catalogue entry.
+    pub fn mapping_sets_of<'a>(
+        &'a self,
+        source: &'a str,
+    ) -> impl Iterator<Item = &'a MappingSetRecord> + 'a {
+        self.mapping_sets.iter().filter(move |s| s.source == source)
     }
 
     pub fn source(&self, id: &str) -> Option<&SourceRecord> {

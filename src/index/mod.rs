@@ -8,6 +8,7 @@
 pub mod fulltext;
 pub mod lexicon;
 pub mod manifest;
+pub mod mappings;
 mod mmap;
 pub mod normalize;
 pub mod registry;
@@ -91,6 +92,15 @@ impl BuildLayout {
     pub fn registry_index(&self) -> PathBuf {
         self.dir.join("registry.idx")
     }
+    pub fn mappings(&self) -> mappings::MappingFiles {
+        mappings::MappingFiles {
+            spill: self.dir.clone(),
+            data: self.dir.join("mappings.dat"),
+            index: self.dir.join("mappings.idx"),
+            fst: self.dir.join("mappings.fst"),
+            postings: self.dir.join("mappings.postings"),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -134,6 +144,7 @@ pub struct IndexFiles {
     pub labels: Lexicon,
     pub table: Table<Concept>,
     pub fulltext: FullText,
+    pub mappings: mappings::MappingIndex,
 }
 
 impl IndexFiles {
@@ -158,7 +169,9 @@ impl IndexFiles {
         let table = Table::open(&layout.concepts_data(), &layout.concepts_index())
             .map_err(|e| damaged(&e))?;
         let fulltext = FullText::open(&layout.fulltext()).map_err(|e| damaged(&e))?;
+        let mappings = mappings::MappingIndex::open(&layout.mappings()).map_err(|e| damaged(&e))?;
         Ok(IndexFiles {
+            mappings,
             layout,
             manifest,
             ids,

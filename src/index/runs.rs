@@ -28,6 +28,8 @@ pub struct RunWriter {
     name: String,
     buffer: Vec<(String, Posting)>,
     runs: Vec<PathBuf>,
+    /// Entries held before a run is spilled.
+    run_entries: usize,
 }
 
 impl RunWriter {
@@ -37,6 +39,15 @@ impl RunWriter {
             name: name.to_string(),
             buffer: Vec::new(),
             runs: Vec::new(),
+            run_entries: RUN_ENTRIES,
+        }
+    }
+
+    /// A spilling writer whose runs hold `run_entries` entries: smaller runs for long keys.
+    pub fn with_run_entries(dir: &Path, name: &str, run_entries: usize) -> RunWriter {
+        RunWriter {
+            run_entries: run_entries.max(1),
+            ..RunWriter::new(dir, name)
         }
     }
 
@@ -47,6 +58,7 @@ impl RunWriter {
             name: String::new(),
             buffer: Vec::new(),
             runs: Vec::new(),
+            run_entries: RUN_ENTRIES,
         }
     }
 
@@ -55,7 +67,7 @@ impl RunWriter {
             return Ok(());
         }
         self.buffer.push((key, posting));
-        if self.buffer.len() >= RUN_ENTRIES && self.dir.is_some() {
+        if self.buffer.len() >= self.run_entries && self.dir.is_some() {
             self.spill()?;
         }
         Ok(())
@@ -77,7 +89,7 @@ impl RunWriter {
         }
         out.flush()?;
         self.runs.push(path);
-        self.buffer.shrink_to(RUN_ENTRIES);
+        self.buffer.shrink_to(self.run_entries);
         Ok(())
     }
 

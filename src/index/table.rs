@@ -93,6 +93,23 @@ impl<T: DeserializeOwned> Table<T> {
         Some(u64::from_le_bytes(bytes) as usize)
     }
 
+    /// The record with this id; an error when the id is out of range or the record is
+    /// damaged, for callers that got the id from the index itself.
+    pub fn get_checked(&self, id: u32) -> io::Result<T> {
+        let damaged =
+            |what: &str| io::Error::new(io::ErrorKind::InvalidData, format!("record {id}: {what}"));
+        let start = self.offset(id).ok_or_else(|| damaged("out of range"))?;
+        let end = id
+            .checked_add(1)
+            .and_then(|next| self.offset(next))
+            .ok_or_else(|| damaged("out of range"))?;
+        let bytes = self
+            .data
+            .get(start..end)
+            .ok_or_else(|| damaged("beyond the data file"))?;
+        serde_json::from_slice(bytes).map_err(|_| damaged("cannot be decoded"))
+    }
+
     /// The record with this id; `None` when the id is out of range or the record is damaged.
     pub fn get(&self, id: u32) -> Option<T> {
         let start = self.offset(id)?;

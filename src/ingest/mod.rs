@@ -10,6 +10,7 @@ pub mod input;
 pub mod mesh_rdf;
 pub mod obo;
 pub mod rdf;
+pub mod sssom;
 pub mod tables;
 pub mod vocab;
 
@@ -50,6 +51,16 @@ pub enum Format {
     Obo,
     Rdf(RdfSyntax),
     Table(TableFormat),
+    Mappings(MappingFormat),
+}
+
+/// A mapping-set format; each file is one set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MappingFormat {
+    /// SSSOM TSV with its YAML header.
+    SssomTsv,
+    /// gilda's MeSH mappings: six columns, no header.
+    GildaTsv,
 }
 
 impl Format {
@@ -63,6 +74,8 @@ impl Format {
             "mesh-tsv" => Format::Table(TableFormat::MeshTsv),
             "hgnc-tsv" => Format::Table(TableFormat::HgncTsv),
             "gene-info" | "gene_info" => Format::Table(TableFormat::GeneInfo),
+            "sssom-tsv" | "sssom" => Format::Mappings(MappingFormat::SssomTsv),
+            "gilda-tsv" => Format::Mappings(MappingFormat::GildaTsv),
             _ => return None,
         })
     }
@@ -74,6 +87,10 @@ impl Format {
             (Format::Table(TableFormat::MeshTsv), SourceKind::Mesh) => None,
             (Format::Table(TableFormat::HgncTsv | TableFormat::GeneInfo), SourceKind::Gene) => None,
             (Format::Table(_), _) => Some("this table format does not fit the source's kind"),
+            (Format::Mappings(_), SourceKind::Sssom) => None,
+            (Format::Mappings(_), _) | (_, SourceKind::Sssom) => {
+                Some("mapping sets (sssom-tsv, gilda-tsv) go with kind = \"sssom\" and only there")
+            }
             (_, SourceKind::Gene) => {
                 Some("gene sources are read from tables (hgnc-tsv, gene-info)")
             }
@@ -86,6 +103,9 @@ impl Format {
     pub fn from_path(path: &Path) -> Option<Format> {
         let name = path.file_name()?.to_str()?.to_ascii_lowercase();
         let name = name.strip_suffix(".gz").unwrap_or(&name);
+        if name.ends_with(".sssom.tsv") {
+            return Some(Format::Mappings(MappingFormat::SssomTsv));
+        }
         let ext = name.rsplit_once('.')?.1;
         Format::from_name(ext)
     }
@@ -119,6 +139,10 @@ pub fn parse(
         Format::Table(_) => Err(IngestError::Invalid {
             file: file.to_path_buf(),
             message: "a table is read by ingest::tables, not as triples".into(),
+        }),
+        Format::Mappings(_) => Err(IngestError::Invalid {
+            file: file.to_path_buf(),
+            message: "a mapping set is read by ingest::sssom, not as triples".into(),
         }),
     }
 }

@@ -1,6 +1,7 @@
 //! Wire types: what tools return and take, serialized with serde and described with schemars.
 //! Domain types never cross the wire directly.
 
+pub use super::dto_mapping::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
 //! The server instructions: scope, a tool-selection guide, then licences and attribution.
 
-use crate::index::Manifest;
+use crate::resolve::Manifest;
 
 pub fn instructions(m: &Manifest) -> String {
     let mut out = String::from("SCOPE\nLoaded sources (id, release):\n");

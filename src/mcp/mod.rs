@@ -2,6 +2,7 @@
 //! revisions 2026-07-28 and 2025-11-25 from one handler, over stdio and Streamable HTTP.
 
 pub mod dto;
+pub mod dto_mapping;
 mod instructions;
 
 pub use instructions::instructions as instructions_for;
@@ -29,6 +30,8 @@ pub const CACHE_TTL_MS: u64 = 3_600_000;
 const PAGE_SIZE: usize = 50;
 pub const CONCEPT_TEMPLATE: &str = "ontoresolve://concept/{curie}";
 pub const PREFIX_TEMPLATE: &str = "ontoresolve://prefix/{prefix}";
+pub const MAPPINGS_TEMPLATE: &str = "ontoresolve://mappings/{curie}";
+pub const MAPPING_SET_TEMPLATE: &str = "ontoresolve://mapping-set/{id}";
 const GROUND_PROMPT: &str = "ground_mention";
 
 #[derive(Clone)]
@@ -112,6 +115,48 @@ impl OntoServer {
             .map_err(|e| tool_error(e, Value::Object(raw)))
     }
 
+    /// What is this identifier in other vocabularies?
+    #[tool(
+        input_schema = schema_for_type::<MapArgs>(),
+        description = "What is this identifier in other vocabularies? Every candidate from the loaded mapping sets (SSSOM: MONDO, biomappings, gilda, ...) and the sources' own cross-references, one ranked list: curated asserted > a source's cross-reference > other asserted > predicted > inferred. Each candidate has its object (normalized CURIE) with label and status when loaded, predicate (hasDbXref is never read as exactMatch), justification, confidence, cardinality, rank basis, and one evidence entry per statement (mapping set id and version, source, release, author, reviewer, tool). Inferred candidates (SSSOM chaining rules, at most 2 hops, never twice through one prefix) come with their path and each hop's evidence. Negative (Not) statements are listed apart, never as candidates, and block the inferences they contradict; conflicts are flagged; predictions are hidden unless include_predicted and counted.",
+        annotations(
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false,
+            destructive_hint = false
+        )
+    )]
+    async fn map_identifier(
+        &self,
+        Parameters(raw): Parameters<JsonObject>,
+    ) -> Result<Json<Envelope<Mappings>>, CallToolResult> {
+        let args: MapArgs = parse_args(&raw)?;
+        tools::map_identifier(&self.resolver, &args)
+            .map(Json)
+            .map_err(|e| tool_error(e, Value::Object(raw)))
+    }
+
+    /// The same for a list.
+    #[tool(
+        input_schema = schema_for_type::<MapBatchArgs>(),
+        description = "map_identifier for a list of up to 1,000 identifiers, with the same options, in compact rows: per input its outcome (or why it has no mapping), each candidate's object, label, status, predicate, justification, confidence, rank tier, sources and the identifiers an inferred one goes through, the objects of negative statements and the number of conflicts. Every input gets a row, in input order.",
+        annotations(
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false,
+            destructive_hint = false
+        )
+    )]
+    async fn map_identifiers(
+        &self,
+        Parameters(raw): Parameters<JsonObject>,
+    ) -> Result<Json<Envelope<MappingRows>>, CallToolResult> {
+        let args: MapBatchArgs = parse_args(&raw)?;
+        tools::map_identifiers(&self.resolver, &args)
+            .map(Json)
+            .map_err(|e| tool_error(e, Value::Object(raw)))
+    }
+
     /// Everything about one concept.
     #[tool(
         input_schema = schema_for_type::<IdentifierArgs>(),
@@ -149,7 +194,7 @@ impl OntoServer {
 }
 
 impl OntoServer {
-    fn source_resource(&self, s: &crate::index::manifest::SourceRecord) -> Resource {
+    fn source_resource(&self, s: &crate::resolve::SourceRecord) -> Resource {
         Resource::new(format!("ontoresolve://source/{}", s.id), s.id.clone())
             .with_title(format!("{} (release {})", s.title, s.release))
             .with_description(format!(
@@ -181,7 +226,7 @@ impl OntoServer {
         )
     }
 
-    fn prefix_resource(&self, record: crate::registry::RecordId) -> Option<Resource> {
+    fn prefix_resource(&self, record: crate::resolve::RecordId) -> Option<Resource> {
         let info = tools::prefix_info(&self.resolver, record)?;
         Some(
             Resource::new(info.resource.clone(), info.prefix.clone())
@@ -198,6 +243,14 @@ impl OntoServer {
     fn all_listed(&self) -> Vec<Resource> {
         let m = self.resolver.manifest();
         let mut out: Vec<Resource> = m.sources.iter().map(|s| self.source_resource(s)).collect();
+        out.extend(tools::mapping_set_entries(&self.resolver).into_iter().map(
+            |(id, title, license, rows)| {
+                Resource::new(format!("ontoresolve://mapping-set/{id}"), id.clone())
+                    .with_title(title)
+                    .with_description(format!("Mapping set {id}: {rows} rows; licence: {license}. Its files' headers and counts."))
+                    .with_mime_type("application/json")
+            },
+        ));
         out.extend(
             self.resolver
                 .loaded_records()
@@ -219,7 +272,7 @@ impl OntoServer {
         let decoded;
         let key = match uri.strip_prefix("ontoresolve://concept/") {
             Some(curie) => {
-                decoded = crate::registry::percent_decode(curie).into_owned();
+                decoded = crate::resolve::percent_decode(curie).into_owned();
                 decoded.as_str()
             }
             None => uri,
@@ -253,9 +306,16 @@ impl OntoServer {
     }
 }
 
+fn json_contents(uri: &str, body: Option<Value>) -> Option<Vec<ResourceContents>> {
+    let text = serde_json::to_string_pretty(&body?).ok()?;
+    Some(vec![
+        ResourceContents::text(text, uri).with_mime_type("application/json"),
+    ])
+}
+
 fn not_found(uri: &str) -> McpError {
     McpError::resource_not_found(
-        "no such resource: read a concept by its IRI or ontoresolve://concept/{curie}, a source by ontoresolve://source/{id}, or a prefix by ontoresolve://prefix/{prefix}",
+        "no such resource: read a concept by its IRI or ontoresolve://concept/{curie}, a source by ontoresolve://source/{id}, a prefix by ontoresolve://prefix/{prefix}, an identifier's mappings by ontoresolve://mappings/{curie}, or a mapping set by ontoresolve://mapping-set/{id}",
         Some(json!({ "uri": uri })),
     )
 }
@@ -437,6 +497,14 @@ impl ServerHandler for OntoServer {
                 .with_title("A prefix by name")
                 .with_description("Any Bioregistry or catalogue prefix, in any case or synonym, e.g. ontoresolve://prefix/mesh: its record, pattern, example, URI prefixes and the loaded sources that use it.")
                 .with_mime_type("application/json"),
+            ResourceTemplate::new(MAPPINGS_TEMPLATE, "mappings")
+                .with_title("An identifier's mappings")
+                .with_description("Every mapping of an identifier, e.g. ontoresolve://mappings/MONDO:0005148: the map_identifier answer with its defaults (inferred included, predictions counted).")
+                .with_mime_type("application/json"),
+            ResourceTemplate::new(MAPPING_SET_TEMPLATE, "mapping-set")
+                .with_title("A mapping set by catalogue id")
+                .with_description("A loaded mapping set, e.g. ontoresolve://mapping-set/mondo-sssom: each file's set id, version, licence, header and counts.")
+                .with_mime_type("application/json"),
         ])
         .with_ttl_ms(CACHE_TTL_MS)
         .with_cache_scope(CacheScope::Public))
@@ -455,13 +523,18 @@ impl ServerHandler for OntoServer {
                 Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
             })
         } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {
-            let prefix = crate::registry::percent_decode(prefix);
+            let prefix = crate::resolve::percent_decode(prefix);
             tools::prefix_document(&self.resolver, &prefix).and_then(|body| {
                 Some(vec![
                     ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri)
                         .with_mime_type("application/json"),
                 ])
             })
+        } else if let Some(curie) = uri.strip_prefix("ontoresolve://mappings/") {
+            let curie = crate::resolve::percent_decode(curie);
+            json_contents(uri, tools::mappings_document(&self.resolver, &curie))
+        } else if let Some(id) = uri.strip_prefix("ontoresolve://mapping-set/") {
+            json_contents(uri, tools::mapping_set_document(&self.resolver, id))
         } else {
             self.read_concept(uri)
         };
@@ -487,6 +560,16 @@ impl ServerHandler for OntoServer {
                 .complete(&request.argument.value, CompletionInfo::MAX_VALUES)
                 .into_iter()
                 .filter_map(|id| Some(registry.record(id)?.preferred.clone()))
+                .collect()
+        } else if template == Some(MAPPINGS_TEMPLATE) && request.argument.name == "curie" {
+            self.resolver
+                .complete_mapped(&request.argument.value, CompletionInfo::MAX_VALUES)
+        } else if template == Some(MAPPING_SET_TEMPLATE) && request.argument.name == "id" {
+            tools::mapping_set_entries(&self.resolver)
+                .into_iter()
+                .map(|e| e.0)
+                .filter(|id| id.starts_with(request.argument.value.as_str()))
+                .take(CompletionInfo::MAX_VALUES)
                 .collect()
         } else {
             Vec::new()

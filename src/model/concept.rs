@@ -198,6 +198,19 @@ pub enum XrefKind {
 }
 
 impl XrefKind {
+    pub const ALL: [XrefKind; 10] = [
+        XrefKind::DbXref,
+        XrefKind::ExactMatch,
+        XrefKind::CloseMatch,
+        XrefKind::BroadMatch,
+        XrefKind::NarrowMatch,
+        XrefKind::RelatedMatch,
+        XrefKind::HasGeneProduct,
+        XrefKind::Ortholog,
+        XrefKind::PreferredMappedTo,
+        XrefKind::MappedTo,
+    ];
+
     /// The predicate as a CURIE, as SSSOM writes it.
     pub fn curie(self) -> &'static str {
         match self {

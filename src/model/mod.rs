@@ -3,10 +3,15 @@
 //! Nothing heavy lives here (std and serde derive only), so every other module may depend on it.
 
 mod concept;
+mod mapping;
 mod prefix;
 
 pub use concept::{
     Concept, ConceptKind, ConceptStatus, Definition, Label, LabelKind, Link, LinkKind, Provenance,
     Replacement, ReplacementKind, SourceIdx, Xref, XrefKind,
+};
+pub use mapping::{
+    Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND,
+    confidence_milli,
 };
 pub use prefix::{OBO_PURL, PrefixMap, PrefixRecord, PrefixRule, Prefixes, RecordOrigin, obo_purl};

@@ -3,6 +3,7 @@
 //! path goes through an FST, the full-text index or the concept table's offsets.
 
 mod identifier;
+pub mod mapping;
 mod search;
 
 pub use identifier::{BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, Normalized, Outcome};
@@ -13,12 +14,14 @@ pub use search::{
 use std::path::Path;
 use std::sync::OnceLock;
 
-use crate::index::manifest::SourceRecord;
+pub use crate::index::Manifest;
+pub use crate::index::manifest::{MappingSetRecord, ReleaseOrigin, SourceRecord};
 use crate::index::normalize::{id_key, label_key};
 use crate::index::spelling;
-use crate::index::{IndexFiles, Lexicon, Manifest, OpenError};
+use crate::index::{IndexFiles, Lexicon, OpenError};
 use crate::model::{Concept, Label, LinkKind, Prefixes};
-use crate::registry::{RecordId, Registry};
+use crate::registry::Registry;
+pub use crate::registry::{PatternCheck, RecordId, percent_decode};
 use crate::store::{StoreError, StoreReader};
 
 /// A name as the label lexicon keys it: case, spacing and punctuation folded.
@@ -150,6 +153,26 @@ impl Resolver {
     /// The prefix registry of this build.
     pub fn registry(&self) -> &Registry {
         &self.registry
+    }
+
+    /// A prefix in its canonical spelling (`mesh` and `MSH` give `MESH`), if the registry
+    /// knows it.
+    pub fn canonical_prefix(&self, written: &str) -> Option<String> {
+        let hit = self.registry.spelling(written)?;
+        self.registry.preferred(hit.record).map(|p| p.to_string())
+    }
+
+    /// Identifiers with mappings that start with `prefix` (its prefix part in any spelling),
+    /// for completion.
+    pub fn complete_mapped(&self, prefix: &str, limit: usize) -> Vec<String> {
+        let canonical = match prefix.split_once(':') {
+            Some((p, local)) => match self.canonical_prefix(p) {
+                Some(p) => format!("{p}:{local}"),
+                None => prefix.to_string(),
+            },
+            None => prefix.to_string(),
+        };
+        self.files.mappings.complete(&canonical, limit)
     }
 
     /// Registry records of the prefixes that loaded sources use.

@@ -1,6 +1,7 @@
 //! The one integration-test binary: modules by subject, real data where it matters.
 
 mod support;
+mod tidy;
 
 mod build_safety;
 mod clients;
@@ -8,6 +9,7 @@ mod fixtures;
 mod genes_mesh;
 mod hpo;
 mod identifiers;
+mod mappings;
 mod mcp;
 mod real_owl;
 mod real_skos;

@@ -5,10 +5,10 @@ use serde_json::json;
 
 use super::identifier::identifier_error;
 use super::*;
-use crate::index::manifest::{ReleaseOrigin, SourceRecord};
 use crate::mcp::dto::*;
 use crate::model::{Concept, Link};
 use crate::resolve::{ConceptId, Outcome, Resolver};
+use crate::resolve::{ReleaseOrigin, SourceRecord};
 
 pub(super) fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> Vec<LinkDto> {
     links

@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::mcp::dto::*;
-use crate::registry::{PatternCheck, RecordId};
 use crate::resolve::{Chain, ChainEnd, ConceptId, Normalized, Outcome, Resolver};
+use crate::resolve::{PatternCheck, RecordId};
 
 /// A registry record in brief.
 pub fn prefix_info(r: &Resolver, record: RecordId) -> Option<PrefixInfo> {

@@ -6,17 +6,22 @@
 mod concept;
 mod find;
 mod identifier;
+mod mapping;
 
 pub use concept::{detail, get_concept, list_sources, source_info};
 pub use find::find_concepts;
 pub use identifier::{prefix_document, prefix_info, prefix_resource_uri, resolve_identifier};
+pub use mapping::{
+    MAP_PAGE, map_identifier, map_identifiers, mapping_set_document, mapping_set_entries,
+    mappings_document,
+};
 
 use serde_json::{Value, json};
 
 use super::dto::*;
-use crate::index::manifest::SourceRecord;
 use crate::model::Prefixes;
 use crate::model::{Concept, LabelKind};
+use crate::resolve::SourceRecord;
 use crate::resolve::{Chain, ChainStep, Resolver};
 
 /// A tool input error: a code, what went wrong and what to do next.

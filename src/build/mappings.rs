@@ -1,0 +1,444 @@
+//! The mapping part of a build: cross-references inside the loaded sources and the rows of
+//! every mapping set go, normalized through the registry, into the mapping index; each set's
+//! rows also go into the RDF store as SSSOM-style axioms, one named graph per set.
+
+use std::path::Path;
+
+use oxigraph::model::{Literal, NamedNode, Triple};
+
+use super::registry::input_file;
+use super::{BuildError, BuildObserver, io_err};
+use crate::catalog::SourceSpec;
+use crate::index::BuildLayout;
+use crate::index::manifest::{
+    MappingIndexCounts, MappingSetCounts, MappingSetRecord, MetadataOrigin,
+};
+use crate::index::mappings::{MappingIndexWriter, Statement};
+use crate::ingest::MappingFormat;
+use crate::ingest::sssom::{self, MappingRow, RowId, SetHeader};
+use crate::model::{
+    Concept, Evidence, EvidenceOrigin, MappingPredicate, NO_TERM_FOUND, SourceIdx, XrefKind,
+};
+use crate::registry::Registry;
+use crate::store::{LoadError, StoreWriter, graph_iri};
+
+/// Row problems reported in full per set; the rest are counted.
+const MAX_REPORTED_PROBLEMS: usize = 20;
+/// The justification given to a source's own cross-references: the source states them, not
+/// how they were made.
+pub const SOURCE_XREF_JUSTIFICATION: &str = "semapv:UnspecifiedMatching";
+
+const OWL: &str = "http://www.w3.org/2002/07/owl#";
+const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
+const XSD_DOUBLE: &str = "http://www.w3.org/2001/XMLSchema#double";
+pub const SSSOM: &str = "https://w3id.org/sssom/";
+pub const SEMAPV: &str = "https://w3id.org/semapv/vocab/";
+
+/// Statements for the mapping index, collected over the whole build.
+pub(super) struct MappingBuilder<'a> {
+    writer: MappingIndexWriter,
+    registry: &'a Registry,
+    pub(super) sets: Vec<MappingSetRecord>,
+}
+
+/// An identifier of a mapping as the index and the store know it.
+struct MappedId {
+    curie: String,
+    iri: Option<String>,
+    registered: bool,
+}
+
+impl<'a> MappingBuilder<'a> {
+    pub(super) fn new(layout: &BuildLayout, registry: &'a Registry) -> MappingBuilder<'a> {
+        MappingBuilder {
+            writer: MappingIndexWriter::spilling(&layout.dir),
+            registry,
+            sets: Vec::new(),
+        }
+    }
+
+    /// The cross-references of one source's concepts. An xref that states no predicate stays
+    /// hasDbXref; MeSH mapped-to is the record's broader heading.
+    pub(super) fn add_source_xrefs(&mut self, source: SourceIdx, concepts: &[Concept]) {
+        for concept in concepts {
+            let Some(subject) = &concept.curie else {
+                continue;
+            };
+            for xref in &concept.xrefs {
+                let object = self.normalize(&xref.target);
+                let (predicate, source_predicate) = xref_predicate(xref.kind);
+                let evidence = Evidence {
+                    set: source,
+                    origin: EvidenceOrigin::SourceXref,
+                    justification: SOURCE_XREF_JUSTIFICATION.to_string(),
+                    confidence_milli: None,
+                    author_id: Vec::new(),
+                    reviewer_id: Vec::new(),
+                    mapping_tool: None,
+                    mapping_date: None,
+                    source_predicate,
+                    line: None,
+                    comment: xref.qualifier.as_ref().map(|q| format!("qualifier {q}")),
+                };
+                self.writer.add(&Statement {
+                    subject,
+                    predicate: &predicate,
+                    object: &object.curie,
+                    negated: false,
+                    evidence: &evidence,
+                });
+            }
+        }
+    }
+
+    /// A CURIE or IRI through the registry; one it cannot read stays as written.
+    fn normalize(&self, written: &str) -> MappedId {
+        if written == NO_TERM_FOUND {
+            return MappedId {
+                curie: NO_TERM_FOUND.to_string(),
+                iri: Some(format!("{SSSOM}NoTermFound")),
+                registered: true,
+            };
+        }
+        let normalization = self.registry.normalize(written);
+        match normalization.identified() {
+            Some(id) => MappedId {
+                curie: id.curie.clone(),
+                iri: id.iri.clone(),
+                registered: true,
+            },
+            None => MappedId {
+                curie: written.trim().to_string(),
+                iri: None,
+                registered: false,
+            },
+        }
+    }
+
+    fn row_id(&self, id: &RowId) -> MappedId {
+        match id {
+            RowId::NoTermFound => self.normalize(NO_TERM_FOUND),
+            RowId::Curie(curie) => self.normalize(curie),
+            RowId::Expanded { curie, iri } => {
+                let by_iri = self.normalize(iri);
+                if by_iri.registered {
+                    return by_iri;
+                }
+                let by_curie = self.normalize(curie);
+                MappedId {
+                    iri: by_curie.iri.or_else(|| Some(iri.clone())),
+                    ..by_curie
+                }
+            }
+        }
+    }
+
+    /// Reads one mapping-set file into the index and the store.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn add_set(
+        &mut self,
+        spec: &SourceSpec,
+        format: MappingFormat,
+        file: &Path,
+        written: &Path,
+        several_files: bool,
+        store: &StoreWriter,
+        observer: &dyn BuildObserver,
+    ) -> Result<(), BuildError> {
+        let Ok(set) = u16::try_from(self.sets.len()) else {
+            return Err(BuildError::TooLarge("more than 65,535 mapping sets"));
+        };
+        let checked = input_file(written, file)?;
+        let stem = file_stem(file);
+        let release = spec.release.clone().unwrap_or_else(|| "unknown".into());
+        let graph = if several_files {
+            graph_iri(&format!("{}.{stem}", spec.id), &release)
+        } else {
+            graph_iri(&spec.id, &release)
+        };
+        let source_error = |e: sssom::SssomError| BuildError::MappingSet {
+            id: spec.id.clone(),
+            file: written.display().to_string(),
+            message: e.to_string(),
+        };
+        type Rows = Box<
+            dyn Iterator<Item = Result<Result<MappingRow, sssom::RowProblem>, sssom::SssomError>>,
+        >;
+        let (header, mut rows): (SetHeader, Rows) = match format {
+            MappingFormat::SssomTsv => {
+                let metadata = spec.metadata.as_ref().map(|m| file.with_file_name(m));
+                let rows =
+                    sssom::open_sssom_tsv(file, metadata.as_deref()).map_err(source_error)?;
+                (rows.header().clone(), Box::new(rows))
+            }
+            MappingFormat::GildaTsv => (
+                SetHeader::default(),
+                Box::new(sssom::open_gilda_tsv(file).map_err(source_error)?),
+            ),
+        };
+        let record = set_record(spec, &header, &stem, &release, &graph, checked.sha256);
+        let mut counts = MappingSetCounts::default();
+        let mut problems: Vec<String> = Vec::new();
+        let tool = spec.mapping_tool.clone();
+        // A read failure part-way ends the stream with an error, so that nothing of the set
+        // is committed to the store.
+        let batches = std::iter::from_fn(|| {
+            loop {
+                let row = match rows.next() {
+                    Some(Ok(Ok(row))) => row,
+                    Some(Ok(Err(problem))) => {
+                        counts.rows += 1;
+                        counts.skipped_rows += 1;
+                        problems.push(format!("{}: {}", problem.line, problem.message));
+                        continue;
+                    }
+                    None => return None,
+                    Some(Err(e)) => return Some(Err(e)),
+                };
+                counts.rows += 1;
+                match self.add_row(set, &row, tool.as_deref(), &graph, &mut counts) {
+                    Ok(triples) => return Some(Ok(triples)),
+                    Err(message) => {
+                        counts.skipped_rows += 1;
+                        problems.push(format!("{}: {message}", row.line));
+                    }
+                }
+            }
+        });
+        let triples = batches.flat_map(|batch| match batch {
+            Ok(triples) => triples.into_iter().map(Ok).collect::<Vec<_>>(),
+            Err(e) => vec![Err(e)],
+        });
+        store.load_graph(&graph, triples).map_err(|e| match e {
+            LoadError::Store(error) => BuildError::SourceStore {
+                id: spec.id.clone(),
+                error,
+            },
+            LoadError::Input(e) => source_error(e),
+        })?;
+        for problem in problems.iter().take(MAX_REPORTED_PROBLEMS) {
+            observer.row_problem(
+                &spec.id,
+                &format!("row skipped: {}:{problem}", written.display()),
+            );
+        }
+        if problems.len() > MAX_REPORTED_PROBLEMS {
+            observer.row_problem(
+                &spec.id,
+                &format!(
+                    "… and {} more skipped rows in {} (the manifest counts them)",
+                    problems.len() - MAX_REPORTED_PROBLEMS,
+                    written.display()
+                ),
+            );
+        }
+        self.sets.push(MappingSetRecord { counts, ..record });
+        Ok(())
+    }
+
+    /// One row into the index; its axiom's triples for the store, or why it was skipped.
+    fn add_row(
+        &mut self,
+        set: u16,
+        row: &MappingRow,
+        tool: Option<&str>,
+        graph: &str,
+        counts: &mut MappingSetCounts,
+    ) -> Result<Vec<Triple>, String> {
+        let subject = self.row_id(&row.subject);
+        let object = self.row_id(&row.object);
+        let predicate_iri = row
+            .predicate
+            .iri()
+            .map(str::to_string)
+            .or_else(|| row.predicate_iri.clone())
+            .ok_or_else(|| format!("predicate `{}` has no IRI", row.predicate.curie()))?;
+        let evidence = Evidence {
+            set,
+            origin: EvidenceOrigin::MappingSet,
+            justification: row.justification.clone(),
+            confidence_milli: row.confidence_milli,
+            author_id: row.author_id.clone(),
+            reviewer_id: row.reviewer_id.clone(),
+            mapping_tool: row
+                .mapping_tool
+                .clone()
+                .or_else(|| tool.map(str::to_string)),
+            mapping_date: row.mapping_date.clone(),
+            source_predicate: None,
+            line: Some(row.line),
+            comment: row.comment.clone(),
+        };
+        let (Some(subject_iri), Some(object_iri)) = (&subject.iri, &object.iri) else {
+            return Err("an identifier has no IRI".into());
+        };
+        if !self.writer.add(&Statement {
+            subject: &subject.curie,
+            predicate: &row.predicate,
+            object: &object.curie,
+            negated: row.negated,
+            evidence: &evidence,
+        }) {
+            return Err(
+                "an identifier cannot be indexed (empty, too long or control characters)".into(),
+            );
+        }
+        counts.unregistered_ids += u64::from(!subject.registered) + u64::from(!object.registered);
+        if subject.curie == NO_TERM_FOUND || object.curie == NO_TERM_FOUND {
+            counts.no_term_found += 1;
+        } else if row.negated {
+            counts.negative += 1;
+        } else {
+            counts.mappings += 1;
+        }
+        axiom_triples(
+            graph,
+            row,
+            &evidence,
+            [subject_iri, &predicate_iri, object_iri],
+        )
+        .ok_or_else(|| "an identifier is not a valid IRI".to_string())
+    }
+
+    pub(super) fn finish(
+        self,
+        layout: &BuildLayout,
+    ) -> Result<(MappingIndexCounts, Vec<MappingSetRecord>), BuildError> {
+        let counts = self
+            .writer
+            .finish(&layout.mappings())
+            .map_err(io_err("writing the mapping index"))?;
+        Ok((counts, self.sets))
+    }
+}
+
+/// The mapping predicate a source's xref kind states, and the source's own predicate when the
+/// two differ.
+fn xref_predicate(kind: XrefKind) -> (MappingPredicate, Option<String>) {
+    match kind {
+        XrefKind::DbXref => (MappingPredicate::DbXref, None),
+        XrefKind::ExactMatch => (MappingPredicate::ExactMatch, None),
+        XrefKind::CloseMatch => (MappingPredicate::CloseMatch, None),
+        XrefKind::BroadMatch => (MappingPredicate::BroadMatch, None),
+        XrefKind::NarrowMatch => (MappingPredicate::NarrowMatch, None),
+        XrefKind::RelatedMatch => (MappingPredicate::RelatedMatch, None),
+        XrefKind::HasGeneProduct | XrefKind::Ortholog => {
+            (MappingPredicate::Other(kind.curie().to_string()), None)
+        }
+        XrefKind::PreferredMappedTo | XrefKind::MappedTo => {
+            (MappingPredicate::BroadMatch, Some(kind.curie().to_string()))
+        }
+    }
+}
+
+fn file_stem(file: &Path) -> String {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    let name = name.strip_suffix(".tsv").unwrap_or(name);
+    name.strip_suffix(".sssom").unwrap_or(name).to_string()
+}
+
+/// The manifest's record of a set: the file's metadata first, the catalogue's where it has
+/// none.
+fn set_record(
+    spec: &SourceSpec,
+    header: &SetHeader,
+    stem: &str,
+    release: &str,
+    graph: &str,
+    sha256: String,
+) -> MappingSetRecord {
+    let (license, license_origin) = match &header.license {
+        Some(license) => (license.clone(), MetadataOrigin::File),
+        None => (spec.license.clone(), MetadataOrigin::Catalogue),
+    };
+    MappingSetRecord {
+        source: spec.id.clone(),
+        file: stem.to_string(),
+        mapping_set_id: header
+            .mapping_set_id
+            .clone()
+            .or_else(|| spec.mapping_set_id.clone())
+            .unwrap_or_else(|| format!("urn:ontoresolve:mapping-set:{}:{stem}", spec.id)),
+        mapping_set_version: header.mapping_set_version.clone(),
+        title: header
+            .mapping_set_title
+            .clone()
+            .or_else(|| Some(spec.title.clone())),
+        license,
+        license_origin,
+        release: release.to_string(),
+        predicted: spec.predicted,
+        graph: graph.to_string(),
+        sha256,
+        counts: MappingSetCounts::default(),
+        header: header.other.clone(),
+    }
+}
+
+/// The row as an SSSOM axiom: `owl:Axiom` with annotated source, property and target, and
+/// the row's justification, modifier, confidence and people.
+fn axiom_triples(
+    graph: &str,
+    row: &MappingRow,
+    evidence: &Evidence,
+    [subject, predicate, object]: [&str; 3],
+) -> Option<Vec<Triple>> {
+    let node = NamedNode::new(format!("{graph}:row:{}", row.line)).ok()?;
+    let iri = |text: &str| NamedNode::new(text).ok();
+    let sssom = |slot: &str| NamedNode::new_unchecked(format!("{SSSOM}{slot}"));
+    let owl = |term: &str| NamedNode::new_unchecked(format!("{OWL}{term}"));
+    let justification = match evidence.justification.strip_prefix("semapv:") {
+        Some(local) => iri(&format!("{SEMAPV}{local}"))?,
+        None => iri(&evidence.justification)?,
+    };
+    let mut triples = vec![
+        Triple::new(
+            node.clone(),
+            NamedNode::new_unchecked(RDF_TYPE),
+            owl("Axiom"),
+        ),
+        Triple::new(node.clone(), owl("annotatedSource"), iri(subject)?),
+        Triple::new(node.clone(), owl("annotatedProperty"), iri(predicate)?),
+        Triple::new(node.clone(), owl("annotatedTarget"), iri(object)?),
+        Triple::new(node.clone(), sssom("mapping_justification"), justification),
+    ];
+    if row.negated {
+        triples.push(Triple::new(
+            node.clone(),
+            sssom("predicate_modifier"),
+            Literal::new_simple_literal("Not"),
+        ));
+    }
+    if let Some(confidence) = evidence.confidence() {
+        let value = Literal::new_typed_literal(
+            confidence.to_string(),
+            NamedNode::new_unchecked(XSD_DOUBLE),
+        );
+        triples.push(Triple::new(node.clone(), sssom("confidence"), value));
+    }
+    let people = [
+        ("author_id", &evidence.author_id),
+        ("reviewer_id", &evidence.reviewer_id),
+    ];
+    for (slot, values) in people {
+        for value in values {
+            triples.push(Triple::new(
+                node.clone(),
+                sssom(slot),
+                Literal::new_simple_literal(value),
+            ));
+        }
+    }
+    if let Some(tool) = &evidence.mapping_tool {
+        triples.push(Triple::new(
+            node.clone(),
+            sssom("mapping_tool"),
+            Literal::new_simple_literal(tool),
+        ));
+    }
+    Some(triples)
+}

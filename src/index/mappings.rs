@@ -1,0 +1,312 @@
+//! The mapping index: for every identifier a mapping names, one record of its mappings from
+//! its own side, so that both directions are one lookup.
+//!
+//! Writer: each statement becomes two entries (the subject's side and the object's, marked
+//! inverted), sorted in bounded runs and merged, then grouped into one `MappingNode` per
+//! identifier (a record table) with an FST from the identifier to its record. Statements of
+//! the same mapping from several sets become one edge with several pieces of evidence.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::lexicon::{Lexicon, LexiconWriter, Posting};
+use super::manifest::MappingIndexCounts;
+use super::runs::RunWriter;
+use super::table::{Table, TableWriter};
+use crate::model::{Evidence, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND};
+
+/// Entries held before a run is spilled; mapping entries are a few hundred bytes each.
+const MAPPING_RUN_ENTRIES: usize = 1 << 18;
+/// Separates the fields of a sort entry; never part of an identifier.
+const FIELD: char = '\u{1f}';
+/// An identifier longer than this is not indexed (no real one comes close).
+pub const MAX_MAPPED_ID_BYTES: usize = 512;
+
+/// Collects statements and writes the mapping index.
+pub struct MappingIndexWriter {
+    runs: RunWriter,
+    statements: u64,
+    error: Option<io::Error>,
+}
+
+/// One statement: `subject predicate object`, negated or not, with its evidence.
+pub struct Statement<'a> {
+    pub subject: &'a str,
+    pub predicate: &'a MappingPredicate,
+    pub object: &'a str,
+    pub negated: bool,
+    pub evidence: &'a Evidence,
+}
+
+impl MappingIndexWriter {
+    /// A writer that spills its runs into `dir`.
+    pub fn spilling(dir: &Path) -> MappingIndexWriter {
+        MappingIndexWriter {
+            runs: RunWriter::with_run_entries(dir, "mappings", MAPPING_RUN_ENTRIES),
+            statements: 0,
+            error: None,
+        }
+    }
+
+    /// Whether an identifier can be indexed: not empty, not too long, no control characters.
+    pub fn indexable(id: &str) -> bool {
+        !id.is_empty() && id.len() <= MAX_MAPPED_ID_BYTES && !id.chars().any(char::is_control)
+    }
+
+    /// Adds one statement; returns false when an identifier cannot be indexed.
+    pub fn add(&mut self, statement: &Statement<'_>) -> bool {
+        let Statement {
+            subject, object, ..
+        } = *statement;
+        let subject_found = subject != NO_TERM_FOUND;
+        let object_found = object != NO_TERM_FOUND;
+        if !(Self::indexable(subject) && Self::indexable(object))
+            || !(subject_found || object_found)
+        {
+            return false;
+        }
+        let evidence = match serde_json::to_string(statement.evidence) {
+            Ok(json) => json,
+            Err(e) => {
+                self.error.get_or_insert(io::Error::other(e));
+                return false;
+            }
+        };
+        let predicate = statement.predicate.curie();
+        let negated = u8::from(statement.negated);
+        if subject_found {
+            self.push(format!(
+                "{subject}{FIELD}{object}{FIELD}0{negated}{FIELD}{predicate}{FIELD}{evidence}"
+            ));
+        }
+        if object_found {
+            self.push(format!(
+                "{object}{FIELD}{subject}{FIELD}1{negated}{FIELD}{predicate}{FIELD}{evidence}"
+            ));
+        }
+        self.statements += 1;
+        true
+    }
+
+    fn push(&mut self, entry: String) {
+        if let Err(e) = self.runs.push(
+            entry,
+            Posting {
+                concept: 0,
+                detail: 0,
+            },
+        ) {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    /// Merges the entries and writes the record table and its FST.
+    pub fn finish(self, layout: &MappingFiles) -> io::Result<MappingIndexCounts> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let mut merge = self.runs.into_sorted()?;
+        let mut table = TableWriter::<MappingNode>::create(&layout.data, &layout.index)?;
+        let mut keys = LexiconWriter::spilling(&layout.spill, "mapping-keys");
+        let mut counts = MappingIndexCounts {
+            statements: self.statements,
+            ..MappingIndexCounts::default()
+        };
+        let mut node: Option<MappingNode> = None;
+        while let Some((entry, _)) = merge.next_entry()? {
+            let (id, edge, evidence) = parse_entry(&entry)?;
+            if node.as_ref().is_some_and(|n| n.curie != id) {
+                flush(node.take(), &mut table, &mut keys, &mut counts)?;
+            }
+            let current = node.get_or_insert_with(|| MappingNode {
+                curie: id.to_string(),
+                edges: Vec::new(),
+            });
+            match current.edges.last_mut() {
+                Some(last) if same_mapping(last, &edge) => last.evidence.push(evidence),
+                _ => {
+                    let mut edge = edge;
+                    edge.evidence.push(evidence);
+                    current.edges.push(edge);
+                }
+            }
+        }
+        flush(node.take(), &mut table, &mut keys, &mut counts)?;
+        table.finish()?;
+        keys.write(&layout.fst, &layout.postings)?;
+        Ok(counts)
+    }
+}
+
+fn same_mapping(a: &MappingEdge, b: &MappingEdge) -> bool {
+    a.other == b.other
+        && a.inverted == b.inverted
+        && a.negated == b.negated
+        && a.predicate == b.predicate
+}
+
+fn flush(
+    node: Option<MappingNode>,
+    table: &mut TableWriter<MappingNode>,
+    keys: &mut LexiconWriter,
+    counts: &mut MappingIndexCounts,
+) -> io::Result<()> {
+    let Some(node) = node else {
+        return Ok(());
+    };
+    // Each mapping is counted once, from its subject's side.
+    counts.mappings += node.edges.iter().filter(|e| !e.inverted).count() as u64;
+    counts.mappings += node
+        .edges
+        .iter()
+        .filter(|e| e.inverted && e.other == NO_TERM_FOUND)
+        .count() as u64;
+    counts.identifiers += 1;
+    let id = table.push(&node)?;
+    keys.add(
+        node.curie,
+        Posting {
+            concept: id,
+            detail: 0,
+        },
+    );
+    Ok(())
+}
+
+fn parse_entry(entry: &str) -> io::Result<(&str, MappingEdge, Evidence)> {
+    let damaged = || io::Error::new(io::ErrorKind::InvalidData, "damaged mapping run entry");
+    let mut fields = entry.splitn(5, FIELD);
+    let id = fields.next().ok_or_else(damaged)?;
+    let other = fields.next().ok_or_else(damaged)?;
+    let flags = fields.next().ok_or_else(damaged)?.as_bytes();
+    let predicate = fields.next().ok_or_else(damaged)?;
+    let evidence = fields.next().ok_or_else(damaged)?;
+    let [inverted, negated] = flags else {
+        return Err(damaged());
+    };
+    let evidence: Evidence = serde_json::from_str(evidence).map_err(|_| damaged())?;
+    let edge = MappingEdge {
+        other: other.to_string(),
+        predicate: MappingPredicate::parse(predicate),
+        inverted: *inverted == b'1',
+        negated: *negated == b'1',
+        evidence: Vec::new(),
+    };
+    Ok((id, edge, evidence))
+}
+
+/// Where the mapping index's files are.
+#[derive(Clone, Debug)]
+pub struct MappingFiles {
+    /// Where sorted runs may be spilled while writing.
+    pub spill: PathBuf,
+    pub data: PathBuf,
+    pub index: PathBuf,
+    pub fst: PathBuf,
+    pub postings: PathBuf,
+}
+
+/// The mapping index, memory-mapped.
+pub struct MappingIndex {
+    keys: Lexicon,
+    table: Table<MappingNode>,
+}
+
+impl MappingIndex {
+    pub fn open(files: &MappingFiles) -> io::Result<MappingIndex> {
+        Ok(MappingIndex {
+            keys: Lexicon::open(&files.fst, &files.postings)?,
+            table: Table::open(&files.data, &files.index)?,
+        })
+    }
+
+    /// Every mapping that names `curie` (a normalized CURIE), or `None` when none does. A
+    /// record the index points at but cannot read is an error, never "no mappings".
+    pub fn node(&self, curie: &str) -> io::Result<Option<MappingNode>> {
+        let Some(posting) = self.keys.get_first(curie) else {
+            return Ok(None);
+        };
+        self.table.get_checked(posting.concept).map(Some)
+    }
+
+    /// Identifiers with mappings that start with `prefix`, for completion.
+    pub fn complete(&self, prefix: &str, limit: usize) -> Vec<String> {
+        self.keys
+            .prefixed(prefix, limit)
+            .into_iter()
+            .map(|(key, _)| key)
+            .collect()
+    }
+
+    pub fn len(&self) -> u32 {
+        self.table.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::EvidenceOrigin;
+
+    fn evidence(set: u16) -> Evidence {
+        Evidence {
+            set,
+            origin: EvidenceOrigin::MappingSet,
+            justification: "semapv:ManualMappingCuration".into(),
+            confidence_milli: None,
+            author_id: Vec::new(),
+            reviewer_id: Vec::new(),
+            mapping_tool: None,
+            mapping_date: None,
+            source_predicate: None,
+            line: Some(u64::from(set) + 10),
+            comment: None,
+        }
+    }
+
+    #[test]
+    fn a_pair_stated_by_two_sets_is_one_edge_on_each_side() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut writer = MappingIndexWriter::spilling(dir.path());
+        let exact = MappingPredicate::ExactMatch;
+        for set in [0, 1] {
+            assert!(writer.add(&Statement {
+                subject: "MESH:C000089",
+                predicate: &exact,
+                object: "CHEBI:28646",
+                negated: false,
+                evidence: &evidence(set),
+            }));
+        }
+        assert!(writer.add(&Statement {
+            subject: "MESH:C000089",
+            predicate: &exact,
+            object: NO_TERM_FOUND,
+            negated: false,
+            evidence: &evidence(2),
+        }));
+        let files = crate::index::BuildLayout::new(dir.path()).mappings();
+        let counts = writer.finish(&files).expect("finish");
+        assert_eq!(counts.identifiers, 2);
+        assert_eq!(counts.statements, 3);
+        assert_eq!(counts.mappings, 2);
+        let index = MappingIndex::open(&files).expect("open");
+        let mesh = index.node("MESH:C000089").expect("read").expect("node");
+        let chebi_edge = mesh
+            .edges
+            .iter()
+            .find(|e| e.other == "CHEBI:28646")
+            .expect("edge");
+        assert_eq!(chebi_edge.evidence.len(), 2);
+        assert!(!chebi_edge.inverted);
+        let chebi = index.node("CHEBI:28646").expect("read").expect("node");
+        assert!(chebi.edges[0].inverted);
+        assert_eq!(chebi.edges[0].evidence.len(), 2);
+        assert!(index.node("CHEBI:1").expect("read").is_none());
+        assert!(index.node(NO_TERM_FOUND).expect("read").is_none());
+    }
+}

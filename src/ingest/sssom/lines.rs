@@ -1,0 +1,112 @@
+//! Physical lines with a length bound: an over-long line is reported and skipped up to its
+//! newline without being buffered, so one huge line cannot exhaust memory.
+
+use std::io::{self, BufRead};
+
+use super::MAX_LINE_BYTES;
+
+/// A line's text (line ending removed), or why it has none.
+pub(super) enum LineText<'a> {
+    Text(&'a str),
+    TooLong,
+    NotUtf8 { byte: usize },
+}
+
+impl LineText<'_> {
+    /// Why the line is unusable, for a message.
+    pub(super) fn unusable_reason(&self) -> Option<String> {
+        match self {
+            LineText::Text(_) => None,
+            LineText::TooLong => Some(format!("line longer than {MAX_LINE_BYTES} bytes")),
+            LineText::NotUtf8 { byte } => Some(format!("invalid UTF-8 at byte {byte}")),
+        }
+    }
+}
+
+/// Reads lines of at most [`MAX_LINE_BYTES`] bytes, counting them from 1.
+pub(super) struct Lines {
+    reader: Box<dyn BufRead + Send>,
+    buf: Vec<u8>,
+    line: u64,
+}
+
+impl Lines {
+    pub(super) fn new(reader: Box<dyn BufRead + Send>) -> Self {
+        Lines {
+            reader,
+            buf: Vec::new(),
+            line: 0,
+        }
+    }
+
+    /// The number of the last line returned (0 before the first).
+    pub(super) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The next line with its number, or `None` at the end of the input.
+    pub(super) fn next_line(&mut self) -> io::Result<Option<(u64, LineText<'_>)>> {
+        self.buf.clear();
+        let found_newline = self.fill_until_newline()?;
+        if self.buf.is_empty() && !found_newline {
+            return Ok(None);
+        }
+        self.line += 1;
+        if self.buf.len() > MAX_LINE_BYTES {
+            if !found_newline {
+                self.skip_rest_of_line()?;
+            }
+            return Ok(Some((self.line, LineText::TooLong)));
+        }
+        let bytes = self.buf.strip_suffix(b"\r").unwrap_or(&self.buf);
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => LineText::Text(text),
+            Err(e) => LineText::NotUtf8 {
+                byte: e.valid_up_to() + 1,
+            },
+        };
+        Ok(Some((self.line, text)))
+    }
+
+    /// Appends to `buf` up to the next newline (consumed, not stored) or one byte past the
+    /// bound; returns whether the newline was reached.
+    fn fill_until_newline(&mut self) -> io::Result<bool> {
+        loop {
+            let available = self.reader.fill_buf()?;
+            if available.is_empty() {
+                return Ok(false);
+            }
+            let room = (MAX_LINE_BYTES + 1).saturating_sub(self.buf.len());
+            let newline = available.iter().position(|&b| b == b'\n');
+            let take = newline.unwrap_or(available.len()).min(room);
+            self.buf.extend_from_slice(&available[..take]);
+            if newline == Some(take) {
+                self.reader.consume(take + 1);
+                return Ok(true);
+            }
+            self.reader.consume(take);
+            if self.buf.len() > MAX_LINE_BYTES {
+                return Ok(false);
+            }
+        }
+    }
+
+    fn skip_rest_of_line(&mut self) -> io::Result<()> {
+        loop {
+            let available = self.reader.fill_buf()?;
+            if available.is_empty() {
+                return Ok(());
+            }
+            match available.iter().position(|&b| b == b'\n') {
+                Some(at) => {
+                    self.reader.consume(at + 1);
+                    return Ok(());
+                }
+                None => {
+                    let len = available.len();
+                    self.reader.consume(len);
+                }
+            }
+        }
+    }
+}

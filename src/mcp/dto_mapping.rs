@@ -1,0 +1,216 @@
+//! Wire shapes of the mapping tools (`map_identifier`, `map_identifiers`) and resources.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapArgs {
+    /// The identifier to map, in any spelling resolve_identifier accepts (MONDO:0005148,
+    /// mesh:D003924, http://identifiers.org/hgnc/11998).
+    pub identifier: String,
+    /// Only candidates in these vocabularies, as prefixes (MESH, DOID, OMIM). Default: all.
+    #[serde(default)]
+    pub targets: Option<Vec<String>>,
+    /// Include mappings inferred by chaining asserted ones (at most 2 hops, SSSOM's rules).
+    /// Default: true; they are marked `inferred` and rank after every asserted one.
+    #[serde(default)]
+    pub include_inferred: Option<bool>,
+    /// Include predicted and undecided mappings. Default: false (they are counted in
+    /// `predicted_hidden`).
+    #[serde(default)]
+    pub include_predicted: Option<bool>,
+    /// Pagination, not a filter: the `cursor` of the previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapBatchArgs {
+    /// Up to 1,000 identifiers, each mapped as map_identifier would.
+    pub identifiers: Vec<String>,
+    /// Only candidates in these vocabularies, as prefixes. Default: all.
+    #[serde(default)]
+    pub targets: Option<Vec<String>>,
+    /// Include inferred mappings. Default: true.
+    #[serde(default)]
+    pub include_inferred: Option<bool>,
+    /// Include predicted mappings. Default: false (counted).
+    #[serde(default)]
+    pub include_predicted: Option<bool>,
+}
+
+/// One statement behind a mapping: who said it, how, and in which release.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct EvidenceDto {
+    /// `mapping_set` (a row of an SSSOM or gilda set) or `source_xref` (a cross-reference
+    /// inside a loaded source).
+    #[schemars(extend("enum" = ["mapping_set", "source_xref"]))]
+    pub origin: String,
+    /// The catalogue id of the set or source (see ontoresolve://mapping-set/{id}).
+    pub source: String,
+    /// The set's own id (an IRI for MONDO's sets); none for a source xref.
+    pub mapping_set_id: Option<String>,
+    pub mapping_set_version: Option<String>,
+    pub release: String,
+    /// The semapv justification, as a CURIE.
+    pub justification: String,
+    pub confidence: Option<f64>,
+    pub author_id: Vec<String>,
+    pub reviewer_id: Vec<String>,
+    pub mapping_tool: Option<String>,
+    pub mapping_date: Option<String>,
+    /// The predicate as the source wrote it, when it is read as another (MeSH mapped-to is
+    /// a skos:broadMatch).
+    pub source_predicate: Option<String>,
+    /// The set is predictions or undecided rows.
+    pub predicted: bool,
+    /// The row's line in the set's file.
+    pub line: Option<u64>,
+    pub comment: Option<String>,
+}
+
+/// One hop of an inferred mapping.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct HopDto {
+    pub subject: String,
+    /// The predicate in the chain's direction, as a CURIE.
+    pub predicate: String,
+    pub object: String,
+    /// The statements say object → subject; the hop reads them backwards.
+    pub inverted: bool,
+    /// How the hop joins the chain (`asserted`, `inversion of skos:narrowMatch`,
+    /// `skos:exactMatch ∘ skos:exactMatch = skos:exactMatch`).
+    pub rule: String,
+    pub evidence: Vec<EvidenceDto>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct MappingCandidate {
+    /// Position in the ranking, from 1.
+    pub rank: u64,
+    /// The target, as a normalized CURIE.
+    pub object: String,
+    /// Its label in its own source, when that source is loaded.
+    pub object_label: Option<String>,
+    /// `current`, `obsolete`, `withdrawn` or `not_loaded` (no loaded source holds it).
+    #[schemars(extend("enum" = ["current", "obsolete", "withdrawn", "not_loaded"]))]
+    pub object_status: String,
+    /// Live replacements of an obsolete target.
+    pub object_replaced_by: Vec<String>,
+    /// The predicate from the subject's side, as a CURIE (skos:exactMatch, skos:broadMatch,
+    /// oboInOwl:hasDbXref, ...). hasDbXref says only "cross-referenced", never "the same".
+    pub predicate: String,
+    /// The best justification among the statements; semapv:MappingChaining when inferred.
+    pub justification: String,
+    /// Stated confidence (1−∏(1−p) over statements), or the derived one of an inferred
+    /// mapping (lower with every hop).
+    pub confidence: Option<f64>,
+    /// 1:1, 1:n, n:1 or n:n between the two vocabularies.
+    #[schemars(extend("enum" = ["1:1", "1:n", "n:1", "n:n"]))]
+    pub cardinality: String,
+    #[schemars(extend("enum" = ["curated_asserted", "ontology_xref", "other_asserted", "predicted", "inferred"]))]
+    pub rank_tier: String,
+    pub rank_basis: String,
+    pub inferred: bool,
+    /// Asserted with the subject as the statements' object (read backwards).
+    pub inverted: bool,
+    /// An inferred mapping's hops, each with its evidence.
+    pub path: Vec<HopDto>,
+    /// Further paths to the same target with the same predicate.
+    pub other_paths: u64,
+    /// One entry per statement of an asserted mapping.
+    pub evidence: Vec<EvidenceDto>,
+}
+
+/// A statement that the subject does NOT match the object.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct NegativeDto {
+    pub object: String,
+    pub predicate: String,
+    /// Always `Not`.
+    pub predicate_modifier: String,
+    pub evidence: Vec<EvidenceDto>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ConflictDto {
+    #[schemars(extend("enum" = ["several_exact_in_namespace", "asserted_and_negated"]))]
+    pub kind: String,
+    pub objects: Vec<String>,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct BlockedDto {
+    pub object: String,
+    pub predicate: String,
+    /// The identifiers the blocked chain went through.
+    pub via: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Mappings {
+    /// The identifier mapped, as a normalized CURIE.
+    pub subject: Option<String>,
+    pub subject_label: Option<String>,
+    /// What the identifier is: found, obsolete or not_in_loaded_sources (mappings may name
+    /// identifiers of sources that are not loaded).
+    pub subject_status: String,
+    pub subject_replaced_by: Vec<String>,
+    pub message: String,
+    pub candidates: Vec<MappingCandidate>,
+    /// `Not` statements about the subject: contradicting evidence, never candidates.
+    pub negatives: Vec<NegativeDto>,
+    pub conflicts: Vec<ConflictDto>,
+    /// Inferred mappings a negative statement blocked.
+    pub blocked_inferences: Vec<BlockedDto>,
+    /// Sets that looked and found nothing for the subject (sssom:NoTermFound).
+    pub unmapped_in: Vec<EvidenceDto>,
+    pub predicted_hidden: u64,
+    pub inferred_hidden: u64,
+    /// The chain search stopped early (a hub identifier); say so rather than cut silently.
+    pub inference_limited: bool,
+}
+
+/// One target of one identifier in a batch answer.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct CompactCandidate {
+    pub object: String,
+    pub object_label: Option<String>,
+    #[schemars(extend("enum" = ["current", "obsolete", "withdrawn", "not_loaded"]))]
+    pub object_status: String,
+    pub predicate: String,
+    pub justification: String,
+    pub confidence: Option<f64>,
+    #[schemars(extend("enum" = ["curated_asserted", "ontology_xref", "other_asserted", "predicted", "inferred"]))]
+    pub rank_tier: String,
+    pub inferred: bool,
+    /// The catalogue ids of the sets and sources that state it (or each hop's, inferred).
+    pub sources: Vec<String>,
+    /// The identifiers an inferred mapping goes through.
+    pub via: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct MappingRow {
+    pub input: String,
+    pub subject: Option<String>,
+    /// found, obsolete, not_in_loaded_sources, malformed, unknown_prefix or ambiguous_input.
+    pub outcome: String,
+    /// Why the row has no mapping, when it has none.
+    pub error: Option<String>,
+    pub candidates: Vec<CompactCandidate>,
+    /// Objects of `Not` statements about the identifier.
+    pub negatives: Vec<String>,
+    pub conflicts: u64,
+    pub predicted_hidden: u64,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct MappingRows {
+    pub rows: Vec<MappingRow>,
+    /// Rows with at least one candidate.
+    pub mapped: u64,
+}

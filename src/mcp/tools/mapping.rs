@@ -1,0 +1,608 @@
+//! "What is this identifier in other vocabularies?": `map_identifier` and its batch form
+//! `map_identifiers`. The core (`resolve::mapping`) finds, infers and ranks; this file shapes
+//! the answer.
+
+use std::collections::BTreeSet;
+
+use serde_json::json;
+
+use super::identifier::identifier_error;
+use super::*;
+use crate::mcp::dto::*;
+use crate::model::{Evidence, EvidenceOrigin};
+use crate::resolve::mapping::{
+    Conflict, MAX_BATCH_IDENTIFIERS, MAX_TARGETS, MapAnswer, MapCandidate, MapOptions,
+    ObjectStatus, mapping_sparql,
+};
+use crate::resolve::{Outcome, Resolver};
+
+/// Candidates per page of map_identifier.
+pub const MAP_PAGE: usize = 50;
+
+/// The options as asked, with the defaults applied named.
+fn options(
+    r: &Resolver,
+    targets: &Option<Vec<String>>,
+    include_inferred: Option<bool>,
+    include_predicted: Option<bool>,
+    defaults: &mut Vec<String>,
+) -> Result<MapOptions, ToolError> {
+    let mut options = MapOptions::default();
+    if let Some(targets) = targets {
+        if targets.len() > MAX_TARGETS {
+            return Err(ToolError::new(
+                "limit_exceeded",
+                format!("at most {MAX_TARGETS} targets, got {}", targets.len()),
+                "Call again with fewer target prefixes, or none for every vocabulary.",
+            ));
+        }
+        for target in targets {
+            options.targets.push(canonical_prefix(r, target)?);
+        }
+    } else {
+        defaults.push("targets=all".into());
+    }
+    match include_inferred {
+        Some(v) => options.include_inferred = v,
+        None => defaults.push("include_inferred=true".into()),
+    }
+    match include_predicted {
+        Some(v) => options.include_predicted = v,
+        None => defaults.push("include_predicted=false".into()),
+    }
+    Ok(options)
+}
+
+/// A target prefix in its canonical spelling (`mesh` → `MESH`).
+fn canonical_prefix(r: &Resolver, written: &str) -> Result<String, ToolError> {
+    let trimmed = written.trim().trim_end_matches(':');
+    match r.canonical_prefix(trimmed) {
+        Some(prefix) => Ok(prefix),
+        None => Err(ToolError::new(
+            "unknown_prefix",
+            format!(
+                "the target prefix '{}' is not in the registry",
+                trimmed.chars().take(64).collect::<String>()
+            ),
+            "Pass targets as prefixes such as MESH, DOID or NCBIGene; read ontoresolve://prefix/{prefix} to check one.",
+        )),
+    }
+}
+
+pub fn map_identifier(r: &Resolver, args: &MapArgs) -> Result<Envelope<Mappings>, ToolError> {
+    let input = json!({
+        "identifier": args.identifier, "targets": args.targets,
+        "include_inferred": args.include_inferred, "include_predicted": args.include_predicted,
+        "cursor": args.cursor,
+    });
+    let mut defaults = Vec::new();
+    let options = options(
+        r,
+        &args.targets,
+        args.include_inferred,
+        args.include_predicted,
+        &mut defaults,
+    )?;
+    let offset = match args.cursor.as_deref() {
+        None => 0,
+        Some(cursor) => parse_cursor(cursor)?,
+    };
+    let answer = r
+        .map_identifier(&args.identifier, &options)
+        .map_err(damaged)?;
+    if answer.subject.is_none() {
+        return Err(subject_error(&answer));
+    }
+    let total = answer.candidates.len();
+    let page: Vec<MappingCandidate> = answer
+        .candidates
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(MAP_PAGE)
+        .map(|(i, c)| candidate(r, i, c))
+        .collect();
+    let end = offset + page.len();
+    let echo = QueryEcho {
+        input,
+        normalized: answer.subject.clone().unwrap_or_default(),
+        steps: answer.normalized.steps.clone(),
+        filters: json!({
+            "targets": options.targets, "include_inferred": options.include_inferred,
+            "include_predicted": options.include_predicted, "max_hops": options.max_hops,
+        }),
+        defaults_applied: defaults,
+    };
+    let suggestion = suggestion(&answer);
+    Ok(Envelope {
+        query: echo,
+        total: total as u64,
+        returned: page.len() as u64,
+        truncated: end < total,
+        cursor: (end < total).then(|| format!("offset:{end}")),
+        sources: releases(r, &answer),
+        index: r.manifest().build_id.clone(),
+        sparql: mapping_sparql(r, &answer.nodes_read),
+        suggestion,
+        result: mappings(r, &answer, page),
+    })
+}
+
+fn parse_cursor(cursor: &str) -> Result<usize, ToolError> {
+    cursor
+        .strip_prefix("offset:")
+        .and_then(|n| n.parse::<usize>().ok())
+        .ok_or_else(|| {
+            ToolError::new(
+                "invalid_cursor",
+                "the cursor is not one this server gave".into(),
+                "Pass the `cursor` value of the previous answer unchanged, or omit it for the first page.",
+            )
+        })
+}
+
+fn damaged(e: crate::resolve::mapping::MapError) -> ToolError {
+    tracing::error!("mapping index: {e}");
+    ToolError::new(
+        "index_damaged",
+        "the mapping index could not be read; the answer would be incomplete".into(),
+        "Report this to the server's operator: the index needs rebuilding (ontoresolve build).",
+    )
+}
+
+/// Why an input that is no identifier has no mappings.
+fn subject_error(answer: &MapAnswer) -> ToolError {
+    if let Some(error) = identifier_error(&answer.outcome, &answer.normalized) {
+        return error;
+    }
+    ToolError::new(
+        "ambiguous_input",
+        format!(
+            "'{}' is not a full identifier",
+            answer.normalized.input.chars().take(64).collect::<String>()
+        ),
+        "Pass a CURIE with its prefix (MONDO:0005148); resolve_identifier lists the readings of a bare id.",
+    )
+}
+
+fn suggestion(answer: &MapAnswer) -> Option<String> {
+    let subject = answer.subject.as_deref().unwrap_or("");
+    if answer.candidates.is_empty() {
+        return Some(if answer.predicted_hidden > 0 {
+            format!(
+                "No curated mapping of {subject}; {} predicted ones are hidden: call again with include_predicted=true.",
+                answer.predicted_hidden
+            )
+        } else if !answer.negatives.is_empty() {
+            format!(
+                "No mapping of {subject}, only statements that it does NOT match (see negatives)."
+            )
+        } else {
+            format!(
+                "No loaded mapping set or source maps {subject}. Call list_sources to see what is loaded; find_concepts searches by name."
+            )
+        });
+    }
+    if !answer.conflicts.is_empty() {
+        return Some("Conflicts are flagged: check them before choosing a target.".into());
+    }
+    None
+}
+
+fn mappings(r: &Resolver, answer: &MapAnswer, candidates: Vec<MappingCandidate>) -> Mappings {
+    let (subject_label, subject_replaced_by) = match &answer.outcome {
+        Outcome::Found(matches) => (
+            matches
+                .first()
+                .and_then(|m| r.concept(m.concept))
+                .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
+            Vec::new(),
+        ),
+        Outcome::Obsolete { concept, .. } => match r.concept(*concept) {
+            Some(c) => (
+                c.preferred_label().map(|l| l.text.clone()),
+                r.live_replacements(&c)
+                    .into_iter()
+                    .filter_map(|(_, c)| c.curie)
+                    .collect(),
+            ),
+            None => (None, Vec::new()),
+        },
+        _ => (None, Vec::new()),
+    };
+    let subject = answer.subject.clone().unwrap_or_default();
+    let message = match &answer.outcome {
+        Outcome::Obsolete { .. } => format!(
+            "{subject} is obsolete (replaced by {}); its mappings are listed as its sources state them",
+            if subject_replaced_by.is_empty() {
+                "nothing".to_string()
+            } else {
+                subject_replaced_by.join(", ")
+            }
+        ),
+        _ => format!(
+            "{subject}: {} candidates ({} asserted, {} inferred), {} negative statements",
+            answer.candidates.len(),
+            answer.candidates.iter().filter(|c| !c.inferred).count(),
+            answer.candidates.iter().filter(|c| c.inferred).count(),
+            answer.negatives.len()
+        ),
+    };
+    Mappings {
+        subject: answer.subject.clone(),
+        subject_label,
+        subject_status: answer.outcome.code().to_string(),
+        subject_replaced_by,
+        message,
+        candidates,
+        negatives: answer
+            .negatives
+            .iter()
+            .map(|n| NegativeDto {
+                object: n.object.clone(),
+                predicate: n.predicate.curie().to_string(),
+                predicate_modifier: "Not".into(),
+                evidence: n.evidence.iter().map(|e| evidence(r, e)).collect(),
+            })
+            .collect(),
+        conflicts: answer.conflicts.iter().map(conflict).collect(),
+        blocked_inferences: answer
+            .blocked
+            .iter()
+            .map(|b| BlockedDto {
+                object: b.object.clone(),
+                predicate: b.predicate.curie().to_string(),
+                via: b.path.iter().skip(1).map(|h| h.subject.clone()).collect(),
+            })
+            .collect(),
+        unmapped_in: answer
+            .unmapped
+            .iter()
+            .flat_map(|u| u.evidence.iter().map(|e| evidence(r, e)))
+            .collect(),
+        predicted_hidden: answer.predicted_hidden as u64,
+        inferred_hidden: answer.inferred_hidden as u64,
+        inference_limited: answer.inference_limited,
+    }
+}
+
+fn conflict(c: &Conflict) -> ConflictDto {
+    match c {
+        Conflict::SeveralExact { prefix, objects } => ConflictDto {
+            kind: "several_exact_in_namespace".into(),
+            objects: objects.clone(),
+            message: format!(
+                "{} exact targets in {prefix}: {}",
+                objects.len(),
+                objects.join(", ")
+            ),
+        },
+        Conflict::AssertedAndNegated { object, predicate } => ConflictDto {
+            kind: "asserted_and_negated".into(),
+            objects: vec![object.clone()],
+            message: format!(
+                "{object} is asserted as {} by one statement and denied by another",
+                predicate.curie()
+            ),
+        },
+    }
+}
+
+fn status_parts(status: &ObjectStatus) -> (Option<String>, String, Vec<String>) {
+    match status {
+        ObjectStatus::Current { label, .. } => (Some(label.clone()), "current".into(), Vec::new()),
+        ObjectStatus::Obsolete {
+            label,
+            status,
+            replaced_by,
+            ..
+        } => (
+            Some(label.clone()),
+            status.as_str().to_string(),
+            replaced_by.clone(),
+        ),
+        ObjectStatus::NotLoaded => (None, "not_loaded".into(), Vec::new()),
+    }
+}
+
+fn best_justification(c: &MapCandidate) -> String {
+    if c.inferred {
+        return "semapv:MappingChaining".into();
+    }
+    c.evidence
+        .iter()
+        .find(|e| e.curated())
+        .or(c.evidence.first())
+        .map(|e| e.justification.clone())
+        .unwrap_or_default()
+}
+
+fn candidate(r: &Resolver, index: usize, c: &MapCandidate) -> MappingCandidate {
+    let (object_label, object_status, object_replaced_by) = status_parts(&c.status);
+    MappingCandidate {
+        rank: index as u64 + 1,
+        object: c.object.clone(),
+        object_label: object_label.filter(|l| !l.is_empty()),
+        object_status,
+        object_replaced_by,
+        predicate: c.predicate.curie().to_string(),
+        justification: best_justification(c),
+        confidence: c.confidence.map(round3),
+        cardinality: c.cardinality.as_str().to_string(),
+        rank_tier: c.tier.as_str().to_string(),
+        rank_basis: c.rank_basis(),
+        inferred: c.inferred,
+        inverted: c.inverted,
+        path: c
+            .path
+            .iter()
+            .map(|h| HopDto {
+                subject: h.subject.clone(),
+                predicate: h.predicate.curie().to_string(),
+                object: h.object.clone(),
+                inverted: h.inverted,
+                rule: h.rule.clone(),
+                evidence: h.evidence.iter().map(|e| evidence(r, e)).collect(),
+            })
+            .collect(),
+        other_paths: u64::from(c.other_paths),
+        evidence: c.evidence.iter().map(|e| evidence(r, e)).collect(),
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// One statement with its set's or source's provenance.
+pub(super) fn evidence(r: &Resolver, e: &Evidence) -> EvidenceDto {
+    let manifest = r.manifest();
+    let (origin, source, set_id, version, release, predicted) = match e.origin {
+        EvidenceOrigin::MappingSet => match manifest.mapping_sets.get(usize::from(e.set)) {
+            Some(s) => (
+                "mapping_set",
+                s.source.clone(),
+                Some(s.mapping_set_id.clone()),
+                s.mapping_set_version.clone(),
+                s.release.clone(),
+                s.predicted,
+            ),
+            None => (
+                "mapping_set",
+                String::new(),
+                None,
+                None,
+                String::new(),
+                false,
+            ),
+        },
+        EvidenceOrigin::SourceXref => match manifest.sources.get(usize::from(e.set)) {
+            Some(s) => (
+                "source_xref",
+                s.id.clone(),
+                None,
+                None,
+                s.release.clone(),
+                false,
+            ),
+            None => (
+                "source_xref",
+                String::new(),
+                None,
+                None,
+                String::new(),
+                false,
+            ),
+        },
+    };
+    EvidenceDto {
+        origin: origin.into(),
+        source,
+        mapping_set_id: set_id,
+        mapping_set_version: version,
+        release,
+        justification: e.justification.clone(),
+        confidence: e.confidence(),
+        author_id: e.author_id.clone(),
+        reviewer_id: e.reviewer_id.clone(),
+        mapping_tool: e.mapping_tool.clone(),
+        mapping_date: e.mapping_date.clone(),
+        source_predicate: e.source_predicate.clone(),
+        predicted,
+        line: e.line,
+        comment: e.comment.clone(),
+    }
+}
+
+/// The releases of every set and source the answer's statements come from, and the registry.
+fn releases(r: &Resolver, answer: &MapAnswer) -> Vec<SourceRelease> {
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    let all = answer
+        .candidates
+        .iter()
+        .flat_map(|c| {
+            c.evidence
+                .iter()
+                .chain(c.path.iter().flat_map(|h| h.evidence.iter()))
+        })
+        .chain(answer.negatives.iter().flat_map(|n| n.evidence.iter()));
+    for e in all {
+        let dto = evidence(r, e);
+        seen.insert((dto.source, dto.release));
+    }
+    let mut out: Vec<SourceRelease> = seen
+        .into_iter()
+        .map(|(id, release)| SourceRelease { id, release })
+        .collect();
+    out.extend(registry_release(r));
+    out
+}
+
+/// The batch form: every identifier as map_identifier would, in compact rows.
+pub fn map_identifiers(
+    r: &Resolver,
+    args: &MapBatchArgs,
+) -> Result<Envelope<MappingRows>, ToolError> {
+    if args.identifiers.len() > MAX_BATCH_IDENTIFIERS {
+        return Err(ToolError::new(
+            "limit_exceeded",
+            format!(
+                "at most {MAX_BATCH_IDENTIFIERS} identifiers per call, got {}",
+                args.identifiers.len()
+            ),
+            format!(
+                "Split the list into calls of at most {MAX_BATCH_IDENTIFIERS}, or use `ontoresolve map` for whole files."
+            ),
+        ));
+    }
+    let mut defaults = Vec::new();
+    let options = options(
+        r,
+        &args.targets,
+        args.include_inferred,
+        args.include_predicted,
+        &mut defaults,
+    )?;
+    let mut rows = Vec::with_capacity(args.identifiers.len());
+    let mut nodes: Vec<String> = Vec::new();
+    let mut seen_sources: BTreeSet<(String, String)> = BTreeSet::new();
+    for identifier in &args.identifiers {
+        let answer = r.map_identifier(identifier, &options).map_err(damaged)?;
+        if let Some(subject) = &answer.subject {
+            nodes.push(subject.clone());
+        }
+        for release in releases(r, &answer) {
+            seen_sources.insert((release.id, release.release));
+        }
+        rows.push(compact_row(r, identifier, &answer));
+    }
+    let mapped = rows.iter().filter(|row| !row.candidates.is_empty()).count() as u64;
+    Ok(Envelope {
+        query: QueryEcho {
+            input: json!({
+                "identifiers": args.identifiers.len(), "targets": args.targets,
+                "include_inferred": args.include_inferred, "include_predicted": args.include_predicted,
+            }),
+            normalized: format!("{} identifiers", args.identifiers.len()),
+            steps: Vec::new(),
+            filters: json!({
+                "targets": options.targets, "include_inferred": options.include_inferred,
+                "include_predicted": options.include_predicted, "max_hops": options.max_hops,
+            }),
+            defaults_applied: defaults,
+        },
+        total: rows.len() as u64,
+        returned: rows.len() as u64,
+        truncated: false,
+        cursor: None,
+        sources: seen_sources
+            .into_iter()
+            .map(|(id, release)| SourceRelease { id, release })
+            .collect(),
+        index: r.manifest().build_id.clone(),
+        sparql: mapping_sparql(r, &nodes),
+        suggestion: (mapped == 0)
+            .then(|| "No identifier had a mapping; check the outcomes and errors per row.".into()),
+        result: MappingRows { rows, mapped },
+    })
+}
+
+fn compact_row(r: &Resolver, input: &str, answer: &MapAnswer) -> MappingRow {
+    let error = match &answer.subject {
+        None => Some(subject_error(answer).message),
+        Some(_) if answer.candidates.is_empty() => suggestion(answer),
+        Some(_) => None,
+    };
+    MappingRow {
+        input: input.chars().take(256).collect(),
+        subject: answer.subject.clone(),
+        outcome: answer.outcome.code().to_string(),
+        error,
+        candidates: answer
+            .candidates
+            .iter()
+            .map(|c| {
+                let (object_label, object_status, _) = status_parts(&c.status);
+                let evidence: Vec<&Evidence> = if c.inferred {
+                    c.path.iter().flat_map(|h| h.evidence.iter()).collect()
+                } else {
+                    c.evidence.iter().collect()
+                };
+                let sources: BTreeSet<String> = evidence
+                    .into_iter()
+                    .map(|e| evidence_source(r, e))
+                    .collect();
+                CompactCandidate {
+                    object: c.object.clone(),
+                    object_label: object_label.filter(|l| !l.is_empty()),
+                    object_status,
+                    predicate: c.predicate.curie().to_string(),
+                    justification: best_justification(c),
+                    confidence: c.confidence.map(round3),
+                    rank_tier: c.tier.as_str().to_string(),
+                    inferred: c.inferred,
+                    sources: sources.into_iter().collect(),
+                    via: c.path.iter().skip(1).map(|h| h.subject.clone()).collect(),
+                }
+            })
+            .collect(),
+        negatives: answer.negatives.iter().map(|n| n.object.clone()).collect(),
+        conflicts: answer.conflicts.len() as u64,
+        predicted_hidden: answer.predicted_hidden as u64,
+    }
+}
+
+fn evidence_source(r: &Resolver, e: &Evidence) -> String {
+    let manifest = r.manifest();
+    match e.origin {
+        EvidenceOrigin::MappingSet => manifest
+            .mapping_sets
+            .get(usize::from(e.set))
+            .map(|s| s.source.clone()),
+        EvidenceOrigin::SourceXref => manifest
+            .sources
+            .get(usize::from(e.set))
+            .map(|s| s.id.clone()),
+    }
+    .unwrap_or_default()
+}
+
+/// `ontoresolve://mappings/{curie}`: the map_identifier answer with its defaults.
+pub fn mappings_document(r: &Resolver, curie: &str) -> Option<serde_json::Value> {
+    let args = MapArgs {
+        identifier: curie.to_string(),
+        targets: None,
+        include_inferred: None,
+        include_predicted: None,
+        cursor: None,
+    };
+    serde_json::to_value(map_identifier(r, &args).ok()?).ok()
+}
+
+/// `ontoresolve://mapping-set/{id}`: every file of one catalogue entry with its header and
+/// counts.
+pub fn mapping_set_document(r: &Resolver, id: &str) -> Option<serde_json::Value> {
+    let sets: Vec<&crate::resolve::MappingSetRecord> = r.manifest().mapping_sets_of(id).collect();
+    if sets.is_empty() {
+        return None;
+    }
+    let rows: u64 = sets.iter().map(|s| s.counts.rows).sum();
+    serde_json::to_value(json!({ "id": id, "files": sets.len(), "rows": rows, "sets": sets })).ok()
+}
+
+/// The catalogue ids of the loaded mapping sets, with a title, licence and row count each.
+pub fn mapping_set_entries(r: &Resolver) -> Vec<(String, String, String, u64)> {
+    let mut out: Vec<(String, String, String, u64)> = Vec::new();
+    for set in &r.manifest().mapping_sets {
+        match out.iter_mut().find(|e| e.0 == set.source) {
+            Some(entry) => entry.3 += set.counts.rows,
+            None => out.push((
+                set.source.clone(),
+                set.title.clone().unwrap_or_default(),
+                set.license.clone(),
+                set.counts.rows,
+            )),
+        }
+    }
+    out
+}
