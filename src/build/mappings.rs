@@ -370,6 +370,7 @@ fn set_record(
             .or_else(|| Some(spec.title.clone())),
         license,
         license_origin,
+        attribution: spec.attribution.clone(),
         release: release.to_string(),
         predicted: spec.predicted,
         graph: graph.to_string(),

@@ -3,6 +3,7 @@
 
 mod build;
 mod lookup;
+mod map;
 mod normalize;
 mod serve;
 
@@ -84,6 +85,38 @@ enum Command {
         #[command(flatten)]
         index: IndexArg,
     },
+    /// Map identifiers (or names) from a file to other vocabularies, as SSSOM TSV: every
+    /// mapping with its evidence, and a sssom:NoTermFound row saying why when there is none.
+    /// Input: one value per line, a TSV column (--column), or CSV when the file name ends in
+    /// .csv (split at every comma, one pair of quotes stripped: no quoted commas).
+    Map {
+        /// The input file; `-` reads standard input.
+        file: PathBuf,
+        /// Target prefixes (MESH,DOID); every vocabulary when absent.
+        #[arg(long, value_name = "PREFIX[,PREFIX...]", value_delimiter = ',')]
+        to: Vec<String>,
+        /// Whether each row is an identifier or a name.
+        #[arg(long, value_enum, default_value = "id")]
+        by: map::By,
+        /// The column holding the values: a number from 1, or a header name (the first line
+        /// is then read as the header). Default: the whole line (the first field of CSV).
+        #[arg(long)]
+        column: Option<String>,
+        /// Write here instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Also write predicted (and undecided) mappings.
+        #[arg(long)]
+        include_predicted: bool,
+        /// Leave out mappings inferred by chaining.
+        #[arg(long)]
+        no_inferred: bool,
+        /// Hops an inferred chain may take.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+        max_hops: u8,
+        #[command(flatten)]
+        index: IndexArg,
+    },
 }
 
 pub fn run() -> ExitCode {
@@ -122,6 +155,27 @@ pub fn run() -> ExitCode {
             file,
             column,
             output,
+            index: index.index,
+        }),
+        Command::Map {
+            file,
+            to,
+            by,
+            column,
+            output,
+            include_predicted,
+            no_inferred,
+            max_hops,
+            index,
+        } => map::run(map::Options {
+            file,
+            to,
+            by,
+            column,
+            output,
+            include_predicted,
+            no_inferred,
+            max_hops,
             index: index.index,
         }),
     };

@@ -93,6 +93,8 @@ pub struct MappingSetRecord {
     pub license: String,
     /// Where the license came from.
     pub license_origin: MetadataOrigin,
+    /// Who made it and how to cite it, from the catalogue.
+    pub attribution: String,
     /// The catalogue's release of the set.
     pub release: String,
     /// Predictions or undecided rows, left out of answers unless asked for.

@@ -5,6 +5,12 @@
 //! inverted), sorted in bounded runs and merged, then grouped into one `MappingNode` per
 //! identifier (a record table) with an FST from the identifier to its record. Statements of
 //! the same mapping from several sets become one edge with several pieces of evidence.
+//!
+//! Two small tables share the record ids, so that chaining and cardinality never decode a hub
+//! (a MeSH heading with thousands of supplementary records): `hops` holds only the edges a
+//! chain may take from the identifier (chaining predicates into another prefix, and the
+//! negative statements that block them), `fan_out` the number of distinct identifiers it maps
+//! to per prefix.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -106,7 +112,11 @@ impl MappingIndexWriter {
             return Err(e);
         }
         let mut merge = self.runs.into_sorted()?;
-        let mut table = TableWriter::<MappingNode>::create(&layout.data, &layout.index)?;
+        let mut tables = Tables {
+            nodes: TableWriter::create(&layout.data, &layout.index)?,
+            hops: TableWriter::create(&layout.hops_data, &layout.hops_index)?,
+            fan_out: TableWriter::create(&layout.fan_out_data, &layout.fan_out_index)?,
+        };
         let mut keys = LexiconWriter::spilling(&layout.spill, "mapping-keys");
         let mut counts = MappingIndexCounts {
             statements: self.statements,
@@ -116,7 +126,7 @@ impl MappingIndexWriter {
         while let Some((entry, _)) = merge.next_entry()? {
             let (id, edge, evidence) = parse_entry(&entry)?;
             if node.as_ref().is_some_and(|n| n.curie != id) {
-                flush(node.take(), &mut table, &mut keys, &mut counts)?;
+                flush(node.take(), &mut tables, &mut keys, &mut counts)?;
             }
             let current = node.get_or_insert_with(|| MappingNode {
                 curie: id.to_string(),
@@ -131,8 +141,10 @@ impl MappingIndexWriter {
                 }
             }
         }
-        flush(node.take(), &mut table, &mut keys, &mut counts)?;
-        table.finish()?;
+        flush(node.take(), &mut tables, &mut keys, &mut counts)?;
+        tables.nodes.finish()?;
+        tables.hops.finish()?;
+        tables.fan_out.finish()?;
         keys.write(&layout.fst, &layout.postings)?;
         Ok(counts)
     }
@@ -145,9 +157,56 @@ fn same_mapping(a: &MappingEdge, b: &MappingEdge) -> bool {
         && a.predicate == b.predicate
 }
 
+struct Tables {
+    nodes: TableWriter<MappingNode>,
+    hops: TableWriter<MappingNode>,
+    fan_out: TableWriter<FanOut>,
+}
+
+/// Distinct identifiers an identifier maps to (positive statements), per prefix.
+pub type FanOut = Vec<(String, u32)>;
+
+fn prefix_of(curie: &str) -> &str {
+    curie.split_once(':').map_or(curie, |(p, _)| p)
+}
+
+/// The edges a chain may take from `node`, and its negative statements.
+fn hop_edges(node: &MappingNode) -> MappingNode {
+    let own = prefix_of(&node.curie);
+    MappingNode {
+        curie: node.curie.clone(),
+        edges: node
+            .edges
+            .iter()
+            .filter(|e| e.other != NO_TERM_FOUND && prefix_of(&e.other) != own)
+            .filter(|e| e.negated || e.predicate.may_chain())
+            .cloned()
+            .collect(),
+    }
+}
+
+fn fan_out(node: &MappingNode) -> FanOut {
+    let mut per_prefix: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
+        Default::default();
+    for edge in node
+        .edges
+        .iter()
+        .filter(|e| !e.negated && e.other != NO_TERM_FOUND)
+    {
+        per_prefix
+            .entry(prefix_of(&edge.other))
+            .or_default()
+            .insert(&edge.other);
+    }
+    per_prefix
+        .into_iter()
+        .map(|(prefix, others)| (prefix.to_string(), others.len() as u32))
+        .collect()
+}
+
 fn flush(
     node: Option<MappingNode>,
-    table: &mut TableWriter<MappingNode>,
+    tables: &mut Tables,
     keys: &mut LexiconWriter,
     counts: &mut MappingIndexCounts,
 ) -> io::Result<()> {
@@ -162,7 +221,9 @@ fn flush(
         .filter(|e| e.inverted && e.other == NO_TERM_FOUND)
         .count() as u64;
     counts.identifiers += 1;
-    let id = table.push(&node)?;
+    let id = tables.nodes.push(&node)?;
+    tables.hops.push(&hop_edges(&node))?;
+    tables.fan_out.push(&fan_out(&node))?;
     keys.add(
         node.curie,
         Posting {
@@ -202,6 +263,10 @@ pub struct MappingFiles {
     pub spill: PathBuf,
     pub data: PathBuf,
     pub index: PathBuf,
+    pub hops_data: PathBuf,
+    pub hops_index: PathBuf,
+    pub fan_out_data: PathBuf,
+    pub fan_out_index: PathBuf,
     pub fst: PathBuf,
     pub postings: PathBuf,
 }
@@ -210,6 +275,8 @@ pub struct MappingFiles {
 pub struct MappingIndex {
     keys: Lexicon,
     table: Table<MappingNode>,
+    hops: Table<MappingNode>,
+    fan_out: Table<FanOut>,
 }
 
 impl MappingIndex {
@@ -217,7 +284,25 @@ impl MappingIndex {
         Ok(MappingIndex {
             keys: Lexicon::open(&files.fst, &files.postings)?,
             table: Table::open(&files.data, &files.index)?,
+            hops: Table::open(&files.hops_data, &files.hops_index)?,
+            fan_out: Table::open(&files.fan_out_data, &files.fan_out_index)?,
         })
+    }
+
+    /// The edges a chain may take from `curie` and its negative statements.
+    pub fn hops(&self, curie: &str) -> io::Result<Option<MappingNode>> {
+        let Some(posting) = self.keys.get_first(curie) else {
+            return Ok(None);
+        };
+        self.hops.get_checked(posting.concept).map(Some)
+    }
+
+    /// How many distinct identifiers `curie` maps to, per prefix.
+    pub fn fan_out(&self, curie: &str) -> io::Result<FanOut> {
+        let Some(posting) = self.keys.get_first(curie) else {
+            return Ok(Vec::new());
+        };
+        self.fan_out.get_checked(posting.concept)
     }
 
     /// Every mapping that names `curie` (a normalized CURIE), or `None` when none does. A
@@ -307,6 +392,12 @@ mod tests {
         assert!(chebi.edges[0].inverted);
         assert_eq!(chebi.edges[0].evidence.len(), 2);
         assert!(index.node("CHEBI:1").expect("read").is_none());
+        assert_eq!(
+            index.fan_out("MESH:C000089").expect("read"),
+            vec![("CHEBI".to_string(), 1)]
+        );
+        let hops = index.hops("MESH:C000089").expect("read").expect("node");
+        assert_eq!(hops.edges.len(), 1, "the NoTermFound row is no hop");
         assert!(index.node(NO_TERM_FOUND).expect("read").is_none());
     }
 }

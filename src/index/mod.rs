@@ -97,6 +97,10 @@ impl BuildLayout {
             spill: self.dir.clone(),
             data: self.dir.join("mappings.dat"),
             index: self.dir.join("mappings.idx"),
+            hops_data: self.dir.join("mapping-hops.dat"),
+            hops_index: self.dir.join("mapping-hops.idx"),
+            fan_out_data: self.dir.join("mapping-fanout.dat"),
+            fan_out_index: self.dir.join("mapping-fanout.idx"),
             fst: self.dir.join("mappings.fst"),
             postings: self.dir.join("mappings.postings"),
         }

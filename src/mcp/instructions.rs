@@ -10,6 +10,29 @@ pub fn instructions(m: &Manifest) -> String {
             s.id, s.title, s.release, s.scope
         ));
     }
+    let mut set_ids: Vec<&str> = Vec::new();
+    for set in &m.mapping_sets {
+        if !set_ids.contains(&set.source.as_str()) {
+            set_ids.push(&set.source);
+        }
+    }
+    if !set_ids.is_empty() {
+        out.push_str("Loaded mapping sets (see ontoresolve://mapping-set/{id}):\n");
+        for id in &set_ids {
+            let files: Vec<_> = m.mapping_sets_of(id).collect();
+            let rows: u64 = files.iter().map(|s| s.counts.rows).sum();
+            let predicted = if files.iter().any(|s| s.predicted) {
+                ", predictions (hidden unless include_predicted)"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "- {id}, release {}: {} files, {rows} rows{predicted}\n",
+                files.first().map_or("", |s| s.release.as_str()),
+                files.len()
+            ));
+        }
+    }
     for s in &m.skipped {
         out.push_str(&format!("- {} is NOT loaded: {}\n", s.id, s.reason));
     }
@@ -55,6 +78,10 @@ pub fn instructions(m: &Manifest) -> String {
          ambiguous; obsolete concepts are hidden and counted.\n\
          - Need labels, definitions, parents, children, xrefs or provenance? Call get_concept with \
          the identifier from the first step.\n\
+         - Need the identifier in another vocabulary (MeSH, DOID, OMIM, UMLS, NCBIGene, ...)? Call \
+         map_identifier (map_identifiers for a list). Every candidate says who stated it, how \
+         (predicate: hasDbXref is only a cross-reference, not the same thing), how sure, and \
+         whether it is inferred (with its path); read negatives and conflicts before choosing.\n\
          - Unsure what is loaded or which release? Call list_sources.\n\
          Common workflows: (1) name -> find_concepts -> get_concept on the top candidate when ambiguous is false, \
          otherwise choose among the candidates by match_kind and source; \
@@ -66,6 +93,14 @@ pub fn instructions(m: &Manifest) -> String {
     out.push_str("LICENCES AND ATTRIBUTION\n");
     for s in &m.sources {
         out.push_str(&format!("- {}: {}. {}\n", s.id, s.license, s.attribution));
+    }
+    for id in &set_ids {
+        if let Some(set) = m.mapping_sets_of(id).next() {
+            out.push_str(&format!(
+                "- {id} (mapping sets): {}. {}\n",
+                set.license, set.attribution
+            ));
+        }
     }
     if let Some(r) = &m.registry.source {
         out.push_str(&format!(

@@ -29,7 +29,17 @@ async def exercise(client, label, expected_version):
     check("TOOL GUIDE" in (client.instructions or ""), f"{label}: instructions")
     tools = await client.list_tools()
     names = sorted(t.name for t in tools.tools)
-    check(names == ["find_concepts", "get_concept", "list_sources", "resolve_identifier"], f"{label}: tools {names}")
+    check(names == ["find_concepts", "get_concept", "list_sources", "map_identifier", "map_identifiers", "resolve_identifier"], f"{label}: tools {names}")
+
+    result = await client.call_tool("map_identifier", {"identifier": "MONDO:0005148", "targets": ["mesh"]})
+    check(not result.is_error, f"{label}: map_identifier is not an error")
+    mesh = result.structured_content["result"]["candidates"][0]
+    check(mesh["object"] == "MESH:D003924" and mesh["predicate"] == "skos:exactMatch", f"{label}: MONDO to MeSH {mesh['object']}")
+    check(any(e["mapping_set_id"].endswith("mondo_exactmatch_mesh.sssom.tsv") for e in mesh["evidence"]), f"{label}: mapping set named")
+
+    read = await client.read_resource("ontoresolve://mapping-set/gilda-mesh")
+    body = json.loads(read.contents[0].text)
+    check(body["rows"] == 32067, f"{label}: mapping-set resource rows {body['rows']}")
 
     result = await client.call_tool("resolve_identifier", {"identifier": "hp:0000118"})
     check(not result.is_error, f"{label}: resolve is not an error")

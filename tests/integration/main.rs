@@ -9,6 +9,7 @@ mod fixtures;
 mod genes_mesh;
 mod hpo;
 mod identifiers;
+mod map_cli;
 mod mappings;
 mod mcp;
 mod real_owl;

@@ -382,3 +382,28 @@ fn a_db_xref_in_a_set_never_chains_and_no_term_found_is_reported() {
     assert_eq!(set.counts.negative, 1);
     assert_eq!(set.counts.no_term_found, 1);
 }
+
+#[test]
+fn a_mapping_stated_from_both_sides_is_one_candidate() {
+    // gilda states MESH:D006519 → DOID:12351, biomappings DOID:12351 → mesh:D006519.
+    let answer = map(default_index(), "MESH:D006519", false);
+    let doid: Vec<&Value> = candidates(&answer)
+        .iter()
+        .filter(|c| c["object"] == "DOID:12351")
+        .collect();
+    assert_eq!(doid.len(), 1, "{doid:?}");
+    let sources: Vec<&str> = doid[0]["evidence"]
+        .as_array()
+        .expect("evidence")
+        .iter()
+        .filter_map(|e| e["source"].as_str())
+        .collect();
+    assert!(
+        sources.contains(&"gilda-mesh") && sources.contains(&"biomappings"),
+        "{sources:?}"
+    );
+    assert_eq!(
+        doid[0]["inverted"], false,
+        "one statement reads it forwards"
+    );
+}

@@ -139,6 +139,8 @@ async fn handshake_names_the_server_and_carries_instructions() {
                 "find_concepts",
                 "get_concept",
                 "list_sources",
+                "map_identifier",
+                "map_identifiers",
                 "resolve_identifier"
             ]
         );

@@ -346,7 +346,20 @@ impl Resolver {
                 answer.predicted_hidden += 1;
                 continue;
             }
-            direct.push(self.direct_candidate(edge, predicate, tier));
+            // The same mapping stated from both sides (gilda MeSH → DOID, biomappings DOID →
+            // MeSH) is one candidate with the evidence of both.
+            match direct
+                .iter_mut()
+                .find(|c| c.object == edge.other && c.predicate == predicate)
+            {
+                Some(same) => {
+                    same.evidence.extend(edge.evidence.iter().cloned());
+                    same.inverted &= edge.inverted;
+                    same.tier = same.tier.min(tier);
+                    same.confidence = aggregate_confidence(&same.evidence);
+                }
+                None => direct.push(self.direct_candidate(edge, predicate, tier)),
+            }
         }
         let inferred = self.infer(node, options, answer)?;
         if options.include_inferred {
@@ -437,16 +450,13 @@ impl Resolver {
         let own_prefix = prefix_of(&node.curie);
         for c in candidates.iter_mut() {
             let forward = per_prefix.get(prefix_of(&c.object)).copied().unwrap_or(1);
-            let backward = match self.files.mappings.node(&c.object)? {
-                Some(other) => other
-                    .edges
-                    .iter()
-                    .filter(|e| !e.negated && prefix_of(&e.other) == own_prefix)
-                    .map(|e| e.other.as_str())
-                    .collect::<BTreeSet<_>>()
-                    .len(),
-                None => 1,
-            };
+            let backward = self
+                .files
+                .mappings
+                .fan_out(&c.object)?
+                .into_iter()
+                .find(|(prefix, _)| prefix == own_prefix)
+                .map_or(1, |(_, n)| n as usize);
             c.cardinality = Cardinality::of(forward, backward);
         }
         Ok(())
