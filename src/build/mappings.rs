@@ -178,7 +178,7 @@ impl<'a> MappingBuilder<'a> {
         };
         let record = set_record(spec, &header, &stem, &release, &graph, checked.sha256);
         let mut counts = MappingSetCounts::default();
-        let mut problems: Vec<String> = Vec::new();
+        let mut problems = Problems::default();
         let tool = spec.mapping_tool.clone();
         // A read failure part-way ends the stream with an error, so that nothing of the set
         // is committed to the store.
@@ -189,7 +189,7 @@ impl<'a> MappingBuilder<'a> {
                     Some(Ok(Err(problem))) => {
                         counts.rows += 1;
                         counts.skipped_rows += 1;
-                        problems.push(format!("{}: {}", problem.line, problem.message));
+                        problems.push(|| format!("{}: {}", problem.line, problem.message));
                         continue;
                     }
                     None => return None,
@@ -200,7 +200,7 @@ impl<'a> MappingBuilder<'a> {
                     Ok(triples) => return Some(Ok(triples)),
                     Err(message) => {
                         counts.skipped_rows += 1;
-                        problems.push(format!("{}: {message}", row.line));
+                        problems.push(|| format!("{}: {message}", row.line));
                     }
                 }
             }
@@ -216,18 +216,18 @@ impl<'a> MappingBuilder<'a> {
             },
             LoadError::Input(e) => source_error(e),
         })?;
-        for problem in problems.iter().take(MAX_REPORTED_PROBLEMS) {
+        for problem in &problems.first {
             observer.row_problem(
                 &spec.id,
                 &format!("row skipped: {}:{problem}", written.display()),
             );
         }
-        if problems.len() > MAX_REPORTED_PROBLEMS {
+        if problems.count > MAX_REPORTED_PROBLEMS {
             observer.row_problem(
                 &spec.id,
                 &format!(
                     "… and {} more skipped rows in {} (the manifest counts them)",
-                    problems.len() - MAX_REPORTED_PROBLEMS,
+                    problems.count - MAX_REPORTED_PROBLEMS,
                     written.display()
                 ),
             );
@@ -272,6 +272,14 @@ impl<'a> MappingBuilder<'a> {
         let (Some(subject_iri), Some(object_iri)) = (&subject.iri, &object.iri) else {
             return Err("an identifier has no IRI".into());
         };
+        // The axiom first: a row the store cannot hold is not indexed either.
+        let triples = axiom_triples(
+            graph,
+            row,
+            &evidence,
+            [subject_iri, &predicate_iri, object_iri],
+        )
+        .ok_or_else(|| "an identifier or the justification is not a valid IRI".to_string())?;
         if !self.writer.add(&Statement {
             subject: &subject.curie,
             predicate: &row.predicate,
@@ -280,7 +288,7 @@ impl<'a> MappingBuilder<'a> {
             evidence: &evidence,
         }) {
             return Err(
-                "an identifier cannot be indexed (empty, too long or control characters)".into(),
+                "an identifier or the predicate cannot be indexed (empty, too long or control characters)".into(),
             );
         }
         counts.unregistered_ids += u64::from(!subject.registered) + u64::from(!object.registered);
@@ -291,24 +299,39 @@ impl<'a> MappingBuilder<'a> {
         } else {
             counts.mappings += 1;
         }
-        axiom_triples(
-            graph,
-            row,
-            &evidence,
-            [subject_iri, &predicate_iri, object_iri],
-        )
-        .ok_or_else(|| "an identifier is not a valid IRI".to_string())
+        Ok(triples)
     }
 
     pub(super) fn finish(
         self,
         layout: &BuildLayout,
     ) -> Result<(MappingIndexCounts, Vec<MappingSetRecord>), BuildError> {
+        let predicted: Vec<u16> = (0..self.sets.len())
+            .filter(|&i| self.sets[i].predicted)
+            .filter_map(|i| u16::try_from(i).ok())
+            .collect();
         let counts = self
             .writer
-            .finish(&layout.mappings())
+            .finish(&layout.mappings(), &predicted)
             .map_err(io_err("writing the mapping index"))?;
         Ok((counts, self.sets))
+    }
+}
+
+/// Row problems of one set: the first few in full, the rest counted, so that a file of bad
+/// rows cannot fill memory.
+#[derive(Default)]
+struct Problems {
+    first: Vec<String>,
+    count: usize,
+}
+
+impl Problems {
+    fn push(&mut self, message: impl FnOnce() -> String) {
+        if self.first.len() < MAX_REPORTED_PROBLEMS {
+            self.first.push(message());
+        }
+        self.count += 1;
     }
 }
 

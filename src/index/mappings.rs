@@ -66,9 +66,10 @@ impl MappingIndexWriter {
         } = *statement;
         let subject_found = subject != NO_TERM_FOUND;
         let object_found = object != NO_TERM_FOUND;
-        if !(Self::indexable(subject) && Self::indexable(object))
-            || !(subject_found || object_found)
-        {
+        let predicate = statement.predicate.curie();
+        let indexable =
+            Self::indexable(subject) && Self::indexable(object) && Self::indexable(predicate);
+        if !indexable || !(subject_found || object_found) {
             return false;
         }
         let evidence = match serde_json::to_string(statement.evidence) {
@@ -78,7 +79,6 @@ impl MappingIndexWriter {
                 return false;
             }
         };
-        let predicate = statement.predicate.curie();
         let negated = u8::from(statement.negated);
         if subject_found {
             self.push(format!(
@@ -107,7 +107,13 @@ impl MappingIndexWriter {
     }
 
     /// Merges the entries and writes the record table and its FST.
-    pub fn finish(self, layout: &MappingFiles) -> io::Result<MappingIndexCounts> {
+    /// `predicted` lists the mapping sets whose statements are predictions: they do not count
+    /// in the fan-out.
+    pub fn finish(
+        self,
+        layout: &MappingFiles,
+        predicted: &[u16],
+    ) -> io::Result<MappingIndexCounts> {
         if let Some(e) = self.error {
             return Err(e);
         }
@@ -126,7 +132,7 @@ impl MappingIndexWriter {
         while let Some((entry, _)) = merge.next_entry()? {
             let (id, edge, evidence) = parse_entry(&entry)?;
             if node.as_ref().is_some_and(|n| n.curie != id) {
-                flush(node.take(), &mut tables, &mut keys, &mut counts)?;
+                flush(node.take(), &mut tables, &mut keys, &mut counts, predicted)?;
             }
             let current = node.get_or_insert_with(|| MappingNode {
                 curie: id.to_string(),
@@ -141,7 +147,7 @@ impl MappingIndexWriter {
                 }
             }
         }
-        flush(node.take(), &mut tables, &mut keys, &mut counts)?;
+        flush(node.take(), &mut tables, &mut keys, &mut counts, predicted)?;
         tables.nodes.finish()?;
         tables.hops.finish()?;
         tables.fan_out.finish()?;
@@ -185,14 +191,20 @@ fn hop_edges(node: &MappingNode) -> MappingNode {
     }
 }
 
-fn fan_out(node: &MappingNode) -> FanOut {
+/// Distinct exact (or equivalent) targets per prefix, from statements that are not
+/// predictions.
+fn fan_out(node: &MappingNode, predicted: &[u16]) -> FanOut {
     let mut per_prefix: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
         Default::default();
-    for edge in node
-        .edges
-        .iter()
-        .filter(|e| !e.negated && e.other != NO_TERM_FOUND)
-    {
+    let stated = |e: &crate::model::Evidence| {
+        e.origin != crate::model::EvidenceOrigin::MappingSet || !predicted.contains(&e.set)
+    };
+    for edge in node.edges.iter().filter(|e| {
+        !e.negated
+            && e.other != NO_TERM_FOUND
+            && e.predicate.generalized() == MappingPredicate::ExactMatch
+            && e.evidence.iter().any(stated)
+    }) {
         per_prefix
             .entry(prefix_of(&edge.other))
             .or_default()
@@ -209,10 +221,20 @@ fn flush(
     tables: &mut Tables,
     keys: &mut LexiconWriter,
     counts: &mut MappingIndexCounts,
+    predicted: &[u16],
 ) -> io::Result<()> {
-    let Some(node) = node else {
+    let Some(mut node) = node else {
         return Ok(());
     };
+    // Evidence in set order, then line; a statement repeated in one file counts once.
+    for edge in &mut node.edges {
+        edge.evidence.sort_by(|a, b| {
+            (a.origin, a.set, a.line)
+                .cmp(&(b.origin, b.set, b.line))
+                .then_with(|| a.cmp(b))
+        });
+        edge.evidence.dedup();
+    }
     // Each mapping is counted once, from its subject's side.
     counts.mappings += node.edges.iter().filter(|e| !e.inverted).count() as u64;
     counts.mappings += node
@@ -223,7 +245,7 @@ fn flush(
     counts.identifiers += 1;
     let id = tables.nodes.push(&node)?;
     tables.hops.push(&hop_edges(&node))?;
-    tables.fan_out.push(&fan_out(&node))?;
+    tables.fan_out.push(&fan_out(&node, predicted))?;
     keys.add(
         node.curie,
         Posting {
@@ -375,7 +397,7 @@ mod tests {
             evidence: &evidence(2),
         }));
         let files = crate::index::BuildLayout::new(dir.path()).mappings();
-        let counts = writer.finish(&files).expect("finish");
+        let counts = writer.finish(&files, &[]).expect("finish");
         assert_eq!(counts.identifiers, 2);
         assert_eq!(counts.statements, 3);
         assert_eq!(counts.mappings, 2);

@@ -107,9 +107,11 @@ pub struct MappingCandidate {
     /// Stated confidence (1−∏(1−p) over statements), or the derived one of an inferred
     /// mapping (lower with every hop).
     pub confidence: Option<f64>,
-    /// 1:1, 1:n, n:1 or n:n between the two vocabularies.
-    #[schemars(extend("enum" = ["1:1", "1:n", "n:1", "n:n"]))]
-    pub cardinality: String,
+    /// For exact matches: 1:1, 1:n (the subject has several exact targets in that
+    /// vocabulary), n:1 (the target is the exact match of several identifiers of the
+    /// subject's vocabulary) or n:n; predictions are not counted.
+    #[schemars(extend("enum" = ["1:1", "1:n", "n:1", "n:n", null]))]
+    pub cardinality: Option<String>,
     #[schemars(extend("enum" = ["curated_asserted", "ontology_xref", "other_asserted", "predicted", "inferred"]))]
     pub rank_tier: String,
     pub rank_basis: String,

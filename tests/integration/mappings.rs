@@ -407,3 +407,56 @@ fn a_mapping_stated_from_both_sides_is_one_candidate() {
         "one statement reads it forwards"
     );
 }
+
+#[test]
+fn a_negative_read_from_its_object_side_blocks_too() {
+    // The fixture states DOID:0000001 NOT exact NCIT:C1; from NCIT:C1 the chain through
+    // MONDO:0000001 back to DOID:0000001 is blocked, and the negative is listed.
+    let answer = map(chain_fixture(), "NCIT:C1", false);
+    assert!(candidate(&answer, "DOID:0000001").is_none());
+    let negatives = answer["result"]["negatives"].as_array().expect("negatives");
+    assert!(
+        negatives.iter().any(|n| n["object"] == "DOID:0000001"),
+        "{negatives:?}"
+    );
+    let blocked = answer["result"]["blocked_inferences"]
+        .as_array()
+        .expect("blocked");
+    assert!(
+        blocked.iter().any(|b| b["object"] == "DOID:0000001"),
+        "{blocked:?}"
+    );
+}
+
+#[test]
+fn exact_matches_carry_their_cardinality_and_other_predicates_none() {
+    let answer = map(default_index(), "MONDO:0005148", false);
+    let mesh = candidate(&answer, "MESH:D003924").expect("MeSH");
+    assert!(
+        ["1:1", "1:n", "n:1", "n:n"].contains(&mesh["cardinality"].as_str().unwrap_or("")),
+        "{mesh}"
+    );
+    let hp = map(default_index(), "HP:0001250", false);
+    let xref = candidate(&hp, "UMLS:C0036572").expect("the xref");
+    assert!(
+        xref["cardinality"].is_null(),
+        "a hasDbXref has no cardinality"
+    );
+}
+
+#[test]
+fn an_empty_answer_under_a_target_filter_says_so() {
+    let args = MapArgs {
+        identifier: "MONDO:0005148".into(),
+        targets: Some(vec!["GO".into()]),
+        include_inferred: None,
+        include_predicted: None,
+        cursor: None,
+    };
+    let answer =
+        serde_json::to_value(tools::map_identifier(default_index(), &args).expect("answers"))
+            .expect("json");
+    assert_eq!(answer["total"], 0);
+    let suggestion = answer["suggestion"].as_str().expect("suggestion");
+    assert!(suggestion.contains("without targets"), "{suggestion}");
+}

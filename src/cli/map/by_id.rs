@@ -289,7 +289,7 @@ fn candidate_row(
         object_id: canonical_curie(cx.resolver, &c.object),
         object_label,
         confidence: c.confidence.map(|p| p.clamp(0.0, 1.0)),
-        mapping_cardinality: c.cardinality.as_str(),
+        mapping_cardinality: c.cardinality.map_or("", |k| k.as_str()),
         subject_source_version: subject.version.clone(),
         object_source_version: object_version,
         ..SssomRow::default()

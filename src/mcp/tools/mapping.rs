@@ -11,8 +11,7 @@ use super::*;
 use crate::mcp::dto::*;
 use crate::model::{Evidence, EvidenceOrigin};
 use crate::resolve::mapping::{
-    Conflict, MAX_BATCH_IDENTIFIERS, MAX_TARGETS, MapAnswer, MapCandidate, MapOptions,
-    ObjectStatus, mapping_sparql,
+    Conflict, MAX_TARGETS, MapAnswer, MapCandidate, MapOptions, ObjectStatus, mapping_sparql,
 };
 use crate::resolve::{Outcome, Resolver};
 
@@ -20,7 +19,7 @@ use crate::resolve::{Outcome, Resolver};
 pub const MAP_PAGE: usize = 50;
 
 /// The options as asked, with the defaults applied named.
-fn options(
+pub(super) fn options(
     r: &Resolver,
     targets: &Option<Vec<String>>,
     include_inferred: Option<bool>,
@@ -113,7 +112,7 @@ pub fn map_identifier(r: &Resolver, args: &MapArgs) -> Result<Envelope<Mappings>
         }),
         defaults_applied: defaults,
     };
-    let suggestion = suggestion(&answer);
+    let suggestion = suggestion(&answer, &options);
     Ok(Envelope {
         query: echo,
         total: total as u64,
@@ -141,7 +140,7 @@ fn parse_cursor(cursor: &str) -> Result<usize, ToolError> {
         })
 }
 
-fn damaged(e: crate::resolve::mapping::MapError) -> ToolError {
+pub(super) fn damaged(e: crate::resolve::mapping::MapError) -> ToolError {
     tracing::error!("mapping index: {e}");
     ToolError::new(
         "index_damaged",
@@ -151,7 +150,7 @@ fn damaged(e: crate::resolve::mapping::MapError) -> ToolError {
 }
 
 /// Why an input that is no identifier has no mappings.
-fn subject_error(answer: &MapAnswer) -> ToolError {
+pub(super) fn subject_error(answer: &MapAnswer) -> ToolError {
     if let Some(error) = identifier_error(&answer.outcome, &answer.normalized) {
         return error;
     }
@@ -165,7 +164,7 @@ fn subject_error(answer: &MapAnswer) -> ToolError {
     )
 }
 
-fn suggestion(answer: &MapAnswer) -> Option<String> {
+pub(super) fn suggestion(answer: &MapAnswer, options: &MapOptions) -> Option<String> {
     let subject = answer.subject.as_deref().unwrap_or("");
     if answer.candidates.is_empty() {
         return Some(if answer.predicted_hidden > 0 {
@@ -173,10 +172,22 @@ fn suggestion(answer: &MapAnswer) -> Option<String> {
                 "No curated mapping of {subject}; {} predicted ones are hidden: call again with include_predicted=true.",
                 answer.predicted_hidden
             )
+        } else if answer.inferred_hidden > 0 {
+            format!(
+                "No asserted mapping of {subject}; {} inferred ones are hidden: call again with include_inferred=true.",
+                answer.inferred_hidden
+            )
+        } else if !options.targets.is_empty() {
+            format!(
+                "No mapping of {subject} into {}; call again without targets to see every vocabulary.",
+                options.targets.join(", ")
+            )
         } else if !answer.negatives.is_empty() {
             format!(
                 "No mapping of {subject}, only statements that it does NOT match (see negatives)."
             )
+        } else if !answer.unmapped.is_empty() {
+            format!("Mapping sets looked for {subject} and found nothing (see unmapped_in).")
         } else {
             format!(
                 "No loaded mapping set or source maps {subject}. Call list_sources to see what is loaded; find_concepts searches by name."
@@ -288,7 +299,7 @@ fn conflict(c: &Conflict) -> ConflictDto {
     }
 }
 
-fn status_parts(status: &ObjectStatus) -> (Option<String>, String, Vec<String>) {
+pub(super) fn status_parts(status: &ObjectStatus) -> (Option<String>, String, Vec<String>) {
     match status {
         ObjectStatus::Current { label, .. } => (Some(label.clone()), "current".into(), Vec::new()),
         ObjectStatus::Obsolete {
@@ -305,13 +316,13 @@ fn status_parts(status: &ObjectStatus) -> (Option<String>, String, Vec<String>) 
     }
 }
 
-fn best_justification(c: &MapCandidate) -> String {
+pub(super) fn best_justification(r: &Resolver, c: &MapCandidate) -> String {
     if c.inferred {
         return "semapv:MappingChaining".into();
     }
     c.evidence
         .iter()
-        .find(|e| e.curated())
+        .find(|e| e.curated() && !r.evidence_predicted(e))
         .or(c.evidence.first())
         .map(|e| e.justification.clone())
         .unwrap_or_default()
@@ -326,9 +337,9 @@ fn candidate(r: &Resolver, index: usize, c: &MapCandidate) -> MappingCandidate {
         object_status,
         object_replaced_by,
         predicate: c.predicate.curie().to_string(),
-        justification: best_justification(c),
+        justification: best_justification(r, c),
         confidence: c.confidence.map(round3),
-        cardinality: c.cardinality.as_str().to_string(),
+        cardinality: c.cardinality.map(|k| k.as_str().to_string()),
         rank_tier: c.tier.as_str().to_string(),
         rank_basis: c.rank_basis(),
         inferred: c.inferred,
@@ -350,7 +361,7 @@ fn candidate(r: &Resolver, index: usize, c: &MapCandidate) -> MappingCandidate {
     }
 }
 
-fn round3(x: f64) -> f64 {
+pub(super) fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
@@ -415,7 +426,7 @@ pub(super) fn evidence(r: &Resolver, e: &Evidence) -> EvidenceDto {
 }
 
 /// The releases of every set and source the answer's statements come from, and the registry.
-fn releases(r: &Resolver, answer: &MapAnswer) -> Vec<SourceRelease> {
+pub(super) fn releases(r: &Resolver, answer: &MapAnswer) -> Vec<SourceRelease> {
     let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
     let all = answer
         .candidates
@@ -436,135 +447,6 @@ fn releases(r: &Resolver, answer: &MapAnswer) -> Vec<SourceRelease> {
         .collect();
     out.extend(registry_release(r));
     out
-}
-
-/// The batch form: every identifier as map_identifier would, in compact rows.
-pub fn map_identifiers(
-    r: &Resolver,
-    args: &MapBatchArgs,
-) -> Result<Envelope<MappingRows>, ToolError> {
-    if args.identifiers.len() > MAX_BATCH_IDENTIFIERS {
-        return Err(ToolError::new(
-            "limit_exceeded",
-            format!(
-                "at most {MAX_BATCH_IDENTIFIERS} identifiers per call, got {}",
-                args.identifiers.len()
-            ),
-            format!(
-                "Split the list into calls of at most {MAX_BATCH_IDENTIFIERS}, or use `ontoresolve map` for whole files."
-            ),
-        ));
-    }
-    let mut defaults = Vec::new();
-    let options = options(
-        r,
-        &args.targets,
-        args.include_inferred,
-        args.include_predicted,
-        &mut defaults,
-    )?;
-    let mut rows = Vec::with_capacity(args.identifiers.len());
-    let mut nodes: Vec<String> = Vec::new();
-    let mut seen_sources: BTreeSet<(String, String)> = BTreeSet::new();
-    for identifier in &args.identifiers {
-        let answer = r.map_identifier(identifier, &options).map_err(damaged)?;
-        if let Some(subject) = &answer.subject {
-            nodes.push(subject.clone());
-        }
-        for release in releases(r, &answer) {
-            seen_sources.insert((release.id, release.release));
-        }
-        rows.push(compact_row(r, identifier, &answer));
-    }
-    let mapped = rows.iter().filter(|row| !row.candidates.is_empty()).count() as u64;
-    Ok(Envelope {
-        query: QueryEcho {
-            input: json!({
-                "identifiers": args.identifiers.len(), "targets": args.targets,
-                "include_inferred": args.include_inferred, "include_predicted": args.include_predicted,
-            }),
-            normalized: format!("{} identifiers", args.identifiers.len()),
-            steps: Vec::new(),
-            filters: json!({
-                "targets": options.targets, "include_inferred": options.include_inferred,
-                "include_predicted": options.include_predicted, "max_hops": options.max_hops,
-            }),
-            defaults_applied: defaults,
-        },
-        total: rows.len() as u64,
-        returned: rows.len() as u64,
-        truncated: false,
-        cursor: None,
-        sources: seen_sources
-            .into_iter()
-            .map(|(id, release)| SourceRelease { id, release })
-            .collect(),
-        index: r.manifest().build_id.clone(),
-        sparql: mapping_sparql(r, &nodes),
-        suggestion: (mapped == 0)
-            .then(|| "No identifier had a mapping; check the outcomes and errors per row.".into()),
-        result: MappingRows { rows, mapped },
-    })
-}
-
-fn compact_row(r: &Resolver, input: &str, answer: &MapAnswer) -> MappingRow {
-    let error = match &answer.subject {
-        None => Some(subject_error(answer).message),
-        Some(_) if answer.candidates.is_empty() => suggestion(answer),
-        Some(_) => None,
-    };
-    MappingRow {
-        input: input.chars().take(256).collect(),
-        subject: answer.subject.clone(),
-        outcome: answer.outcome.code().to_string(),
-        error,
-        candidates: answer
-            .candidates
-            .iter()
-            .map(|c| {
-                let (object_label, object_status, _) = status_parts(&c.status);
-                let evidence: Vec<&Evidence> = if c.inferred {
-                    c.path.iter().flat_map(|h| h.evidence.iter()).collect()
-                } else {
-                    c.evidence.iter().collect()
-                };
-                let sources: BTreeSet<String> = evidence
-                    .into_iter()
-                    .map(|e| evidence_source(r, e))
-                    .collect();
-                CompactCandidate {
-                    object: c.object.clone(),
-                    object_label: object_label.filter(|l| !l.is_empty()),
-                    object_status,
-                    predicate: c.predicate.curie().to_string(),
-                    justification: best_justification(c),
-                    confidence: c.confidence.map(round3),
-                    rank_tier: c.tier.as_str().to_string(),
-                    inferred: c.inferred,
-                    sources: sources.into_iter().collect(),
-                    via: c.path.iter().skip(1).map(|h| h.subject.clone()).collect(),
-                }
-            })
-            .collect(),
-        negatives: answer.negatives.iter().map(|n| n.object.clone()).collect(),
-        conflicts: answer.conflicts.len() as u64,
-        predicted_hidden: answer.predicted_hidden as u64,
-    }
-}
-
-fn evidence_source(r: &Resolver, e: &Evidence) -> String {
-    let manifest = r.manifest();
-    match e.origin {
-        EvidenceOrigin::MappingSet => manifest
-            .mapping_sets
-            .get(usize::from(e.set))
-            .map(|s| s.source.clone()),
-        EvidenceOrigin::SourceXref => manifest
-            .sources
-            .get(usize::from(e.set))
-            .map(|s| s.id.clone()),
-    }
-    .unwrap_or_default()
 }
 
 /// `ontoresolve://mappings/{curie}`: the map_identifier answer with its defaults.

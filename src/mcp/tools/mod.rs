@@ -7,14 +7,15 @@ mod concept;
 mod find;
 mod identifier;
 mod mapping;
+mod mapping_batch;
 
 pub use concept::{detail, get_concept, list_sources, source_info};
 pub use find::find_concepts;
 pub use identifier::{prefix_document, prefix_info, prefix_resource_uri, resolve_identifier};
 pub use mapping::{
-    MAP_PAGE, map_identifier, map_identifiers, mapping_set_document, mapping_set_entries,
-    mappings_document,
+    MAP_PAGE, map_identifier, mapping_set_document, mapping_set_entries, mappings_document,
 };
+pub use mapping_batch::map_identifiers;
 
 use serde_json::{Value, json};
 

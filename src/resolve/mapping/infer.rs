@@ -11,10 +11,10 @@
 //! aggregated; else `UNSTATED_CURATED` for curated statements and source cross-references,
 //! `UNSTATED_OTHER` for the rest), times `HOP_DECAY` per hop. It goes down with every hop.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{
-    BlockedInference, Cardinality, MapAnswer, MapCandidate, MapError, MapOptions, RankTier,
+    BlockedInference, MapAnswer, MapCandidate, MapError, MapOptions, RankTier,
     aggregate_confidence, prefix_of,
 };
 use crate::model::{
@@ -67,80 +67,49 @@ impl Resolver {
     ) -> Result<Vec<MapCandidate>, MapError> {
         let max_hops = options.max_hops.clamp(1, MAX_HOPS);
         let denied = denied_by(start);
-        let mut frontier: Vec<Partial> = Vec::new();
-        let start_prefix = prefix_of(&start.curie);
-        for edge in self.usable_edges(start, options) {
-            if prefix_of(&edge.other) == start_prefix {
-                continue;
-            }
-            let (predicate, rule) = first_hop_rule(edge);
-            let mut prefixes = BTreeSet::from([prefix_of(&start.curie).to_string()]);
-            prefixes.insert(prefix_of(&edge.other).to_string());
-            let confidence = self.hop_confidence(&edge.evidence) * HOP_DECAY;
-            frontier.push(Partial {
-                hops: vec![hop(&start.curie, edge, predicate.clone(), rule)],
-                predicate,
-                prefixes,
-                confidence,
-            });
-        }
+        let mut frontier = self.first_hops(start, options);
         let mut found: BTreeMap<(String, MappingPredicate), (Partial, u32)> = BTreeMap::new();
-        let mut expanded = 0usize;
-        for _ in 1..max_hops {
+        // Each identifier's hop record is read once per answer, however many chains reach it.
+        let mut cache: HashMap<String, Option<MappingNode>> = HashMap::new();
+        for round in 1..max_hops {
+            let last_round = round + 1 == max_hops;
             let mut next = Vec::new();
             for partial in frontier {
                 let Some(last) = partial.hops.last() else {
                     continue;
                 };
-                if expanded >= MAX_EXPANDED_NODES {
-                    answer.inference_limited = true;
-                    break;
+                if !cache.contains_key(&last.object) {
+                    if cache.len() >= MAX_EXPANDED_NODES {
+                        answer.inference_limited = true;
+                        break;
+                    }
+                    let node = self.files.mappings.hops(&last.object)?;
+                    if round == 1
+                        && let Some(node) = &node
+                    {
+                        answer.nodes_read.push(node.curie.clone());
+                    }
+                    cache.insert(last.object.clone(), node);
                 }
-                let Some(node) = self.files.mappings.node(&last.object)? else {
+                let Some(Some(node)) = cache.get(&last.object) else {
                     continue;
                 };
-                expanded += 1;
-                if partial.hops.len() == 1 {
-                    answer.nodes_read.push(node.curie.clone());
-                }
-                for edge in self.usable_edges(&node, options) {
-                    if partial.prefixes.contains(prefix_of(&edge.other)) {
-                        continue;
-                    }
-                    let Some(step) = edge.predicate_from_here() else {
+                for extended in self.extend(&partial, node, options) {
+                    let Some(end) = extended.hops.last() else {
                         continue;
                     };
-                    let Some(predicate) = partial.predicate.compose(&step) else {
-                        continue;
-                    };
-                    let rule = format!(
-                        "{} ∘ {} = {}",
-                        partial.predicate.curie(),
-                        step.curie(),
-                        predicate.curie()
-                    );
-                    let mut hops = partial.hops.clone();
-                    hops.push(hop(&node.curie, edge, step, rule));
-                    let mut prefixes = partial.prefixes.clone();
-                    prefixes.insert(prefix_of(&edge.other).to_string());
-                    let extended = Partial {
-                        hops,
-                        predicate: predicate.clone(),
-                        prefixes,
-                        confidence: partial.confidence
-                            * self.hop_confidence(&edge.evidence)
-                            * HOP_DECAY,
-                    };
-                    if denied.contains(&(edge.other.clone(), predicate.clone())) {
+                    if denied.contains(&(end.object.clone(), extended.predicate.clone())) {
                         answer.blocked.push(BlockedInference {
-                            object: edge.other.clone(),
-                            predicate,
+                            object: end.object.clone(),
+                            predicate: extended.predicate.clone(),
                             path: extended.hops,
                         });
                         continue;
                     }
                     record(&mut found, &extended);
-                    next.push(extended);
+                    if !last_round {
+                        next.push(extended);
+                    }
                 }
             }
             frontier = next;
@@ -149,6 +118,72 @@ impl Resolver {
             .into_values()
             .map(|(partial, others)| self.inferred_candidate(partial, others))
             .collect())
+    }
+
+    /// One-hop chains from the subject into other prefixes.
+    fn first_hops(&self, start: &MappingNode, options: &MapOptions) -> Vec<Partial> {
+        let start_prefix = prefix_of(&start.curie);
+        let mut frontier = Vec::new();
+        for edge in self.usable_edges(start, options) {
+            if prefix_of(&edge.other) == start_prefix {
+                continue;
+            }
+            let evidence = self.kept_evidence(&edge.evidence, options);
+            let (predicate, rule) = first_hop_rule(edge);
+            let prefixes =
+                BTreeSet::from([start_prefix.to_string(), prefix_of(&edge.other).to_string()]);
+            frontier.push(Partial {
+                confidence: self.hop_confidence(&evidence) * HOP_DECAY,
+                hops: vec![hop(&start.curie, edge, predicate.clone(), rule, evidence)],
+                predicate,
+                prefixes,
+            });
+        }
+        frontier
+    }
+
+    /// `partial` extended by every edge of `node` (its last identifier) that chains.
+    fn extend(&self, partial: &Partial, node: &MappingNode, options: &MapOptions) -> Vec<Partial> {
+        let mut out = Vec::new();
+        for edge in self.usable_edges(node, options) {
+            if partial.prefixes.contains(prefix_of(&edge.other)) {
+                continue;
+            }
+            let Some(step) = edge.predicate_from_here() else {
+                continue;
+            };
+            let Some(predicate) = partial.predicate.compose(&step) else {
+                continue;
+            };
+            let rule = format!(
+                "{} ∘ {} = {}",
+                partial.predicate.curie(),
+                step.curie(),
+                predicate.curie()
+            );
+            let evidence = self.kept_evidence(&edge.evidence, options);
+            let confidence = partial.confidence * self.hop_confidence(&evidence) * HOP_DECAY;
+            let mut hops = partial.hops.clone();
+            hops.push(hop(&node.curie, edge, step, rule, evidence));
+            let mut prefixes = partial.prefixes.clone();
+            prefixes.insert(prefix_of(&edge.other).to_string());
+            out.push(Partial {
+                hops,
+                predicate,
+                prefixes,
+                confidence,
+            });
+        }
+        out
+    }
+
+    /// A hop's statements, predictions left out unless asked for.
+    fn kept_evidence(&self, evidence: &[Evidence], options: &MapOptions) -> Vec<Evidence> {
+        evidence
+            .iter()
+            .filter(|e| options.include_predicted || !self.evidence_predicted(e))
+            .cloned()
+            .collect()
     }
 
     fn inferred_candidate(&self, partial: Partial, other_paths: u32) -> MapCandidate {
@@ -168,7 +203,7 @@ impl Resolver {
             other_paths,
             tier: RankTier::Inferred,
             confidence: Some(partial.confidence),
-            cardinality: Cardinality::OneToOne,
+            cardinality: None,
         }
     }
 
@@ -235,7 +270,13 @@ fn first_hop_rule(edge: &MappingEdge) -> (MappingPredicate, String) {
     (predicate, rule)
 }
 
-fn hop(subject: &str, edge: &MappingEdge, predicate: MappingPredicate, rule: String) -> Hop {
+fn hop(
+    subject: &str,
+    edge: &MappingEdge,
+    predicate: MappingPredicate,
+    rule: String,
+    evidence: Vec<Evidence>,
+) -> Hop {
     let rule = if edge.inverted && !rule.starts_with("inversion") {
         format!("inversion of {}, then {rule}", edge.predicate.curie())
     } else {
@@ -246,7 +287,7 @@ fn hop(subject: &str, edge: &MappingEdge, predicate: MappingPredicate, rule: Str
         predicate,
         object: edge.other.clone(),
         inverted: edge.inverted,
-        evidence: edge.evidence.clone(),
+        evidence,
         rule,
     }
 }

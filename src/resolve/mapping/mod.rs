@@ -12,7 +12,7 @@ mod sparql;
 pub use infer::{HOP_DECAY, Hop, MAX_EXPANDED_NODES, MAX_HOPS, UNSTATED_CURATED, UNSTATED_OTHER};
 pub use sparql::mapping_sparql;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::{ConceptId, Normalized, Outcome, Resolver};
 use crate::model::{
@@ -148,7 +148,8 @@ pub struct MapCandidate {
     /// Stated confidence (aggregated 1−∏(1−p)) of an asserted candidate; derived for an
     /// inferred one (see `infer`).
     pub confidence: Option<f64>,
-    pub cardinality: Cardinality,
+    /// For exact matches only.
+    pub cardinality: Option<Cardinality>,
     pub status: ObjectStatus,
 }
 
@@ -249,6 +250,11 @@ impl Resolver {
             Outcome::Found(_) | Outcome::Obsolete { .. } | Outcome::NotInLoadedSources { .. } => {
                 normalized.curie.clone()
             }
+            // An identifier that fails its prefix's pattern may still be named by a set.
+            Outcome::Malformed { .. } => match &normalized.curie {
+                Some(curie) => self.files.mappings.node(curie)?.map(|_| curie.clone()),
+                None => None,
+            },
             // An identifier the registry does not know may still be in a mapping set as written.
             Outcome::UnknownPrefix { .. } => {
                 let written = text.trim();
@@ -276,10 +282,10 @@ impl Resolver {
         let Some(subject) = subject else {
             return Ok(answer);
         };
-        answer.nodes_read.push(subject.clone());
         let Some(node) = self.files.mappings.node(&subject)? else {
             return Ok(answer);
         };
+        answer.nodes_read.push(subject.clone());
         self.fill_answer(&node, options, &mut answer)?;
         Ok(answer)
     }
@@ -317,8 +323,40 @@ impl Resolver {
         options: &MapOptions,
         answer: &mut MapAnswer,
     ) -> Result<(), MapError> {
+        let mut direct = self.direct_candidates(node, options, answer);
+        let inferred = self.infer(node, options, answer)?;
+        let asserted: HashSet<(String, MappingPredicate)> = direct
+            .iter()
+            .map(|c| (c.object.clone(), c.predicate.clone()))
+            .collect();
         let wanted = |curie: &str| target_wanted(&options.targets, curie);
+        let new_inferred = inferred.into_iter().filter(|c| {
+            wanted(&c.object) && !asserted.contains(&(c.object.clone(), c.predicate.clone()))
+        });
+        if options.include_inferred {
+            direct.extend(new_inferred);
+        } else {
+            answer.inferred_hidden = new_inferred.count();
+        }
+        answer.blocked.retain(|b| wanted(&b.object));
+        answer.conflicts = conflicts(&direct, &answer.negatives);
+        self.fill_cardinality(node, &mut direct)?;
+        direct.sort_by(compare_candidates);
+        answer.candidates = direct;
+        Ok(())
+    }
+
+    /// The asserted candidates, one per (object, predicate from here), merged over both
+    /// directions; predictions left out (and counted) unless asked for; negatives and
+    /// "found nothing" statements set apart.
+    fn direct_candidates(
+        &self,
+        node: &MappingNode,
+        options: &MapOptions,
+        answer: &mut MapAnswer,
+    ) -> Vec<MapCandidate> {
         let mut direct: Vec<MapCandidate> = Vec::new();
+        let mut position: HashMap<(String, MappingPredicate, bool), usize> = HashMap::new();
         for edge in &node.edges {
             if edge.other == NO_TERM_FOUND {
                 answer.unmapped.push(Unmapped {
@@ -326,12 +364,13 @@ impl Resolver {
                 });
                 continue;
             }
-            if !wanted(&edge.other) {
+            if !target_wanted(&options.targets, &edge.other) {
                 continue;
             }
-            let predicate = edge
-                .predicate_from_here()
-                .unwrap_or_else(|| edge.predicate.clone());
+            let (predicate, known_inverse) = match edge.predicate_from_here() {
+                Some(p) => (p, true),
+                None => (edge.predicate.clone(), false),
+            };
             if edge.negated {
                 answer.negatives.push(NegativeMapping {
                     object: edge.other.clone(),
@@ -341,52 +380,41 @@ impl Resolver {
                 });
                 continue;
             }
-            let tier = self.tier_of(&edge.evidence);
-            if tier == RankTier::Predicted && !options.include_predicted {
-                answer.predicted_hidden += 1;
-                continue;
-            }
-            // The same mapping stated from both sides (gilda MeSH → DOID, biomappings DOID →
-            // MeSH) is one candidate with the evidence of both.
-            match direct
-                .iter_mut()
-                .find(|c| c.object == edge.other && c.predicate == predicate)
-            {
-                Some(same) => {
+            // A predicate without a known inverse keeps its direction in the key.
+            let key = (
+                edge.other.clone(),
+                predicate.clone(),
+                edge.inverted && !known_inverse,
+            );
+            match position.get(&key) {
+                Some(&i) => {
+                    let same = &mut direct[i];
                     same.evidence.extend(edge.evidence.iter().cloned());
                     same.inverted &= edge.inverted;
-                    same.tier = same.tier.min(tier);
-                    same.confidence = aggregate_confidence(&same.evidence);
                 }
-                None => direct.push(self.direct_candidate(edge, predicate, tier)),
-            }
-        }
-        let inferred = self.infer(node, options, answer)?;
-        if options.include_inferred {
-            for candidate in inferred {
-                let redundant = direct
-                    .iter()
-                    .any(|d| d.object == candidate.object && d.predicate == candidate.predicate);
-                if !redundant && wanted(&candidate.object) {
-                    direct.push(candidate);
+                None => {
+                    position.insert(key, direct.len());
+                    direct.push(self.direct_candidate(edge, predicate));
                 }
             }
-        } else {
-            answer.inferred_hidden = inferred.iter().filter(|c| wanted(&c.object)).count();
         }
-        answer.conflicts = conflicts(&direct, &answer.negatives);
-        self.fill_cardinality(node, &mut direct)?;
-        direct.sort_by(compare_candidates);
-        answer.candidates = direct;
-        Ok(())
+        let mut kept = Vec::with_capacity(direct.len());
+        for mut c in direct {
+            if !options.include_predicted {
+                c.evidence.retain(|e| !self.evidence_predicted(e));
+                if c.evidence.is_empty() {
+                    answer.predicted_hidden += 1;
+                    continue;
+                }
+            }
+            c.tier = self.tier_of(&c.evidence);
+            c.confidence = aggregate_confidence(&c.evidence);
+            kept.push(c);
+        }
+        kept
     }
 
-    fn direct_candidate(
-        &self,
-        edge: &MappingEdge,
-        predicate: MappingPredicate,
-        tier: RankTier,
-    ) -> MapCandidate {
+    fn direct_candidate(&self, edge: &MappingEdge, predicate: MappingPredicate) -> MapCandidate {
         MapCandidate {
             object: edge.other.clone(),
             predicate,
@@ -395,9 +423,9 @@ impl Resolver {
             evidence: edge.evidence.clone(),
             path: Vec::new(),
             other_paths: 0,
-            tier,
-            confidence: aggregate_confidence(&edge.evidence),
-            cardinality: Cardinality::OneToOne,
+            tier: RankTier::Predicted,
+            confidence: None,
+            cardinality: None,
             status: self.object_status(&edge.other),
         }
     }
@@ -432,24 +460,27 @@ impl Resolver {
         }
     }
 
-    /// 1:n when the subject has several candidates in the object's vocabulary; n:1 when the
-    /// object maps to several identifiers of the subject's vocabulary.
+    /// For exact matches: 1:n when the subject has several asserted exact targets in the
+    /// object's vocabulary, n:1 when the object is the exact target of several identifiers of
+    /// the subject's vocabulary (predictions not counted). Other predicates have none.
     fn fill_cardinality(
         &self,
         node: &MappingNode,
         candidates: &mut [MapCandidate],
     ) -> Result<(), MapError> {
-        let mut per_prefix: BTreeMap<&str, usize> = BTreeMap::new();
-        for c in candidates.iter() {
-            *per_prefix.entry(prefix_of(&c.object)).or_default() += 1;
+        let exact = |c: &MapCandidate| !c.inferred && c.predicate == MappingPredicate::ExactMatch;
+        let mut per_prefix: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for c in candidates.iter().filter(|c| exact(c)) {
+            per_prefix
+                .entry(prefix_of(&c.object).to_string())
+                .or_default()
+                .insert(c.object.clone());
         }
-        let per_prefix: BTreeMap<String, usize> = per_prefix
-            .into_iter()
-            .map(|(p, n)| (p.to_string(), n))
-            .collect();
         let own_prefix = prefix_of(&node.curie);
-        for c in candidates.iter_mut() {
-            let forward = per_prefix.get(prefix_of(&c.object)).copied().unwrap_or(1);
+        for c in candidates.iter_mut().filter(|c| exact(c)) {
+            let forward = per_prefix
+                .get(prefix_of(&c.object))
+                .map_or(1, BTreeSet::len);
             let backward = self
                 .files
                 .mappings
@@ -457,7 +488,7 @@ impl Resolver {
                 .into_iter()
                 .find(|(prefix, _)| prefix == own_prefix)
                 .map_or(1, |(_, n)| n as usize);
-            c.cardinality = Cardinality::of(forward, backward);
+            c.cardinality = Some(Cardinality::of(forward, backward));
         }
         Ok(())
     }

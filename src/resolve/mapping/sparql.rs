@@ -10,20 +10,34 @@ pub const MAX_SPARQL_NODES: usize = 64;
 
 /// The query over the identifiers the answer read (subject first).
 pub fn mapping_sparql(resolver: &Resolver, nodes: &[String]) -> String {
-    let iris: Vec<String> = nodes
+    let mut distinct: Vec<&String> = Vec::new();
+    for node in nodes {
+        if !distinct.contains(&node) {
+            distinct.push(node);
+        }
+    }
+    let iris: Vec<String> = distinct
         .iter()
         .take(MAX_SPARQL_NODES)
         .filter_map(|curie| {
             let normalization = resolver.registry().normalize(curie);
             let iri = normalization.identified()?.iri.clone()?;
-            Some(format!("<{iri}>"))
+            safe_iri(&iri).then(|| format!("<{iri}>"))
         })
         .collect();
+    let cut = if distinct.len() > MAX_SPARQL_NODES {
+        format!(
+            "# Limited to the first {MAX_SPARQL_NODES} of {} identifiers the answer read.\n",
+            distinct.len()
+        )
+    } else {
+        String::new()
+    };
     let xref_predicates: Vec<String> = XrefKind::ALL
         .iter()
         .map(|k| format!("<{}>", k.predicate()))
         .collect();
-    format!(
+    cut + &format!(
         "PREFIX owl: <http://www.w3.org/2002/07/owl#>\n\
          PREFIX sssom: <https://w3id.org/sssom/>\n\
          SELECT ?graph ?subject ?predicate ?modifier ?object ?justification ?confidence WHERE {{\n\
@@ -40,4 +54,26 @@ pub fn mapping_sparql(resolver: &Resolver, nodes: &[String]) -> String {
         iris.join(" "),
         xref_predicates.join(" ")
     )
+}
+
+/// Whether an IRI may stand between `<` and `>` in SPARQL as it is (no characters the IRIREF
+/// production forbids); one that may not is left out of the query, never escaped into it.
+fn safe_iri(iri: &str) -> bool {
+    !iri.is_empty()
+        && !iri
+            .chars()
+            .any(|c| matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\') || c <= ' ')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_iri;
+
+    #[test]
+    fn an_iri_that_could_break_out_of_its_brackets_is_refused() {
+        assert!(safe_iri("http://purl.obolibrary.org/obo/MONDO_0005148"));
+        assert!(!safe_iri("http://example.org/a>} DROP ALL {<b"));
+        assert!(!safe_iri("http://example.org/a b"));
+        assert!(!safe_iri(""));
+    }
 }
