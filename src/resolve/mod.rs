@@ -5,6 +5,7 @@
 mod identifier;
 pub mod mapping;
 mod search;
+pub mod sparql;
 
 pub use identifier::{BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, Normalized, Outcome};
 pub use search::{

@@ -14,3 +14,4 @@ mod mappings;
 mod mcp;
 mod real_owl;
 mod real_skos;
+mod sparql;

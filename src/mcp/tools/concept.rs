@@ -7,6 +7,7 @@ use super::identifier::identifier_error;
 use super::*;
 use crate::mcp::dto::*;
 use crate::model::{Concept, Link};
+use crate::resolve::sparql;
 use crate::resolve::{ConceptId, Outcome, Resolver};
 use crate::resolve::{ReleaseOrigin, SourceRecord};
 
@@ -139,10 +140,7 @@ pub fn get_concept(
             None => all_sources(r),
         },
         index: r.manifest().build_id.clone(),
-        sparql: match graph {
-            Some(g) => format!("SELECT ?p ?o WHERE {{ GRAPH <{}> {{ <{}> ?p ?o }} }}", sparql_iri(&g), sparql_iri(&iri)),
-            None => format!("SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1", sparql_iri(&iri)),
-        },
+        sparql: sparql::concept_statements(&iri, graph.as_deref()),
         suggestion: detail.is_none().then(|| "This well-formed identifier is in no loaded source; see resolve_identifier and list_sources.".into()),
         result: detail,
     })
@@ -174,18 +172,31 @@ pub fn list_sources(r: &Resolver) -> Envelope<SourceList> {
     let sources: Vec<SourceInfo> = m.sources.iter().map(source_info).collect();
     let total = sources.len() as u64;
     Envelope {
-        query: QueryEcho { input: json!({}), normalized: String::new(), steps: Vec::new(), filters: json!({}), defaults_applied: Vec::new() },
+        query: QueryEcho {
+            input: json!({}),
+            normalized: String::new(),
+            steps: Vec::new(),
+            filters: json!({}),
+            defaults_applied: Vec::new(),
+        },
         total,
         returned: total,
         truncated: false,
         cursor: None,
         sources: all_sources(r),
         index: m.build_id.clone(),
-        sparql: "SELECT ?graph (COUNT(*) AS ?triples) WHERE { GRAPH ?graph { ?s ?p ?o } } GROUP BY ?graph ORDER BY ?graph".into(),
+        sparql: sparql::graph_sizes(),
         suggestion: None,
         result: SourceList {
             sources,
-            not_loaded: m.skipped.iter().map(|s| NotLoaded { id: s.id.clone(), reason: s.reason.clone() }).collect(),
+            not_loaded: m
+                .skipped
+                .iter()
+                .map(|s| NotLoaded {
+                    id: s.id.clone(),
+                    reason: s.reason.clone(),
+                })
+                .collect(),
             registry: m.registry.source.as_ref().map(|s| RegistryInfo {
                 id: s.id.clone(),
                 title: s.title.clone(),

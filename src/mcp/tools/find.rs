@@ -5,6 +5,7 @@ use serde_json::json;
 
 use super::*;
 use crate::mcp::dto::*;
+use crate::resolve::sparql;
 use crate::resolve::{
     ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, NameSearch, Resolver, Stage,
 };
@@ -46,7 +47,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         .sources
         .iter()
         .filter(|s| wanted.contains(&s.id))
-        .map(|s| format!("<{}>", sparql_iri(&s.graph)))
+        .map(|s| s.graph.clone())
         .collect();
     let search = r
         .find_by_name(&NameQuery {
@@ -135,20 +136,12 @@ fn find_sparql(
     text: &str,
     include_obsolete: bool,
 ) -> String {
+    let concepts: Vec<&str> = candidates.iter().map(|c| c.concept.iri.as_str()).collect();
+    let graphs: Vec<&str> = graphs.iter().map(String::as_str).collect();
     match search.decided {
-        Some(Stage::Identifier) => format!(
-            "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?o }} }}",
-            values_of(candidates),
-            graphs.join(" ")
-        ),
-        Some(Stage::NearSpelling | Stage::FullText) => format!(
-            "# Edit-distance and BM25 matching are not expressible in SPARQL: this query returns the candidates' names and graphs to check them.\n\
-             SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}",
-            values_of(candidates),
-            graphs.join(" "),
-            primary_predicates()
-        ),
-        _ => exact_sparql(text, graphs, include_obsolete),
+        Some(Stage::Identifier) => sparql::concepts_in_graphs(&concepts, &graphs),
+        Some(Stage::NearSpelling | Stage::FullText) => sparql::concept_names(&concepts, &graphs),
+        _ => sparql::exact_name(&crate::resolve::name_key(text), &graphs, include_obsolete),
     }
 }
 
@@ -273,37 +266,4 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<Candidate> {
             text_relevance: c.relevance,
         },
     })
-}
-
-/// The exact/synonym stage in SPARQL: the same normalization (case, and every run of characters
-/// that are not letters or digits as one space), the same graphs, the same obsolete filter.
-pub(super) fn exact_sparql(text: &str, graphs: &[String], include_obsolete: bool) -> String {
-    let key = crate::resolve::name_key(text);
-    let normalized =
-        "LCASE(REPLACE(REPLACE(STR(?label), \"[^\\\\p{L}\\\\p{N}]+\", \" \"), \"^ +| +$\", \"\"))";
-    let obsolete = if include_obsolete {
-        String::new()
-    } else {
-        " FILTER NOT EXISTS { GRAPH ?graph { ?concept <http://www.w3.org/2002/07/owl#deprecated> ?d FILTER(STR(?d) = \"true\" || STR(?d) = \"1\") } }".to_string()
-    };
-    // NLM's MeSH RDF keeps a descriptor's names on its concepts' terms.
-    let mesh_terms = "{ ?concept (<http://id.nlm.nih.gov/mesh/vocab#preferredConcept>|<http://id.nlm.nih.gov/mesh/vocab#concept>)/(<http://id.nlm.nih.gov/mesh/vocab#preferredTerm>|<http://id.nlm.nih.gov/mesh/vocab#term>)/(<http://id.nlm.nih.gov/mesh/vocab#prefLabel>|<http://id.nlm.nih.gov/mesh/vocab#altLabel>) ?label }";
-    // MeSH's concept, term and tree-number nodes carry labels too, but are never concepts here;
-    // qualifiers are never name candidates.
-    let not_concepts = " FILTER NOT EXISTS { ?concept a ?nodeType . VALUES ?nodeType { <http://id.nlm.nih.gov/mesh/vocab#Concept> <http://id.nlm.nih.gov/mesh/vocab#Term> <http://id.nlm.nih.gov/mesh/vocab#TreeNumber> <http://id.nlm.nih.gov/mesh/vocab#Qualifier> } }";
-    String::from("SELECT DISTINCT ?concept ?label ?graph WHERE { VALUES ?graph { ")
-        + &graphs.join(" ")
-        + " } GRAPH ?graph { { ?concept ?p ?label . FILTER(?p IN ("
-        + &name_predicates()
-        + ")) } UNION "
-        + mesh_terms
-        + " FILTER("
-        + normalized
-        + " = "
-        + &sparql_string(&key)
-        + ")"
-        + not_concepts
-        + " }"
-        + &obsolete
-        + " } ORDER BY ?concept"
 }

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::mcp::dto::*;
+use crate::resolve::sparql;
 use crate::resolve::{Chain, ChainEnd, ConceptId, Normalized, Outcome, Resolver};
 use crate::resolve::{PatternCheck, RecordId};
 
@@ -216,10 +217,7 @@ pub(super) fn obsolete_answer(
         resolver_url: None,
         readings: Vec::new(),
     };
-    let sparql = format!(
-        "SELECT ?graph ?deprecated ?replacement WHERE {{ GRAPH ?graph {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated . OPTIONAL {{ <{0}> ?r ?replacement . VALUES ?r {{ <http://purl.obolibrary.org/obo/IAO_0100001> <http://www.geneontology.org/formats/oboInOwl#replacedBy> <http://purl.org/dc/terms/isReplacedBy> }} }} }} }}",
-        sparql_iri(iri)
-    );
+    let sparql = sparql::obsolete_replacements(iri);
     (resolution, sources, sparql, None)
 }
 
@@ -263,11 +261,7 @@ pub fn resolve_identifier(
                     concepts,
                 ),
                 sources,
-                format!(
-                    "SELECT ?graph ?label ?deprecated WHERE {{ GRAPH ?graph {{ <{0}> ?p ?label . VALUES ?p {{ {1} }} OPTIONAL {{ <{0}> <http://www.w3.org/2002/07/owl#deprecated> ?deprecated }} }} }}",
-                    sparql_iri(&iri),
-                    primary_predicates()
-                ),
+                sparql::identifier_names(&iri),
                 None,
             )
         }
@@ -364,10 +358,7 @@ pub fn resolve_identifier(
                     .filter(|s| loaded.contains(&s.id))
                     .map(source_release)
                     .collect(),
-                format!(
-                    "SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1",
-                    sparql_iri(&iri)
-                ),
+                sparql::any_statement(&iri),
                 Some(
                     "No loaded concept has this identifier: do not use it as if it resolved."
                         .into(),
@@ -411,10 +402,7 @@ pub fn resolve_identifier(
             (
                 resolution,
                 sources,
-                format!(
-                    "SELECT ?concept ?graph WHERE {{ GRAPH ?graph {{ ?concept <http://www.geneontology.org/formats/oboInOwl#id> ?id }} FILTER(STRENDS(STR(?id), {})) }}",
-                    sparql_string(&format!(":{local}"))
-                ),
+                sparql::bare_local_id(&local),
                 Some(
                     "A bare local id is not an identifier: choose a reading and pass its CURIE."
                         .into(),

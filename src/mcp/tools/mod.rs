@@ -20,8 +20,8 @@ pub use mapping_batch::map_identifiers;
 use serde_json::{Value, json};
 
 use super::dto::*;
+use crate::model::Concept;
 use crate::model::Prefixes;
-use crate::model::{Concept, LabelKind};
 use crate::resolve::SourceRecord;
 use crate::resolve::{Chain, ChainStep, Resolver};
 
@@ -59,62 +59,6 @@ pub const DEFAULT_LIMIT: u32 = 10;
 pub const MAX_LIMIT: u32 = 100;
 pub(super) const MAX_CHILDREN: usize = 100;
 pub(super) const MAX_TEXT_BYTES: usize = 1000;
-
-/// The predicates of a concept's own name, for a SPARQL `VALUES` clause.
-pub(super) fn primary_predicates() -> String {
-    LabelKind::ALL
-        .iter()
-        .filter(|k| k.is_primary())
-        .map(|k| format!("<{}>", k.predicate()))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Every name predicate, for a SPARQL `IN` list.
-pub(super) fn name_predicates() -> String {
-    LabelKind::ALL
-        .iter()
-        .map(|k| format!("<{}>", k.predicate()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-pub(super) fn sparql_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// The candidates' IRIs as the body of a SPARQL `VALUES` clause.
-pub(super) fn values_of(candidates: &[Candidate]) -> String {
-    candidates
-        .iter()
-        .map(|c| format!("<{}>", sparql_iri(&c.concept.iri)))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// An IRI safe to place between angle brackets in SPARQL.
-pub(super) fn sparql_iri(iri: &str) -> String {
-    if iri.is_empty() {
-        // No IRI could be formed: a placeholder that matches nothing, never a relative `<>`.
-        return "urn:ontoresolve:no-iri".into();
-    }
-    iri.chars()
-        .filter(|c| {
-            !matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\') && !c.is_whitespace()
-        })
-        .collect()
-}
 
 pub(super) fn source_release(s: &SourceRecord) -> SourceRelease {
     SourceRelease {

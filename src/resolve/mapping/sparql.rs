@@ -1,8 +1,6 @@
-//! The SPARQL that re-runs a mapping answer's statements: the SSSOM axioms of every mapping
-//! set that name the subject or an identifier the chains went through, and the sources' own
-//! cross-reference triples of those identifiers.
+//! The identifiers whose statements a mapping answer used, as IRIs for the query
+//! `resolve::sparql::mapping_statements` writes.
 
-use crate::model::XrefKind;
 use crate::resolve::Resolver;
 
 /// Identifiers named in one query's VALUES; a chain reads few, a hub is cut here.
@@ -22,7 +20,7 @@ pub fn mapping_sparql(resolver: &Resolver, nodes: &[String]) -> String {
         .filter_map(|curie| {
             let normalization = resolver.registry().normalize(curie);
             let iri = normalization.identified()?.iri.clone()?;
-            safe_iri(&iri).then(|| format!("<{iri}>"))
+            safe_iri(&iri).then_some(iri)
         })
         .collect();
     let cut = if distinct.len() > MAX_SPARQL_NODES {
@@ -33,27 +31,8 @@ pub fn mapping_sparql(resolver: &Resolver, nodes: &[String]) -> String {
     } else {
         String::new()
     };
-    let xref_predicates: Vec<String> = XrefKind::ALL
-        .iter()
-        .map(|k| format!("<{}>", k.predicate()))
-        .collect();
-    cut + &format!(
-        "PREFIX owl: <http://www.w3.org/2002/07/owl#>\n\
-         PREFIX sssom: <https://w3id.org/sssom/>\n\
-         SELECT ?graph ?subject ?predicate ?modifier ?object ?justification ?confidence WHERE {{\n\
-         \x20 VALUES ?x {{ {} }}\n\
-         \x20 {{ GRAPH ?graph {{\n\
-         \x20   {{ ?axiom owl:annotatedSource ?x }} UNION {{ ?axiom owl:annotatedTarget ?x }}\n\
-         \x20   ?axiom owl:annotatedSource ?subject ; owl:annotatedProperty ?predicate ;\n\
-         \x20          owl:annotatedTarget ?object ; sssom:mapping_justification ?justification .\n\
-         \x20   OPTIONAL {{ ?axiom sssom:predicate_modifier ?modifier }}\n\
-         \x20   OPTIONAL {{ ?axiom sssom:confidence ?confidence }} }} }}\n\
-         \x20 UNION\n\
-         \x20 {{ GRAPH ?graph {{ ?x ?predicate ?object . VALUES ?predicate {{ {} }} }} BIND(?x AS ?subject) }}\n\
-         }}\nORDER BY ?subject ?object ?graph",
-        iris.join(" "),
-        xref_predicates.join(" ")
-    )
+    let iris: Vec<&str> = iris.iter().map(String::as_str).collect();
+    cut + &crate::resolve::sparql::mapping_statements(&iris)
 }
 
 /// Whether an IRI may stand between `<` and `>` in SPARQL as it is (no characters the IRIREF

@@ -1,0 +1,205 @@
+//! Every SPARQL query an answer carries, in one place, so that an answer's `sparql` field and
+//! the store's shape cannot drift apart. Each builder is tested by running it on a built index
+//! (`tests/integration/sparql.rs`). Text goes in as escaped string literals; IRIs only after
+//! [`iri`] has stripped what could break out of `<…>`.
+
+use crate::model::{LabelKind, XrefKind};
+
+const OWL_DEPRECATED: &str = "http://www.w3.org/2002/07/owl#deprecated";
+const MESHV: &str = "http://id.nlm.nih.gov/mesh/vocab#";
+
+/// An IRI safe to place between angle brackets: characters the IRIREF production forbids are
+/// dropped; an empty IRI becomes a placeholder that matches nothing, never a relative `<>`.
+pub fn iri(text: &str) -> String {
+    let kept: String = text
+        .chars()
+        .filter(|c| {
+            !matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\') && !c.is_whitespace()
+        })
+        .collect();
+    if kept.is_empty() {
+        "urn:ontoresolve:no-iri".into()
+    } else {
+        kept
+    }
+}
+
+/// `text` as a SPARQL string literal.
+pub fn string_literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn bracketed<'a>(iris: impl IntoIterator<Item = &'a str>) -> String {
+    iris.into_iter()
+        .map(|i| format!("<{}>", iri(i)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The predicates of a concept's own name, for a `VALUES` clause.
+pub fn primary_predicates() -> String {
+    bracketed(
+        LabelKind::ALL
+            .iter()
+            .filter(|k| k.is_primary())
+            .map(|k| k.predicate()),
+    )
+}
+
+/// Every name predicate, for an `IN` list.
+pub fn name_predicates() -> String {
+    LabelKind::ALL
+        .iter()
+        .map(|k| format!("<{}>", k.predicate()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Which of these concepts the graphs hold (an identifier found by a name search).
+pub fn concepts_in_graphs(concepts: &[&str], graphs: &[&str]) -> String {
+    format!(
+        "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?o }} }}",
+        bracketed(concepts.iter().copied()),
+        bracketed(graphs.iter().copied())
+    )
+}
+
+/// The names of these concepts in the graphs (near spellings and full-text hits, whose
+/// matching SPARQL cannot express).
+pub fn concept_names(concepts: &[&str], graphs: &[&str]) -> String {
+    format!(
+        "# Edit-distance and BM25 matching are not expressible in SPARQL: this query returns the candidates' names and graphs to check them.\n\
+         SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}",
+        bracketed(concepts.iter().copied()),
+        bracketed(graphs.iter().copied()),
+        primary_predicates()
+    )
+}
+
+/// The exact-name stage: the same normalization as the label lexicon (case, and every run of
+/// characters that are not letters or digits as one space), the same graphs, the same
+/// obsolete filter. `key` is the name already normalized (`resolve::name_key`).
+pub fn exact_name(key: &str, graphs: &[&str], include_obsolete: bool) -> String {
+    let normalized =
+        "LCASE(REPLACE(REPLACE(STR(?label), \"[^\\\\p{L}\\\\p{N}]+\", \" \"), \"^ +| +$\", \"\"))";
+    let obsolete = if include_obsolete {
+        String::new()
+    } else {
+        format!(
+            " FILTER NOT EXISTS {{ GRAPH ?graph {{ ?concept <{OWL_DEPRECATED}> ?d FILTER(STR(?d) = \"true\" || STR(?d) = \"1\") }} }}"
+        )
+    };
+    // NLM's MeSH RDF keeps a descriptor's names on its concepts' terms.
+    let mesh_terms = format!(
+        "{{ ?concept (<{MESHV}preferredConcept>|<{MESHV}concept>)/(<{MESHV}preferredTerm>|<{MESHV}term>)/(<{MESHV}prefLabel>|<{MESHV}altLabel>) ?label }}"
+    );
+    // MeSH's concept, term and tree-number nodes carry labels too, but are never concepts
+    // here; qualifiers are never name candidates.
+    let not_concepts = format!(
+        " FILTER NOT EXISTS {{ ?concept a ?nodeType . VALUES ?nodeType {{ <{MESHV}Concept> <{MESHV}Term> <{MESHV}TreeNumber> <{MESHV}Qualifier> }} }}"
+    );
+    format!(
+        "SELECT DISTINCT ?concept ?label ?graph WHERE {{ VALUES ?graph {{ {} }} GRAPH ?graph {{ {{ ?concept ?p ?label . FILTER(?p IN ({})) }} UNION {mesh_terms} FILTER({normalized} = {}){not_concepts} }}{obsolete} }} ORDER BY ?concept",
+        bracketed(graphs.iter().copied()),
+        name_predicates(),
+        string_literal(key)
+    )
+}
+
+/// A found identifier's names and whether it is deprecated.
+pub fn identifier_names(concept: &str) -> String {
+    format!(
+        "SELECT ?graph ?label ?deprecated WHERE {{ GRAPH ?graph {{ <{0}> ?p ?label . VALUES ?p {{ {1} }} OPTIONAL {{ <{0}> <{OWL_DEPRECATED}> ?deprecated }} }} }}",
+        iri(concept),
+        primary_predicates()
+    )
+}
+
+/// An obsolete identifier's deprecation and every replacement it names.
+pub fn obsolete_replacements(concept: &str) -> String {
+    format!(
+        "SELECT ?graph ?deprecated ?replacement WHERE {{ GRAPH ?graph {{ <{0}> <{OWL_DEPRECATED}> ?deprecated . OPTIONAL {{ <{0}> ?r ?replacement . VALUES ?r {{ <http://purl.obolibrary.org/obo/IAO_0100001> <http://www.geneontology.org/formats/oboInOwl#replacedBy> <http://purl.org/dc/terms/isReplacedBy> }} }} }} }}",
+        iri(concept)
+    )
+}
+
+/// Whether any graph says anything about an identifier (none does when it is not loaded).
+pub fn any_statement(concept: &str) -> String {
+    format!(
+        "SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1",
+        iri(concept)
+    )
+}
+
+/// Every concept whose OBO id ends in `:local` (the readings of a bare local id).
+pub fn bare_local_id(local: &str) -> String {
+    format!(
+        "SELECT ?concept ?graph WHERE {{ GRAPH ?graph {{ ?concept <http://www.geneontology.org/formats/oboInOwl#id> ?id }} FILTER(STRENDS(STR(?id), {})) }}",
+        string_literal(&format!(":{local}"))
+    )
+}
+
+/// Every statement about a concept, in its graph when known.
+pub fn concept_statements(concept: &str, graph: Option<&str>) -> String {
+    match graph {
+        Some(g) => format!(
+            "SELECT ?p ?o WHERE {{ GRAPH <{}> {{ <{}> ?p ?o }} }}",
+            iri(g),
+            iri(concept)
+        ),
+        None => any_statement(concept),
+    }
+}
+
+/// The size of every graph: what is loaded.
+pub fn graph_sizes() -> String {
+    "SELECT ?graph (COUNT(*) AS ?triples) WHERE { GRAPH ?graph { ?s ?p ?o } } GROUP BY ?graph ORDER BY ?graph".into()
+}
+
+/// The statements a mapping answer used: the SSSOM axioms of every set that name one of the
+/// identifiers (as subject or object), and those identifiers' own cross-reference triples.
+pub fn mapping_statements(identifiers: &[&str]) -> String {
+    let xref_predicates = bracketed(XrefKind::ALL.iter().map(|k| k.predicate()));
+    format!(
+        "PREFIX owl: <http://www.w3.org/2002/07/owl#>\n\
+         PREFIX sssom: <https://w3id.org/sssom/>\n\
+         SELECT ?graph ?subject ?predicate ?modifier ?object ?justification ?confidence WHERE {{\n\
+         \x20 VALUES ?x {{ {} }}\n\
+         \x20 {{ GRAPH ?graph {{\n\
+         \x20   {{ ?axiom owl:annotatedSource ?x }} UNION {{ ?axiom owl:annotatedTarget ?x }}\n\
+         \x20   ?axiom owl:annotatedSource ?subject ; owl:annotatedProperty ?predicate ;\n\
+         \x20          owl:annotatedTarget ?object ; sssom:mapping_justification ?justification .\n\
+         \x20   OPTIONAL {{ ?axiom sssom:predicate_modifier ?modifier }}\n\
+         \x20   OPTIONAL {{ ?axiom sssom:confidence ?confidence }} }} }}\n\
+         \x20 UNION\n\
+         \x20 {{ GRAPH ?graph {{ ?x ?predicate ?object . VALUES ?predicate {{ {xref_predicates} }} }} BIND(?x AS ?subject) }}\n\
+         }}\nORDER BY ?subject ?object ?graph",
+        bracketed(identifiers.iter().copied())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_iri_cannot_break_out_of_its_brackets() {
+        assert_eq!(
+            iri("http://example.org/a>} DROP ALL {<b"),
+            "http://example.org/aDROPALLb"
+        );
+        assert_eq!(iri(""), "urn:ontoresolve:no-iri");
+        assert_eq!(string_literal("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+    }
+}
