@@ -247,8 +247,16 @@ impl<'a> MappingBuilder<'a> {
     ) -> Result<Vec<Triple>, String> {
         let subject = self.row_id(&row.subject);
         let object = self.row_id(&row.object);
-        let predicate_iri = row
-            .predicate
+        // A standard predicate under another prefix spelling (`oio:hasDbXref`) is known by its
+        // IRI.
+        let predicate = match (&row.predicate, &row.predicate_iri) {
+            (MappingPredicate::Other(_), Some(iri)) => match MappingPredicate::parse(iri) {
+                MappingPredicate::Other(_) => row.predicate.clone(),
+                known => known,
+            },
+            (stated, _) => stated.clone(),
+        };
+        let predicate_iri = predicate
             .iri()
             .map(str::to_string)
             .or_else(|| row.predicate_iri.clone())
@@ -282,7 +290,7 @@ impl<'a> MappingBuilder<'a> {
         .ok_or_else(|| "an identifier or the justification is not a valid IRI".to_string())?;
         if !self.writer.add(&Statement {
             subject: &subject.curie,
-            predicate: &row.predicate,
+            predicate: &predicate,
             object: &object.curie,
             negated: row.negated,
             evidence: &evidence,

@@ -127,36 +127,12 @@ pub fn build(
         .partition(|s| matches!(s.format(), Some(Format::Mappings(_))));
     for spec in source_specs {
         let files = catalog.files(spec);
-        if let Some(missing) = files.iter().find(|f| !f.is_file()) {
-            if !spec.bundled {
-                let reason = format!(
-                    "not downloaded: run `scripts/fetch-source {}` to fetch it from {}",
-                    spec.id,
-                    spec.url.as_deref().unwrap_or("its homepage")
-                );
-                observer.source_skipped(&spec.id, &reason);
-                skipped.push(SkippedSource {
-                    id: spec.id.clone(),
-                    reason,
-                });
-                continue;
-            }
-            let error = BuildError::MissingFile {
+        if let Some(reason) = missing_file(&catalog, spec, &files, options.keep_going, observer)? {
+            skipped.push(SkippedSource {
                 id: spec.id.clone(),
-                path: missing
-                    .strip_prefix(&catalog.dir)
-                    .unwrap_or(missing)
-                    .to_path_buf(),
-            };
-            if options.keep_going {
-                observer.source_skipped(&spec.id, &error.to_string());
-                skipped.push(SkippedSource {
-                    id: spec.id.clone(),
-                    reason: error.to_string(),
-                });
-                continue;
-            }
-            return Err(error);
+                reason,
+            });
+            continue;
         }
         let Ok(idx) = SourceIdx::try_from(records.len()) else {
             return Err(BuildError::TooLarge("more than 65,535 sources"));
@@ -242,6 +218,42 @@ pub fn build(
     Ok(BuildSummary { manifest, dir })
 }
 
+/// Why a source whose file is absent is skipped: it is not bundled (fetch it), or
+/// `keep_going` is set. A bundled file that is missing is an error otherwise. `None` when
+/// every file is there.
+fn missing_file(
+    catalog: &Catalog,
+    spec: &SourceSpec,
+    files: &[PathBuf],
+    keep_going: bool,
+    observer: &dyn BuildObserver,
+) -> Result<Option<String>, BuildError> {
+    let Some(missing) = files.iter().find(|f| !f.is_file()) else {
+        return Ok(None);
+    };
+    let reason = if spec.bundled {
+        let error = BuildError::MissingFile {
+            id: spec.id.clone(),
+            path: missing
+                .strip_prefix(&catalog.dir)
+                .unwrap_or(missing)
+                .to_path_buf(),
+        };
+        if !keep_going {
+            return Err(error);
+        }
+        error.to_string()
+    } else {
+        format!(
+            "not downloaded: run `scripts/fetch-source {}` to fetch it from {}",
+            spec.id,
+            spec.url.as_deref().unwrap_or("its homepage")
+        )
+    };
+    observer.source_skipped(&spec.id, &reason);
+    Ok(Some(reason))
+}
+
 /// Reads every file of one mapping-set entry. A set whose file is absent is skipped when it
 /// is not bundled (or with `keep_going`); the reason is returned.
 fn read_mapping_set(
@@ -256,27 +268,7 @@ fn read_mapping_set(
         return Ok(None);
     };
     let files = catalog.files(spec);
-    if let Some(missing) = files.iter().find(|f| !f.is_file()) {
-        let error = BuildError::MissingFile {
-            id: spec.id.clone(),
-            path: missing
-                .strip_prefix(&catalog.dir)
-                .unwrap_or(missing)
-                .to_path_buf(),
-        };
-        if spec.bundled && !keep_going {
-            return Err(error);
-        }
-        let reason = if spec.bundled {
-            error.to_string()
-        } else {
-            format!(
-                "not downloaded: run `scripts/fetch-source {}` to fetch it from {}",
-                spec.id,
-                spec.url.as_deref().unwrap_or("its homepage")
-            )
-        };
-        observer.source_skipped(&spec.id, &reason);
+    if let Some(reason) = missing_file(catalog, spec, &files, keep_going, observer)? {
         return Ok(Some(reason));
     }
     let started = Instant::now();

@@ -5,6 +5,7 @@ mod build;
 mod lookup;
 mod map;
 mod normalize;
+mod rows;
 mod serve;
 
 use std::path::PathBuf;

@@ -11,6 +11,8 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use ontoresolve::resolve::{Outcome, Resolver};
+
+use crate::cli::rows::{MAX_ROW_BYTES, Rows};
 use rayon::prelude::*;
 
 /// Rows read and resolved together; output keeps their order.
@@ -32,8 +34,8 @@ enum Column {
 
 pub fn run(options: Options) -> anyhow::Result<ExitCode> {
     let resolver = Resolver::open(&options.index).context("cannot open the index")?;
-    let (input, size): (Box<dyn BufRead>, Option<u64>) = if options.file == Path::new("-") {
-        (Box::new(BufReader::new(io::stdin().lock())), None)
+    let (input, size): (Box<dyn BufRead + Send>, Option<u64>) = if options.file == Path::new("-") {
+        (Box::new(BufReader::new(io::stdin())), None)
     } else {
         let file = File::open(&options.file)
             .with_context(|| format!("cannot read {}", options.file.display()))?;
@@ -58,7 +60,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
     };
     progress.set_draw_target(indicatif::ProgressDrawTarget::stderr());
 
-    let mut reader = Rows { input, line: 0 };
+    let mut reader = Rows::new(input);
     let column = match options.column.as_deref() {
         None => Column::WholeLine,
         Some(n) if n.parse::<usize>().is_ok() => match n.parse::<usize>() {
@@ -120,81 +122,6 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
     let summary: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
     eprintln!("{} rows: {}", reader.line, summary.join(", "));
     Ok(ExitCode::SUCCESS)
-}
-
-/// Lines of the input, decoded leniently: a row that is not UTF-8 is still a row.
-struct Rows {
-    input: Box<dyn BufRead>,
-    line: u64,
-}
-
-/// One input row.
-struct Row {
-    /// 1-based line number.
-    line: u64,
-    /// The text without the line ending (and without a byte-order mark on line 1), cut at
-    /// [`MAX_ROW_BYTES`].
-    text: String,
-    /// Bytes the row took in the input.
-    bytes: u64,
-    /// The row was longer than [`MAX_ROW_BYTES`]; the rest was skipped.
-    too_long: bool,
-}
-
-/// Rows are cut here so that one huge line cannot exhaust memory; such a row is still reported.
-const MAX_ROW_BYTES: usize = 64 * 1024;
-
-impl Rows {
-    fn next_row(&mut self) -> io::Result<Option<Row>> {
-        let mut bytes = Vec::new();
-        let mut consumed = 0u64;
-        let mut too_long = false;
-        loop {
-            let buf = self.input.fill_buf()?;
-            if buf.is_empty() {
-                break;
-            }
-            let (chunk, ends) = match buf.iter().position(|b| *b == b'\n') {
-                Some(i) => (&buf[..=i], true),
-                None => (buf, false),
-            };
-            // Room for the row and its line ending (CRLF), which is removed below.
-            let room = (MAX_ROW_BYTES + 2).saturating_sub(bytes.len());
-            if chunk.len() > room {
-                bytes.extend_from_slice(&chunk[..room]);
-                too_long = true;
-            } else {
-                bytes.extend_from_slice(chunk);
-            }
-            let n = chunk.len();
-            consumed += n as u64;
-            self.input.consume(n);
-            if ends {
-                break;
-            }
-        }
-        if consumed == 0 {
-            return Ok(None);
-        }
-        self.line += 1;
-        while bytes.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
-            bytes.pop();
-        }
-        if bytes.len() > MAX_ROW_BYTES {
-            bytes.truncate(MAX_ROW_BYTES);
-            too_long = true;
-        }
-        let text = match (self.line, bytes.strip_prefix(b"\xEF\xBB\xBF")) {
-            (1, Some(rest)) => String::from_utf8_lossy(rest).into_owned(),
-            _ => String::from_utf8_lossy(&bytes).into_owned(),
-        };
-        Ok(Some(Row {
-            line: self.line,
-            text,
-            bytes: consumed,
-            too_long,
-        }))
-    }
 }
 
 /// The output fields after the line number, and the outcome code.

@@ -31,6 +31,27 @@ pub fn open_reader<R: Read + Send + 'static>(raw: R) -> io::Result<Box<dyn BufRe
     Ok(reader)
 }
 
+/// Consumes the rest of the current line (through its newline) without buffering it: how a
+/// line reader skips a line over its length limit.
+pub fn skip_rest_of_line(reader: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            return Ok(());
+        }
+        match available.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                reader.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let len = available.len();
+                reader.consume(len);
+            }
+        }
+    }
+}
+
 /// A shared view of where recent lines start, so that a parser's byte offset can be reported as
 /// a line and column without holding the whole file.
 #[derive(Clone, Default)]

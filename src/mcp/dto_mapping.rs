@@ -189,6 +189,8 @@ pub struct CompactCandidate {
     #[schemars(extend("enum" = ["curated_asserted", "ontology_xref", "other_asserted", "predicted", "inferred"]))]
     pub rank_tier: String,
     pub inferred: bool,
+    /// For exact matches: 1:1, 1:n, n:1 or n:n.
+    pub cardinality: Option<String>,
     /// The catalogue ids of the sets and sources that state it (or each hop's, inferred).
     pub sources: Vec<String>,
     /// The identifiers an inferred mapping goes through.

@@ -374,6 +374,12 @@ fn a_db_xref_in_a_set_never_chains_and_no_term_found_is_reported() {
     let mondo = candidate(&answer, "MONDO:0000001").expect("the xref");
     assert_eq!(mondo["predicate"], "oboInOwl:hasDbXref");
     assert!(candidates(&answer).iter().all(|c| c["inferred"] == false));
+    let oio = map(r, "DOID:0000004", false);
+    let stated = candidate(&oio, "MONDO:0000001").expect("oio:hasDbXref row");
+    assert_eq!(
+        stated["predicate"], "oboInOwl:hasDbXref",
+        "known by its IRI"
+    );
     let unmapped = map(r, "DOID:0000003", false);
     assert_eq!(unmapped["total"], 0);
     assert_eq!(unmapped["result"]["unmapped_in"][0]["source"], "chain");

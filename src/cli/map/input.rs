@@ -13,7 +13,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 
 /// Rows are cut here so that one huge line cannot exhaust memory; such a row is still reported.
-pub const MAX_ROW_BYTES: usize = 64 * 1024;
+pub use crate::cli::rows::{MAX_ROW_BYTES, Row, Rows};
 /// Read buffer of the input file.
 const READ_BUFFER_BYTES: usize = 1 << 20;
 
@@ -62,7 +62,7 @@ impl Input {
             )
         };
         Ok(Input {
-            rows: Rows { input, line: 0 },
+            rows: Rows::new(input),
             size,
             format,
         })
@@ -118,79 +118,6 @@ pub fn value(text: &str, format: Format, column: Column) -> Option<String> {
     match column {
         Column::WholeLine => Some(text.to_string()),
         Column::Field(i) => fields(text, format).nth(i),
-    }
-}
-
-/// Lines of the input, decoded leniently: a row that is not UTF-8 is still a row.
-pub struct Rows {
-    input: Box<dyn BufRead + Send>,
-    /// Lines read so far.
-    pub line: u64,
-}
-
-/// One input row.
-pub struct Row {
-    /// 1-based line number.
-    pub line: u64,
-    /// The text without the line ending (and without a byte-order mark on line 1), cut at
-    /// [`MAX_ROW_BYTES`].
-    pub text: String,
-    /// Bytes the row took in the input.
-    pub bytes: u64,
-    /// The row was longer than [`MAX_ROW_BYTES`]; the rest was skipped.
-    pub too_long: bool,
-}
-
-impl Rows {
-    pub fn next_row(&mut self) -> io::Result<Option<Row>> {
-        let mut bytes = Vec::new();
-        let mut consumed = 0u64;
-        let mut too_long = false;
-        loop {
-            let buf = self.input.fill_buf()?;
-            if buf.is_empty() {
-                break;
-            }
-            let (chunk, ends) = match buf.iter().position(|b| *b == b'\n') {
-                Some(i) => (&buf[..=i], true),
-                None => (buf, false),
-            };
-            // Room for the row and its line ending (CRLF), which is removed below.
-            let room = (MAX_ROW_BYTES + 2).saturating_sub(bytes.len());
-            if chunk.len() > room {
-                bytes.extend_from_slice(&chunk[..room]);
-                too_long = true;
-            } else {
-                bytes.extend_from_slice(chunk);
-            }
-            let n = chunk.len();
-            consumed += n as u64;
-            self.input.consume(n);
-            if ends {
-                break;
-            }
-        }
-        if consumed == 0 {
-            return Ok(None);
-        }
-        self.line += 1;
-        while bytes.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
-            bytes.pop();
-        }
-        if bytes.len() > MAX_ROW_BYTES {
-            bytes.truncate(MAX_ROW_BYTES);
-            too_long = true;
-        }
-        let text = match (self.line, bytes.strip_prefix(b"\xEF\xBB\xBF")) {
-            (1, Some(rest)) => String::from_utf8_lossy(rest).into_owned(),
-            _ => String::from_utf8_lossy(&bytes).into_owned(),
-        };
-        Ok(Some(Row {
-            line: self.line,
-            text,
-            bytes: consumed,
-            too_long,
-        }))
     }
 }
 

@@ -54,7 +54,7 @@ impl Lines {
         self.line += 1;
         if self.buf.len() > MAX_LINE_BYTES {
             if !found_newline {
-                self.skip_rest_of_line()?;
+                crate::ingest::input::skip_rest_of_line(&mut self.reader)?;
             }
             return Ok(Some((self.line, LineText::TooLong)));
         }
@@ -87,25 +87,6 @@ impl Lines {
             self.reader.consume(take);
             if self.buf.len() > MAX_LINE_BYTES {
                 return Ok(false);
-            }
-        }
-    }
-
-    fn skip_rest_of_line(&mut self) -> io::Result<()> {
-        loop {
-            let available = self.reader.fill_buf()?;
-            if available.is_empty() {
-                return Ok(());
-            }
-            match available.iter().position(|&b| b == b'\n') {
-                Some(at) => {
-                    self.reader.consume(at + 1);
-                    return Ok(());
-                }
-                None => {
-                    let len = available.len();
-                    self.reader.consume(len);
-                }
             }
         }
     }

@@ -221,7 +221,7 @@ impl<R: BufRead> Lines<R> {
         }
         self.line += 1;
         if self.buf.len() > MAX_LINE_BYTES && self.buf.last() != Some(&b'\n') {
-            self.skip_rest_of_line()?;
+            crate::ingest::input::skip_rest_of_line(&mut self.reader)?;
             return Ok(Some((
                 self.line,
                 Err(format!("line longer than {MAX_LINE_BYTES} bytes")),
@@ -234,25 +234,6 @@ impl<R: BufRead> Lines<R> {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| format!("invalid UTF-8 at byte {}", e.valid_up_to() + 1));
         Ok(Some((self.line, text)))
-    }
-
-    fn skip_rest_of_line(&mut self) -> io::Result<()> {
-        loop {
-            let available = self.reader.fill_buf()?;
-            if available.is_empty() {
-                return Ok(());
-            }
-            match available.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    self.reader.consume(i + 1);
-                    return Ok(());
-                }
-                None => {
-                    let len = available.len();
-                    self.reader.consume(len);
-                }
-            }
-        }
     }
 }
 

@@ -114,6 +114,7 @@ fn compact_row(r: &Resolver, input: &str, answer: &MapAnswer, options: &MapOptio
                     confidence: c.confidence.map(round3),
                     rank_tier: c.tier.as_str().to_string(),
                     inferred: c.inferred,
+                    cardinality: c.cardinality.map(|k| k.as_str().to_string()),
                     sources: sources.into_iter().collect(),
                     via: c.path.iter().skip(1).map(|h| h.subject.clone()).collect(),
                 }
