@@ -4,6 +4,7 @@
 pub mod dto;
 pub mod dto_mapping;
 mod instructions;
+mod resources;
 
 pub use instructions::instructions as instructions_for;
 pub mod tools;
@@ -22,8 +23,9 @@ use rmcp::{
 };
 use serde_json::{Value, json};
 
-use crate::resolve::{Outcome, Resolver};
+use crate::resolve::Resolver;
 use dto::*;
+use resources::{json_contents, not_found, page_cursor};
 
 /// How long clients may cache lists and reads: the data only changes with a rebuild.
 pub const CACHE_TTL_MS: u64 = 3_600_000;
@@ -190,146 +192,6 @@ impl OntoServer {
     )]
     async fn list_sources(&self) -> Json<Envelope<SourceList>> {
         Json(tools::list_sources(&self.resolver))
-    }
-}
-
-impl OntoServer {
-    fn source_resource(&self, s: &crate::resolve::SourceRecord) -> Resource {
-        Resource::new(format!("ontoresolve://source/{}", s.id), s.id.clone())
-            .with_title(format!("{} (release {})", s.title, s.release))
-            .with_description(format!(
-                "{} Licence: {}. {}",
-                s.scope, s.license, s.attribution
-            ))
-            .with_mime_type("application/json")
-    }
-
-    fn concept_resource(&self, iri: &str) -> Option<Resource> {
-        let m = self.resolver.lookup_id(iri).into_iter().next()?;
-        let c = self.resolver.concept(m.concept)?;
-        let source = self.resolver.source_of(&c)?;
-        Some(
-            Resource::new(
-                c.iri.clone(),
-                c.curie.clone().unwrap_or_else(|| c.iri.clone()),
-            )
-            .with_title(
-                c.preferred_label()
-                    .map(|l| l.text.clone())
-                    .unwrap_or_default(),
-            )
-            .with_description(format!(
-                "Top concept of {} release {}; licence: {}",
-                source.id, source.release, source.license
-            ))
-            .with_mime_type("application/json"),
-        )
-    }
-
-    fn prefix_resource(&self, record: crate::resolve::RecordId) -> Option<Resource> {
-        let info = tools::prefix_info(&self.resolver, record)?;
-        Some(
-            Resource::new(info.resource.clone(), info.prefix.clone())
-                .with_title(info.name.clone().unwrap_or_else(|| info.prefix.clone()))
-                .with_description(format!(
-                    "The prefix {}: its registry record, pattern, example, URI prefixes and the loaded sources that use it",
-                    info.prefix
-                ))
-                .with_mime_type("application/json"),
-        )
-    }
-
-    /// Sources first, then the prefixes they use, then each source's top concepts.
-    fn all_listed(&self) -> Vec<Resource> {
-        let m = self.resolver.manifest();
-        let mut out: Vec<Resource> = m.sources.iter().map(|s| self.source_resource(s)).collect();
-        out.extend(tools::mapping_set_entries(&self.resolver).into_iter().map(
-            |(id, title, license, rows)| {
-                Resource::new(format!("ontoresolve://mapping-set/{id}"), id.clone())
-                    .with_title(title)
-                    .with_description(format!("Mapping set {id}: {rows} rows; licence: {license}. Its files' headers and counts."))
-                    .with_mime_type("application/json")
-            },
-        ));
-        out.extend(
-            self.resolver
-                .loaded_records()
-                .iter()
-                .filter_map(|&record| self.prefix_resource(record)),
-        );
-        for s in &m.sources {
-            out.extend(
-                s.top_concepts
-                    .iter()
-                    .filter_map(|iri| self.concept_resource(iri)),
-            );
-        }
-        out
-    }
-
-    /// Reads a concept by IRI or by the CURIE template, as JSON and Turtle.
-    fn read_concept(&self, uri: &str) -> Option<Vec<ResourceContents>> {
-        let decoded;
-        let key = match uri.strip_prefix("ontoresolve://concept/") {
-            Some(curie) => {
-                decoded = crate::resolve::percent_decode(curie).into_owned();
-                decoded.as_str()
-            }
-            None => uri,
-        };
-        let (_, outcome) = self.resolver.resolve_identifier(key);
-        let id = match outcome {
-            Outcome::Found(m) => m.first()?.concept,
-            Outcome::Obsolete { concept, .. } => concept,
-            _ => return None,
-        };
-        let detail = tools::detail(&self.resolver, id)?;
-        let json = serde_json::to_string_pretty(&detail).ok()?;
-        let mut contents =
-            vec![ResourceContents::text(json, uri).with_mime_type("application/json")];
-        match self
-            .resolver
-            .store()
-            .map_err(|e| e.to_string())
-            .and_then(|store| {
-                store
-                    .subject_turtle(&detail.concept.iri, &detail.graph)
-                    .map_err(|e| e.to_string())
-            }) {
-            Ok(turtle) => {
-                contents.push(ResourceContents::text(turtle, uri).with_mime_type("text/turtle"))
-            }
-            // The JSON copy still answers; the operator learns why Turtle is missing.
-            Err(e) => tracing::warn!(error = %e, "concept served without its Turtle copy"),
-        }
-        Some(contents)
-    }
-}
-
-fn json_contents(uri: &str, body: Option<Value>) -> Option<Vec<ResourceContents>> {
-    let text = serde_json::to_string_pretty(&body?).ok()?;
-    Some(vec![
-        ResourceContents::text(text, uri).with_mime_type("application/json"),
-    ])
-}
-
-fn not_found(uri: &str) -> McpError {
-    McpError::resource_not_found(
-        "no such resource: read a concept by its IRI or ontoresolve://concept/{curie}, a source by ontoresolve://source/{id}, a prefix by ontoresolve://prefix/{prefix}, an identifier's mappings by ontoresolve://mappings/{curie}, or a mapping set by ontoresolve://mapping-set/{id}",
-        Some(json!({ "uri": uri })),
-    )
-}
-
-fn page_cursor(cursor: Option<String>, len: usize) -> Result<usize, McpError> {
-    match cursor {
-        None => Ok(0),
-        Some(c) => c
-            .strip_prefix("offset:")
-            .and_then(|n| n.parse::<usize>().ok())
-            .filter(|&n| n < len)
-            .ok_or_else(|| {
-                McpError::invalid_params("invalid cursor", Some(json!({ "cursor": c })))
-            }),
     }
 }
 

@@ -466,3 +466,24 @@ fn an_empty_answer_under_a_target_filter_says_so() {
     let suggestion = answer["suggestion"].as_str().expect("suggestion");
     assert!(suggestion.contains("without targets"), "{suggestion}");
 }
+
+#[test]
+fn mapping_resources_read_an_identifier_and_a_set_and_complete_identifiers() {
+    let r = default_index();
+    let body = tools::mappings_document(r, "MONDO:0005148").expect("mappings resource");
+    assert!(candidate(&body, "MESH:D003924").is_some());
+    let set = tools::mapping_set_document(r, "mondo-sssom").expect("mapping-set resource");
+    assert_eq!(set["files"], 33);
+    assert_eq!(set["rows"], 111_281);
+    assert!(
+        set["sets"][0]["attribution"]
+            .as_str()
+            .is_some_and(|a| a.contains("Mondo"))
+    );
+    assert!(tools::mapping_set_document(r, "no-such-set").is_none());
+    let completed = r.complete_mapped("mondo:000514", 20);
+    assert!(
+        completed.contains(&"MONDO:0005148".to_string()),
+        "{completed:?}"
+    );
+}
