@@ -197,7 +197,10 @@ impl<'a> MappingBuilder<'a> {
                 };
                 counts.rows += 1;
                 match self.add_row(set, &row, tool.as_deref(), &graph, &mut counts) {
-                    Ok(triples) => return Some(Ok(triples)),
+                    Ok(triples) => {
+                        counts.triples += triples.len() as u64;
+                        return Some(Ok(triples));
+                    }
                     Err(message) => {
                         counts.skipped_rows += 1;
                         problems.push(|| format!("{}: {message}", row.line));

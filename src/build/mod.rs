@@ -190,6 +190,8 @@ pub fn build(
     observer.stage("writing the mapping index");
     let (mapping_counts, mapping_sets) = mappings.finish(&layout)?;
     counts.mappings = mapping_counts;
+    // The store holds the sets' axioms too.
+    counts.triples += mapping_sets.iter().map(|s| s.counts.triples).sum::<u64>();
 
     let manifest = Manifest {
         format_version: FORMAT_VERSION,

@@ -96,14 +96,17 @@ pub fn run(sources: PathBuf, index_dir: PathBuf, keep_going: bool) -> anyhow::Re
     let summary = build(&options, &observer)?;
     let m = &summary.manifest;
     eprintln!(
-        "built {} in {:.1}s: {} sources, {} concepts, {} triples, {} identifier keys, {} label keys{}",
+        "built {} in {:.1}s: {} sources, {} mapping set files, {} concepts, {} triples, {} identifier keys, {} label keys, {} mappings of {} identifiers{}",
         summary.dir.display(),
         m.built.seconds,
         m.sources.len(),
+        m.mapping_sets.len(),
         m.counts.concepts,
         m.counts.triples,
         m.counts.id_lexicon.keys,
         m.counts.label_lexicon.keys,
+        m.counts.mappings.mappings,
+        m.counts.mappings.identifiers,
         if m.skipped.is_empty() {
             String::new()
         } else {

@@ -129,6 +129,9 @@ pub struct MappingSetCounts {
     pub skipped_rows: u64,
     /// Identifiers whose prefix the registry does not know, kept as the file writes them.
     pub unregistered_ids: u64,
+    /// Triples of its SSSOM axioms in the store.
+    #[serde(default)]
+    pub triples: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -387,6 +387,12 @@ fn a_db_xref_in_a_set_never_chains_and_no_term_found_is_reported() {
     assert_eq!(set.counts.skipped_rows, 1, "the undeclared prefix row");
     assert_eq!(set.counts.negative, 1);
     assert_eq!(set.counts.no_term_found, 1);
+    assert!(
+        set.counts.triples >= 5 * 7,
+        "each loaded row is an axiom of at least 5 triples"
+    );
+    let sources: u64 = r.manifest().sources.iter().map(|s| s.counts.triples).sum();
+    assert_eq!(r.manifest().counts.triples, sources + set.counts.triples);
 }
 
 #[test]
