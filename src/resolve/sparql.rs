@@ -8,15 +8,22 @@ use crate::model::{LabelKind, XrefKind};
 const OWL_DEPRECATED: &str = "http://www.w3.org/2002/07/owl#deprecated";
 const MESHV: &str = "http://id.nlm.nih.gov/mesh/vocab#";
 
-/// An IRI safe to place between angle brackets: characters the IRIREF production forbids are
-/// dropped; an empty IRI becomes a placeholder that matches nothing, never a relative `<>`.
+/// Characters the IRIREF production forbids, which could end an IRI's `<…>` early.
+fn forbidden_in_iri(c: char) -> bool {
+    matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\')
+        || c.is_whitespace()
+        || c.is_control()
+}
+
+/// Whether an IRI may stand between `<` and `>` as it is.
+pub fn is_safe_iri(text: &str) -> bool {
+    !text.is_empty() && !text.chars().any(forbidden_in_iri)
+}
+
+/// An IRI safe to place between angle brackets: forbidden characters are dropped; an empty
+/// IRI becomes a placeholder that matches nothing, never a relative `<>`.
 pub fn iri(text: &str) -> String {
-    let kept: String = text
-        .chars()
-        .filter(|c| {
-            !matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\') && !c.is_whitespace()
-        })
-        .collect();
+    let kept: String = text.chars().filter(|&c| !forbidden_in_iri(c)).collect();
     if kept.is_empty() {
         "urn:ontoresolve:no-iri".into()
     } else {
@@ -200,6 +207,10 @@ mod tests {
             "http://example.org/aDROPALLb"
         );
         assert_eq!(iri(""), "urn:ontoresolve:no-iri");
+        assert!(is_safe_iri("http://purl.obolibrary.org/obo/MONDO_0005148"));
+        assert!(!is_safe_iri("http://example.org/a>} DROP ALL {<b"));
+        assert!(!is_safe_iri("http://example.org/a b"));
+        assert!(!is_safe_iri(""));
         assert_eq!(string_literal("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
     }
 }

@@ -315,7 +315,7 @@ fn chain_fixture() -> &'static Resolver {
         let registry = std::fs::read_to_string(repo().join("ontologies/sources.toml"))
             .expect("catalogue");
         let registry: String = registry
-            .split("[[source]]")
+            .split("\n[[source]]")
             .next()
             .expect("registry part")
             .replace("json = \"", &format!("json = \"{}/ontologies/", repo().display()))
@@ -329,7 +329,11 @@ fn chain_fixture() -> &'static Resolver {
         );
         let path = dir.join("catalog.toml");
         std::fs::write(&path, catalog).expect("write catalogue");
-        build_into(&path, &dir.join("index"));
+        let summary = build_into(&path, &dir.join("index"));
+        assert!(
+            summary.manifest.registry.counts.records > 1000,
+            "the fixture's identifiers go through the Bioregistry"
+        );
         Some(dir.join("index"))
     })
     .expect("fixtures are in the repository")
@@ -492,4 +496,43 @@ fn mapping_resources_read_an_identifier_and_a_set_and_complete_identifiers() {
         completed.contains(&"MONDO:0005148".to_string()),
         "{completed:?}"
     );
+}
+
+#[test]
+fn an_identifier_a_set_names_is_mapped_even_when_it_fails_its_pattern() {
+    // The fixture states MONDO:0000001 exact NCIT:bad_1, which NCIT's pattern rejects: the
+    // mapping is still reachable from the identifier the set wrote.
+    let answer = map(chain_fixture(), "NCIT:bad_1", false);
+    assert_eq!(answer["result"]["subject_status"], "malformed");
+    let mondo = candidate(&answer, "MONDO:0000001").expect("the stated mapping");
+    assert_eq!(mondo["inverted"], true);
+}
+
+#[test]
+fn predicted_statements_stay_out_of_a_curated_candidate_unless_asked_for() {
+    // HGNC:11998 → MESH:D016159 is stated by gilda and predicted by biomappings.
+    let hidden = map(default_index(), "HGNC:11998", false);
+    for c in candidates(&hidden) {
+        let all = c["evidence"].as_array().into_iter().flatten().chain(
+            c["path"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|h| h["evidence"].as_array().into_iter().flatten()),
+        );
+        for e in all {
+            assert_eq!(e["predicted"], false, "{c}");
+        }
+    }
+    let mesh = candidate(&hidden, "MESH:D016159").expect("gilda states it");
+    assert_eq!(mesh["evidence"].as_array().map(Vec::len), Some(1));
+    let shown = map(default_index(), "HGNC:11998", true);
+    let mesh = candidate(&shown, "MESH:D016159").expect("still there");
+    let predicted = mesh["evidence"]
+        .as_array()
+        .expect("evidence")
+        .iter()
+        .filter(|e| e["predicted"] == true)
+        .count();
+    assert!(predicted >= 1, "{mesh}");
 }

@@ -22,7 +22,6 @@ const GILDA_JUSTIFICATION: &str = "semapv:UnspecifiedMatching";
 pub struct GildaRows {
     lines: Lines,
     path: PathBuf,
-    failed: bool,
 }
 
 impl GildaRows {
@@ -30,7 +29,6 @@ impl GildaRows {
         GildaRows {
             lines: Lines::new(reader),
             path: path.to_path_buf(),
-            failed: false,
         }
     }
 
@@ -43,31 +41,18 @@ impl Iterator for GildaRows {
     type Item = Result<Result<MappingRow, RowProblem>, SssomError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        loop {
-            let next = match self.lines.next_line() {
-                Ok(next) => next,
-                Err(source) => {
-                    self.failed = true;
-                    return Some(Err(SssomError::Read {
-                        path: self.path.clone(),
-                        line: self.lines.line(),
-                        source,
-                    }));
-                }
-            };
-            let row = match next? {
-                (_, LineText::Text(text)) if text.trim().is_empty() => continue,
-                (line, LineText::Text(text)) => gilda_row(line, text),
-                (line, unusable) => Err(RowProblem::new(
-                    line,
-                    unusable.unusable_reason().unwrap_or_default(),
-                )),
-            };
-            return Some(Ok(row));
-        }
+        let next = match self.lines.next_row_line(&self.path)? {
+            Ok(next) => next,
+            Err(e) => return Some(Err(e)),
+        };
+        let row = match next {
+            (line, LineText::Text(text)) => gilda_row(line, text),
+            (line, unusable) => Err(RowProblem::new(
+                line,
+                unusable.unusable_reason().unwrap_or_default(),
+            )),
+        };
+        Some(Ok(row))
     }
 }
 

@@ -2,8 +2,9 @@
 //! newline without being buffered, so one huge line cannot exhaust memory.
 
 use std::io::{self, BufRead};
+use std::path::Path;
 
-use super::MAX_LINE_BYTES;
+use super::{MAX_LINE_BYTES, SssomError};
 
 /// A line's text (line ending removed), or why it has none.
 pub(super) enum LineText<'a> {
@@ -28,6 +29,10 @@ pub(super) struct Lines {
     reader: Box<dyn BufRead + Send>,
     buf: Vec<u8>,
     line: u64,
+    /// The line in `buf` was cut at the bound.
+    too_long: bool,
+    /// A read failed; no further lines.
+    failed: bool,
 }
 
 impl Lines {
@@ -36,6 +41,8 @@ impl Lines {
             reader,
             buf: Vec::new(),
             line: 0,
+            too_long: false,
+            failed: false,
         }
     }
 
@@ -46,17 +53,61 @@ impl Lines {
 
     /// The next line with its number, or `None` at the end of the input.
     pub(super) fn next_line(&mut self) -> io::Result<Option<(u64, LineText<'_>)>> {
+        Ok(self.advance()?.then(|| self.current()))
+    }
+
+    /// The next line that is not blank, for the row readers. A read error comes once, naming
+    /// the file and line, and ends the rows: a truncated file never looks like a clean end.
+    pub(super) fn next_row_line(
+        &mut self,
+        path: &Path,
+    ) -> Option<Result<(u64, LineText<'_>), SssomError>> {
+        if self.failed {
+            return None;
+        }
+        loop {
+            match self.advance() {
+                Ok(false) => return None,
+                Ok(true) if self.is_blank() => continue,
+                Ok(true) => return Some(Ok(self.current())),
+                Err(source) => {
+                    self.failed = true;
+                    return Some(Err(SssomError::Read {
+                        path: path.to_path_buf(),
+                        line: self.line,
+                        source,
+                    }));
+                }
+            }
+        }
+    }
+
+    /// Reads the next line into `buf`; false at the end of the input.
+    fn advance(&mut self) -> io::Result<bool> {
         self.buf.clear();
+        self.too_long = false;
         let found_newline = self.fill_until_newline()?;
         if self.buf.is_empty() && !found_newline {
-            return Ok(None);
+            return Ok(false);
         }
         self.line += 1;
         if self.buf.len() > MAX_LINE_BYTES {
+            self.too_long = true;
             if !found_newline {
                 crate::ingest::input::skip_rest_of_line(&mut self.reader)?;
             }
-            return Ok(Some((self.line, LineText::TooLong)));
+        }
+        Ok(true)
+    }
+
+    fn is_blank(&self) -> bool {
+        !self.too_long && std::str::from_utf8(&self.buf).is_ok_and(|t| t.trim().is_empty())
+    }
+
+    /// The line `advance` read.
+    fn current(&self) -> (u64, LineText<'_>) {
+        if self.too_long {
+            return (self.line, LineText::TooLong);
         }
         let bytes = self.buf.strip_suffix(b"\r").unwrap_or(&self.buf);
         let text = match std::str::from_utf8(bytes) {
@@ -65,7 +116,7 @@ impl Lines {
                 byte: e.valid_up_to() + 1,
             },
         };
-        Ok(Some((self.line, text)))
+        (self.line, text)
     }
 
     /// Appends to `buf` up to the next newline (consumed, not stored) or one byte past the

@@ -17,7 +17,6 @@ pub struct SssomRows {
     path: PathBuf,
     header: SetHeader,
     columns: Columns,
-    failed: bool,
 }
 
 impl SssomRows {
@@ -60,7 +59,6 @@ impl SssomRows {
             path: path.to_path_buf(),
             header,
             columns,
-            failed: false,
         })
     }
 
@@ -78,34 +76,21 @@ impl Iterator for SssomRows {
     type Item = Result<Result<MappingRow, RowProblem>, SssomError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        loop {
-            let next = match self.lines.next_line() {
-                Ok(next) => next,
-                Err(source) => {
-                    self.failed = true;
-                    return Some(Err(SssomError::Read {
-                        path: self.path.clone(),
-                        line: self.lines.line(),
-                        source,
-                    }));
-                }
-            };
-            let row = match next? {
-                (_, LineText::Text(text)) if text.trim().is_empty() => continue,
-                (line, LineText::Text(text)) if text.starts_with('#') => Err(RowProblem::new(
-                    line,
-                    "a `#` line after the column header; skipped",
-                )),
-                (line, LineText::Text(text)) => self.columns.row(line, text, &self.header),
-                (line, unusable) => Err(RowProblem::new(
-                    line,
-                    unusable.unusable_reason().unwrap_or_default(),
-                )),
-            };
-            return Some(Ok(row));
-        }
+        let next = match self.lines.next_row_line(&self.path)? {
+            Ok(next) => next,
+            Err(e) => return Some(Err(e)),
+        };
+        let row = match next {
+            (line, LineText::Text(text)) if text.starts_with('#') => Err(RowProblem::new(
+                line,
+                "a `#` line after the column header; skipped",
+            )),
+            (line, LineText::Text(text)) => self.columns.row(line, text, &self.header),
+            (line, unusable) => Err(RowProblem::new(
+                line,
+                unusable.unusable_reason().unwrap_or_default(),
+            )),
+        };
+        Some(Ok(row))
     }
 }

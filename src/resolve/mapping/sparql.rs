@@ -17,10 +17,11 @@ pub fn mapping_sparql(resolver: &Resolver, nodes: &[String]) -> String {
     let iris: Vec<String> = distinct
         .iter()
         .take(MAX_SPARQL_NODES)
+        // An IRI that could leave its brackets is left out, never escaped into the query.
         .filter_map(|curie| {
             let normalization = resolver.registry().normalize(curie);
             let iri = normalization.identified()?.iri.clone()?;
-            safe_iri(&iri).then_some(iri)
+            crate::resolve::sparql::is_safe_iri(&iri).then_some(iri)
         })
         .collect();
     let cut = if distinct.len() > MAX_SPARQL_NODES {
@@ -33,26 +34,4 @@ pub fn mapping_sparql(resolver: &Resolver, nodes: &[String]) -> String {
     };
     let iris: Vec<&str> = iris.iter().map(String::as_str).collect();
     cut + &crate::resolve::sparql::mapping_statements(&iris)
-}
-
-/// Whether an IRI may stand between `<` and `>` in SPARQL as it is (no characters the IRIREF
-/// production forbids); one that may not is left out of the query, never escaped into it.
-fn safe_iri(iri: &str) -> bool {
-    !iri.is_empty()
-        && !iri
-            .chars()
-            .any(|c| matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\') || c <= ' ')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::safe_iri;
-
-    #[test]
-    fn an_iri_that_could_break_out_of_its_brackets_is_refused() {
-        assert!(safe_iri("http://purl.obolibrary.org/obo/MONDO_0005148"));
-        assert!(!safe_iri("http://example.org/a>} DROP ALL {<b"));
-        assert!(!safe_iri("http://example.org/a b"));
-        assert!(!safe_iri(""));
-    }
 }
