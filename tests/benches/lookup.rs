@@ -11,21 +11,9 @@ use ontoresolve::index::normalize::label_key;
 use ontoresolve::index::{Lexicon, LexiconWriter, Posting};
 use ontoresolve::resolve::Resolver;
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
-
-fn report(name: &str, mut samples: Vec<Duration>) {
-    samples.sort();
-    println!(
-        "{name:<44} n={:<7} p50={:>10.1?} p99={:>10.1?} max={:>10.1?}",
-        samples.len(),
-        percentile(&samples, 0.5),
-        percentile(&samples, 0.99),
-        samples[samples.len() - 1]
-    );
-}
+#[path = "timing.rs"]
+mod timing;
+use timing::report;
 
 fn time_each<T>(inputs: &[T], mut f: impl FnMut(&T)) -> Vec<Duration> {
     for input in inputs.iter().take(200) {

@@ -12,21 +12,9 @@ use ontoresolve::mcp::tools;
 use ontoresolve::resolve::Resolver;
 use ontoresolve::resolve::mapping::MapOptions;
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
-
-fn report(name: &str, mut samples: Vec<Duration>) {
-    samples.sort();
-    println!(
-        "{name:<44} n={:<7} p50={:>10.1?} p99={:>10.1?} max={:>10.1?}",
-        samples.len(),
-        percentile(&samples, 0.5),
-        percentile(&samples, 0.99),
-        samples[samples.len() - 1]
-    );
-}
+#[path = "timing.rs"]
+mod timing;
+use timing::report;
 
 /// Every `step`-th mapped identifier of each prefix, `per_prefix` at most.
 fn sample(r: &Resolver, per_prefix: usize) -> Vec<String> {

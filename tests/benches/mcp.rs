@@ -9,6 +9,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "timing.rs"]
+mod timing;
+use timing::report;
+
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
 fn binary() -> PathBuf {
@@ -25,17 +29,6 @@ fn call(id: u64, identifier: &str) -> String {
     format!(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"resolve_identifier","arguments":{{"identifier":"{identifier}"}},{META}}}}}"#
     )
-}
-
-fn report(name: &str, mut samples: Vec<Duration>) {
-    samples.sort();
-    let at = |p: f64| samples[((samples.len() - 1) as f64 * p).round() as usize];
-    println!(
-        "{name:<44} n={:<7} p50={:>10.1?} p99={:>10.1?}",
-        samples.len(),
-        at(0.5),
-        at(0.99)
-    );
 }
 
 /// `serve` over stdio, with pipes for stdin and stdout.
