@@ -6,7 +6,9 @@ use serde_json::{Value, json};
 use super::*;
 use crate::mcp::dto::*;
 use crate::resolve::sparql;
-use crate::resolve::{Chain, ChainEnd, ConceptId, Normalized, Outcome, Resolver};
+use crate::resolve::{
+    BareReading, Chain, ChainEnd, ConceptId, IdMatch, Normalized, Outcome, Resolver,
+};
 use crate::resolve::{PatternCheck, RecordId};
 
 /// A registry record in brief.
@@ -131,7 +133,7 @@ pub(super) fn obsolete_answer(
     found_chains: &[Chain],
     consider: Vec<String>,
     alt_id_of: &[ConceptId],
-) -> (Resolution, Vec<SourceRelease>, String, Option<String>) {
+) -> Answer {
     let (concepts, sources) = summaries(r, r.concept(concept).into_iter());
     let replacements = chains(r, found_chains);
     let name = |id: ConceptId| {
@@ -220,6 +222,8 @@ pub(super) fn obsolete_answer(
     let sparql = sparql::obsolete_replacements(iri);
     (resolution, sources, sparql, None)
 }
+/// An answer's parts: resolution, source releases, SPARQL and suggestion.
+type Answer = (Resolution, Vec<SourceRelease>, String, Option<String>);
 
 pub fn resolve_identifier(
     r: &Resolver,
@@ -240,31 +244,7 @@ pub fn resolve_identifier(
     };
     let iri = normalized.iri.clone().unwrap_or_default();
     let (resolution, sources, sparql, suggestion) = match outcome {
-        Outcome::Found(matches) => {
-            let (concepts, sources) =
-                summaries(r, matches.iter().filter_map(|m| r.concept(m.concept)));
-            let message = match concepts.as_slice() {
-                [one] => format!(
-                    "{} is {:?} in {} release {}",
-                    echo.normalized,
-                    one.label.as_deref().unwrap_or(""),
-                    one.source,
-                    one.release
-                ),
-                many => format!("{} is held by {} sources", echo.normalized, many.len()),
-            };
-            (
-                Resolution::new(
-                    "found",
-                    message,
-                    "Call get_concept for labels, definitions, parents, children and xrefs.",
-                    concepts,
-                ),
-                sources,
-                sparql::identifier_names(&iri),
-                None,
-            )
-        }
+        Outcome::Found(matches) => found_answer(r, &echo.normalized, &iri, &matches),
         Outcome::Obsolete {
             concept,
             chains: found_chains,
@@ -279,136 +259,10 @@ pub fn resolve_identifier(
             consider,
             &alt_id_of,
         ),
-        Outcome::NotInLoadedSources {
-            record,
-            prefix,
-            catalogued,
-            loaded,
-            resolver_url,
-            deprecated_prefix,
-            pattern,
-        } => {
-            let info = prefix_info(r, record);
-            let name = info
-                .as_ref()
-                .and_then(|i| i.name.clone())
-                .map(|n| format!(" ({n})"))
-                .unwrap_or_default();
-            // "Well-formed" only when a pattern was checked and fits.
-            let what = match pattern {
-                PatternCheck::Fits => format!("is a well-formed {prefix}{name} identifier"),
-                PatternCheck::NoPattern => format!(
-                    "is a {prefix}{name} identifier whose local id could not be checked (the registry gives no pattern)"
-                ),
-                PatternCheck::Unusable | PatternCheck::Fails => format!(
-                    "is a {prefix}{name} identifier whose local id could not be checked (the registry's pattern is unusable)"
-                ),
-            };
-            let mut message = if !loaded.is_empty() {
-                format!(
-                    "{} {what}, but the loaded release of {} does not have it",
-                    echo.normalized,
-                    loaded.join(", ")
-                )
-            } else if !catalogued.is_empty() {
-                format!(
-                    "{} {what}; its source ({}) is in the catalogue but not loaded, so nothing can be said about it here",
-                    echo.normalized,
-                    catalogued.join(", ")
-                )
-            } else {
-                format!(
-                    "{} {what}; no catalogued source provides {prefix}, so it cannot be checked here",
-                    echo.normalized
-                )
-            };
-            if deprecated_prefix {
-                message.push_str("; the Bioregistry deprecates this prefix");
-            }
-            let next_step = match (&resolver_url, loaded.is_empty()) {
-                (_, false) => format!(
-                    "It may be newer than the loaded release, retired or mistyped: check the release in list_sources ({}) or search by name with find_concepts.",
-                    loaded.join(", ")
-                ),
-                (Some(url), true) => format!(
-                    "Do not treat it as verified. Look it up at {url}, or load a source for {prefix} (ontologies/sources.toml)."
-                ),
-                (None, true) => format!(
-                    "Do not treat it as verified; load a source for {prefix} (ontologies/sources.toml) to check it."
-                ),
-            };
-            (
-                Resolution {
-                    outcome: "not_in_loaded_sources".into(),
-                    message,
-                    next_step: Some(next_step),
-                    concepts: Vec::new(),
-                    replacements: Vec::new(),
-                    consider: Vec::new(),
-                    alt_id_of: Vec::new(),
-                    sources_for_prefix: catalogued,
-                    loaded_sources_for_prefix: loaded.clone(),
-                    prefix: info,
-                    resolver_url,
-                    readings: Vec::new(),
-                },
-                r.manifest()
-                    .sources
-                    .iter()
-                    .filter(|s| loaded.contains(&s.id))
-                    .map(source_release)
-                    .collect(),
-                sparql::any_statement(&iri),
-                Some(
-                    "No loaded concept has this identifier: do not use it as if it resolved."
-                        .into(),
-                ),
-            )
+        not_loaded @ Outcome::NotInLoadedSources { .. } => {
+            not_loaded_answer(r, &echo.normalized, &iri, not_loaded)?
         }
-        Outcome::Ambiguous { local, readings } => {
-            let dtos: Vec<ReadingDto> = readings
-                .iter()
-                .map(|x| ReadingDto {
-                    curie: x.curie.clone(),
-                    concept: x
-                        .concept
-                        .and_then(|id| r.concept(id))
-                        .map(|c| summary(r, &c)),
-                })
-                .collect();
-            let (concepts, sources) = summaries(
-                r,
-                readings
-                    .iter()
-                    .filter_map(|x| x.concept.and_then(|id| r.concept(id))),
-            );
-            let described: Vec<String> = dtos
-                .iter()
-                .map(|d| match &d.concept {
-                    Some(c) => format!("{} ({})", d.curie, c.label.as_deref().unwrap_or("found")),
-                    None => format!("{} (not in the loaded sources)", d.curie),
-                })
-                .collect();
-            let mut resolution = Resolution::new(
-                "ambiguous_input",
-                format!(
-                    "'{local}' has no prefix; it reads as {}",
-                    described.join(" or ")
-                ),
-                "Pass the full CURIE of the reading you mean.",
-                concepts,
-            );
-            resolution.readings = dtos;
-            (
-                resolution,
-                sources,
-                sparql::bare_local_id(&local),
-                Some(
-                    "A bare local id is not an identifier: choose a reading and pass its CURIE."
-                        .into(),
-                ),
-            )
-        }
+        Outcome::Ambiguous { local, readings } => ambiguous_answer(r, &local, &readings),
         error @ (Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. }) => {
             return Err(
                 identifier_error(&error, &normalized).unwrap_or(ToolError::new(
@@ -434,4 +288,171 @@ pub fn resolve_identifier(
         suggestion,
         result: resolution,
     })
+}
+
+/// The answer for an identifier that loaded sources hold.
+fn found_answer(r: &Resolver, shown: &str, iri: &str, matches: &[IdMatch]) -> Answer {
+    let (concepts, sources) = summaries(r, matches.iter().filter_map(|m| r.concept(m.concept)));
+    let message = match concepts.as_slice() {
+        [one] => format!(
+            "{} is {:?} in {} release {}",
+            shown,
+            one.label.as_deref().unwrap_or(""),
+            one.source,
+            one.release
+        ),
+        many => format!("{} is held by {} sources", shown, many.len()),
+    };
+    (
+        Resolution::new(
+            "found",
+            message,
+            "Call get_concept for labels, definitions, parents, children and xrefs.",
+            concepts,
+        ),
+        sources,
+        sparql::identifier_names(iri),
+        None,
+    )
+}
+
+/// The answer for a well-formed identifier that no loaded source holds.
+fn not_loaded_answer(
+    r: &Resolver,
+    shown: &str,
+    iri: &str,
+    outcome: Outcome,
+) -> Result<Answer, ToolError> {
+    let Outcome::NotInLoadedSources {
+        record,
+        prefix,
+        catalogued,
+        loaded,
+        resolver_url,
+        deprecated_prefix,
+        pattern,
+    } = outcome
+    else {
+        return Err(ToolError::new(
+            "malformed_identifier",
+            "not an identifier".into(),
+            "Pass a CURIE such as HP:0000118 or an IRI.",
+        ));
+    };
+    let info = prefix_info(r, record);
+    let name = info
+        .as_ref()
+        .and_then(|i| i.name.clone())
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default();
+    // "Well-formed" only when a pattern was checked and fits.
+    let what = match pattern {
+        PatternCheck::Fits => format!("is a well-formed {prefix}{name} identifier"),
+        PatternCheck::NoPattern => format!(
+            "is a {prefix}{name} identifier whose local id could not be checked (the registry gives no pattern)"
+        ),
+        PatternCheck::Unusable | PatternCheck::Fails => format!(
+            "is a {prefix}{name} identifier whose local id could not be checked (the registry's pattern is unusable)"
+        ),
+    };
+    let mut message = if !loaded.is_empty() {
+        format!(
+            "{} {what}, but the loaded release of {} does not have it",
+            shown,
+            loaded.join(", ")
+        )
+    } else if !catalogued.is_empty() {
+        format!(
+            "{} {what}; its source ({}) is in the catalogue but not loaded, so nothing can be said about it here",
+            shown,
+            catalogued.join(", ")
+        )
+    } else {
+        format!(
+            "{} {what}; no catalogued source provides {prefix}, so it cannot be checked here",
+            shown
+        )
+    };
+    if deprecated_prefix {
+        message.push_str("; the Bioregistry deprecates this prefix");
+    }
+    let next_step = match (&resolver_url, loaded.is_empty()) {
+        (_, false) => format!(
+            "It may be newer than the loaded release, retired or mistyped: check the release in list_sources ({}) or search by name with find_concepts.",
+            loaded.join(", ")
+        ),
+        (Some(url), true) => format!(
+            "Do not treat it as verified. Look it up at {url}, or load a source for {prefix} (ontologies/sources.toml)."
+        ),
+        (None, true) => format!(
+            "Do not treat it as verified; load a source for {prefix} (ontologies/sources.toml) to check it."
+        ),
+    };
+    Ok((
+        Resolution {
+            outcome: "not_in_loaded_sources".into(),
+            message,
+            next_step: Some(next_step),
+            concepts: Vec::new(),
+            replacements: Vec::new(),
+            consider: Vec::new(),
+            alt_id_of: Vec::new(),
+            sources_for_prefix: catalogued,
+            loaded_sources_for_prefix: loaded.clone(),
+            prefix: info,
+            resolver_url,
+            readings: Vec::new(),
+        },
+        r.manifest()
+            .sources
+            .iter()
+            .filter(|s| loaded.contains(&s.id))
+            .map(source_release)
+            .collect(),
+        sparql::any_statement(iri),
+        Some("No loaded concept has this identifier: do not use it as if it resolved.".into()),
+    ))
+}
+
+/// The answer for a bare local id: every reading.
+fn ambiguous_answer(r: &Resolver, local: &str, readings: &[BareReading]) -> Answer {
+    let dtos: Vec<ReadingDto> = readings
+        .iter()
+        .map(|x| ReadingDto {
+            curie: x.curie.clone(),
+            concept: x
+                .concept
+                .and_then(|id| r.concept(id))
+                .map(|c| summary(r, &c)),
+        })
+        .collect();
+    let (concepts, sources) = summaries(
+        r,
+        readings
+            .iter()
+            .filter_map(|x| x.concept.and_then(|id| r.concept(id))),
+    );
+    let described: Vec<String> = dtos
+        .iter()
+        .map(|d| match &d.concept {
+            Some(c) => format!("{} ({})", d.curie, c.label.as_deref().unwrap_or("found")),
+            None => format!("{} (not in the loaded sources)", d.curie),
+        })
+        .collect();
+    let mut resolution = Resolution::new(
+        "ambiguous_input",
+        format!(
+            "'{local}' has no prefix; it reads as {}",
+            described.join(" or ")
+        ),
+        "Pass the full CURIE of the reading you mean.",
+        concepts,
+    );
+    resolution.readings = dtos;
+    (
+        resolution,
+        sources,
+        sparql::bare_local_id(local),
+        Some("A bare local id is not an identifier: choose a reading and pass its CURIE.".into()),
+    )
 }
