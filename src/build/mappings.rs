@@ -370,7 +370,7 @@ fn file_stem(file: &Path) -> String {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    let name = crate::ingest::strip_compression(&name);
     let name = name.strip_suffix(".tsv").unwrap_or(name);
     name.strip_suffix(".sssom").unwrap_or(name).to_string()
 }

@@ -43,9 +43,12 @@ pub enum TableFormat {
     HgncTsv,
     /// NCBI Gene `gene_info` with its `#tax_id` header line.
     GeneInfo,
+    /// The compact JSON of cellxgene-ontology-guide (MONDO): one object keyed by CURIE, each
+    /// term with its label, synonyms, ancestors by depth, deprecation and replacements.
+    CompactJson,
 }
 
-/// A file format the build can read (gzip-compressed or not).
+/// A file format the build can read (gzip- or zstd-compressed or not).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Obo,
@@ -74,6 +77,7 @@ impl Format {
             "mesh-tsv" => Format::Table(TableFormat::MeshTsv),
             "hgnc-tsv" => Format::Table(TableFormat::HgncTsv),
             "gene-info" | "gene_info" => Format::Table(TableFormat::GeneInfo),
+            "compact-json" => Format::Table(TableFormat::CompactJson),
             "sssom-tsv" | "sssom" => Format::Mappings(MappingFormat::SssomTsv),
             "gilda-tsv" => Format::Mappings(MappingFormat::GildaTsv),
             _ => return None,
@@ -86,6 +90,7 @@ impl Format {
         match (self, kind) {
             (Format::Table(TableFormat::MeshTsv), SourceKind::Mesh) => None,
             (Format::Table(TableFormat::HgncTsv | TableFormat::GeneInfo), SourceKind::Gene) => None,
+            (Format::Table(TableFormat::CompactJson), SourceKind::Obo | SourceKind::Owl) => None,
             (Format::Table(_), _) => Some("this table format does not fit the source's kind"),
             (Format::Mappings(_), SourceKind::Sssom) => None,
             (Format::Mappings(_), _) | (_, SourceKind::Sssom) => {
@@ -99,16 +104,26 @@ impl Format {
         }
     }
 
-    /// Guesses the format from a file name, ignoring a `.gz` suffix.
+    /// Guesses the format from a file name, ignoring a `.gz` or `.zst` suffix. A `.json` file
+    /// is not guessed: OBO Graphs, JSON-LD and the compact JSON all end so, and only the
+    /// catalogue's `format` can tell them apart.
     pub fn from_path(path: &Path) -> Option<Format> {
         let name = path.file_name()?.to_str()?.to_ascii_lowercase();
-        let name = name.strip_suffix(".gz").unwrap_or(&name);
+        let name = strip_compression(&name);
         if name.ends_with(".sssom.tsv") {
             return Some(Format::Mappings(MappingFormat::SssomTsv));
         }
         let ext = name.rsplit_once('.')?.1;
         Format::from_name(ext)
     }
+}
+
+/// A file name without its compression suffix (`.gz`, `.zst`), which the opener detects by
+/// magic number anyway.
+pub fn strip_compression(name: &str) -> &str {
+    name.strip_suffix(".gz")
+        .or_else(|| name.strip_suffix(".zst"))
+        .unwrap_or(name)
 }
 
 /// A release a file states outside its triples (OBO `data-version`).

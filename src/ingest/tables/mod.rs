@@ -1,13 +1,15 @@
-//! Readers that turn MeSH, HGNC and NCBI Gene tables into [`Concept`]s, one row at a time,
-//! and [`concept_triples`], which states a concept as RDF for the store.
+//! Readers that turn MeSH, HGNC and NCBI Gene tables, and the compact JSON of OBO ontologies
+//! (MONDO), into [`Concept`]s, one row (or JSON entry) at a time, and [`concept_triples`],
+//! which states a concept as RDF for the store.
 //!
 //! A bad row becomes a [`RowProblem`] and the rest of the source still loads. Only I/O errors,
-//! a header without the expected columns, and an input that is mostly not the expected table
-//! are fatal.
+//! a header without the expected columns, broken JSON syntax, and an input that is mostly not
+//! the expected table are fatal.
 
 mod gene_info;
 mod hgnc;
 mod mesh;
+mod mondo_json;
 #[cfg(test)]
 mod real_data;
 mod triples;
@@ -54,7 +56,8 @@ pub enum RowOutcome {
 pub struct TableConcepts {
     pub concepts: Vec<Concept>,
     pub problems: Vec<RowProblem>,
-    /// Data rows read (header and blank lines excluded), problem rows included.
+    /// Data rows (or JSON entries) read (header and blank lines excluded), problem rows
+    /// included.
     pub rows: u64,
 }
 
@@ -85,6 +88,11 @@ pub fn read(
             for (file, input) in inputs {
                 let mut reader = gene_info::GeneInfoReader::default();
                 read_rows(&file, input, &mut sink, &mut reader, prefixes)?;
+            }
+        }
+        TableFormat::CompactJson => {
+            for (file, input) in inputs {
+                mondo_json::read_terms(&file, input, &mut sink, prefixes)?;
             }
         }
     }

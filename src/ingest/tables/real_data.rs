@@ -320,3 +320,79 @@ fn real_gene_info_reads_tp53() {
     );
     assert_every_concept_has_triples(&read);
 }
+
+#[test]
+fn real_mondo_compact_json_reads_every_term() {
+    // The bundled copy, the same bytes as the shared data's
+    // obo/mondo-json/MONDO-ontology-v2026-05-05.json.zst (an absolute path joins as itself).
+    let bundled =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ontologies/mondo-2026-05-05.json.zst");
+    let Some(read) = read_real(TableFormat::CompactJson, &[&bundled.to_string_lossy()]) else {
+        return;
+    };
+    assert_eq!((read.rows, read.concepts.len()), (31_958, 31_958));
+    // Only two `consider` targets (`hgnc.…`) are no identifier; their terms load.
+    assert_eq!(read.problems.len(), 2, "{:?}", read.problems);
+    for problem in &read.problems {
+        assert_eq!(problem.outcome, RowOutcome::KeptWithNote);
+        assert!(problem.message.contains("\"hgnc."), "{}", problem.message);
+    }
+    let mondo = |local: &str| {
+        find(
+            &read,
+            &format!("http://purl.obolibrary.org/obo/MONDO_{local}"),
+        )
+    };
+    let dmd = mondo("0010679");
+    assert_eq!(dmd.curie.as_deref(), Some("MONDO:0010679"));
+    assert_eq!(
+        texts(dmd, LabelKind::Label),
+        ["Duchenne muscular dystrophy"]
+    );
+    let synonyms = texts(dmd, LabelKind::AltLabel);
+    assert!(synonyms.contains(&"DMD"), "{synonyms:?}");
+    assert!(!synonyms.contains(&"Duchenne muscular dystrophy"));
+    let parents: Vec<&str> = dmd.parents.iter().map(|l| l.iri.as_str()).collect();
+    assert_eq!(parents, ["http://purl.obolibrary.org/obo/MONDO_0700285"]);
+    let replaced = mondo("0000002");
+    assert!(replaced.obsolete);
+    let targets: Vec<&str> = replaced
+        .replacements
+        .iter()
+        .map(|r| r.target.as_str())
+        .collect();
+    assert_eq!(targets, ["http://purl.obolibrary.org/obo/MONDO_0009299"]);
+
+    let count = |keep: &dyn Fn(&Concept) -> bool| read.concepts.iter().filter(|c| keep(c)).count();
+    assert_eq!(count(&|c| c.obsolete), 3968);
+    assert_eq!(count(&|c| !c.definitions.is_empty()), 19_909);
+    // Deprecated merged terms have an empty label: loaded without one, for the replacement.
+    assert_eq!(count(&|c| c.labels.is_empty()), 74);
+    assert!(
+        read.concepts
+            .iter()
+            .filter(|c| c.labels.is_empty())
+            .all(|c| c.obsolete)
+    );
+    assert_eq!(
+        count(&|c| !c.obsolete && c.parents.is_empty()),
+        4,
+        "the roots"
+    );
+    let terms: HashSet<&str> = read.concepts.iter().map(|c| c.iri.as_str()).collect();
+    let links: Vec<&str> = read
+        .concepts
+        .iter()
+        .flat_map(|c| &c.parents)
+        .map(|l| l.iri.as_str())
+        .collect();
+    assert_eq!(links.len(), 41_908);
+    assert!(links.iter().all(|iri| terms.contains(iri)));
+    let alt_labels: usize = read
+        .concepts
+        .iter()
+        .map(|c| texts(c, LabelKind::AltLabel).len())
+        .sum();
+    assert_eq!(alt_labels, 62_096);
+    assert_every_concept_has_triples(&read);
+}
