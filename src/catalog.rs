@@ -64,8 +64,8 @@ pub struct SourceSpec {
     pub id: String,
     pub title: String,
     pub kind: SourceKind,
-    /// obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv or gene-info; guessed from the file
-    /// name when absent.
+    /// obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv, gene-info or compact-json (for obo
+    /// and owl sources); guessed from the file name when absent (never for JSON).
     #[serde(default)]
     pub format: Option<String>,
     /// Relative to the catalogue file.
@@ -114,6 +114,14 @@ fn yes() -> bool {
     true
 }
 
+/// The name variant rules (`[names]`): word lists for plurals, spellings and head words.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamesSpec {
+    /// Relative to the catalogue file.
+    pub rules: PathBuf,
+}
+
 /// The prefix registry's input: the Bioregistry JSON dump and its extended prefix map.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -138,6 +146,9 @@ pub struct Catalog {
     /// Without it, the registry holds only the prefixes the sources declare.
     #[serde(default)]
     pub registry: Option<RegistrySpec>,
+    /// Without it, names are only folded for case and punctuation (no variant lexicon).
+    #[serde(default)]
+    pub names: Option<NamesSpec>,
     #[serde(rename = "source", default)]
     pub sources: Vec<SourceSpec>,
     #[serde(skip)]
@@ -199,7 +210,7 @@ impl Catalog {
             }
             if source.format().is_none() {
                 return Err(invalid(format!(
-                    "source '{}': unknown format; use obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv, gene-info, sssom-tsv or gilda-tsv",
+                    "source '{}': unknown format; use obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv, gene-info, compact-json, sssom-tsv or gilda-tsv",
                     source.id
                 )));
             }

@@ -22,9 +22,10 @@ use sha2::{Digest, Sha256};
 
 use crate::catalog::{Catalog, CatalogError, SourceSpec};
 use crate::index::manifest::{
-    BuildTime, IdShape, InputFile, MAX_TOP_CONCEPTS, RegistryRecord, ReleaseOrigin, SkippedSource,
-    SourceCounts, SourceRecord,
+    BuildTime, IdShape, InputFile, MAX_TOP_CONCEPTS, NameRulesRecord, RegistryRecord,
+    ReleaseOrigin, SkippedSource, SourceCounts, SourceRecord,
 };
+use crate::index::names::NameRules;
 use crate::index::{BuildLayout, FORMAT_VERSION, Manifest};
 use crate::ingest::{ExtractStats, Format, IngestError};
 use crate::model::{Concept, PrefixMap, PrefixRule, Prefixes, SourceIdx};
@@ -84,6 +85,8 @@ pub enum BuildError {
     },
     #[error("full-text index: {0}")]
     FullText(#[from] crate::index::fulltext::FullTextError),
+    #[error("name rules {}: {message}", path.display())]
+    NameRules { path: PathBuf, message: String },
     #[error("no source could be built")]
     Empty,
     #[error("the index would hold {0}")]
@@ -119,7 +122,8 @@ pub fn build(
     let store = StoreWriter::create(&layout.store())?;
     let mut records = Vec::new();
     let mut skipped = Vec::new();
-    let mut writer = write::IndexWriter::create(&layout, prefixes)?;
+    let (rules_record, rules) = read_name_rules(&catalog, &layout)?;
+    let mut writer = write::IndexWriter::create(&layout, prefixes, rules.as_ref())?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
     let (set_specs, source_specs): (Vec<&SourceSpec>, Vec<&SourceSpec>) = catalog
         .sources
@@ -195,13 +199,20 @@ pub fn build(
 
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
-        build_id: build_id(&catalog, &records, &mapping_sets, &registry_record),
+        build_id: build_id(
+            &catalog,
+            &records,
+            &mapping_sets,
+            &registry_record,
+            rules_record.as_ref(),
+        ),
         sources: records,
         skipped,
         prefixes: declared_prefixes(&catalog),
         registry: registry_record,
         counts,
         mapping_sets,
+        name_rules: rules_record,
         built: BuildTime {
             finished_unix: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
@@ -302,6 +313,31 @@ fn read_mapping_set(
     Ok(None)
 }
 
+/// The catalogue's name variant rules, parsed and copied into the build; `None` when the
+/// catalogue has none.
+fn read_name_rules(
+    catalog: &Catalog,
+    layout: &BuildLayout,
+) -> Result<(Option<NameRulesRecord>, Option<NameRules>), BuildError> {
+    let Some(spec) = &catalog.names else {
+        return Ok((None, None));
+    };
+    let path = catalog.dir.join(&spec.rules);
+    let text = std::fs::read_to_string(&path)
+        .map_err(io_err(format!("reading the name rules {}", path.display())))?;
+    let rules = NameRules::from_toml(&text).map_err(|message| BuildError::NameRules {
+        path: path.clone(),
+        message,
+    })?;
+    std::fs::write(layout.name_rules(), &text).map_err(io_err("copying the name rules"))?;
+    let record = NameRulesRecord {
+        file: spec.rules.display().to_string(),
+        version: rules.version.clone(),
+        sha256: hex(&Sha256::digest(text.as_bytes())),
+    };
+    Ok((Some(record), Some(rules)))
+}
+
 /// The prefix map from every source's declared prefixes, in catalogue order.
 fn catalog_prefixes(catalog: &Catalog) -> PrefixMap {
     PrefixMap::new(
@@ -317,9 +353,13 @@ fn build_id(
     records: &[SourceRecord],
     sets: &[crate::index::manifest::MappingSetRecord],
     registry: &RegistryRecord,
+    rules: Option<&NameRulesRecord>,
 ) -> String {
     let mut hasher = Sha256::new();
     hasher.update(FORMAT_VERSION.to_le_bytes());
+    if let Some(rules) = rules {
+        hasher.update(rules.sha256.as_bytes());
+    }
     if let Some(source) = &registry.source {
         hasher.update(source.release.as_bytes());
         for file in &source.files {

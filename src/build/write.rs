@@ -5,7 +5,9 @@ use std::fs;
 use rayon::prelude::*;
 
 use super::{BuildError, BuildObserver, io_err};
+use crate::index::flags::{ConceptFlags, FlagsWriter};
 use crate::index::manifest::{Counts, SourceRecord};
+use crate::index::names::NameRules;
 use crate::index::normalize::{id_key, label_key};
 use crate::index::spelling;
 use crate::index::{BuildLayout, FullTextWriter, LexiconWriter, Posting, TableWriter};
@@ -40,9 +42,12 @@ pub(super) struct IndexWriter<'a> {
     layout: &'a BuildLayout,
     prefixes: &'a dyn Prefixes,
     table: TableWriter<Concept>,
+    flags: FlagsWriter,
     fulltext: FullTextWriter,
     ids: LexiconWriter,
     labels: LexiconWriter,
+    /// Name variant keys, when the catalogue has name rules.
+    variants: Option<(LexiconWriter, &'a NameRules)>,
     next: u32,
 }
 
@@ -50,18 +55,23 @@ impl<'a> IndexWriter<'a> {
     pub(super) fn create(
         layout: &'a BuildLayout,
         prefixes: &'a dyn Prefixes,
+        rules: Option<&'a NameRules>,
     ) -> Result<IndexWriter<'a>, BuildError> {
         let table = TableWriter::create(&layout.concepts_data(), &layout.concepts_index())
             .map_err(io_err("creating the concept table"))?;
+        let flags = FlagsWriter::create(&layout.concept_flags())
+            .map_err(io_err("creating the concept flags"))?;
         fs::create_dir(layout.fulltext()).map_err(io_err("creating the full-text directory"))?;
         let fulltext = FullTextWriter::create(&layout.fulltext())?;
         Ok(IndexWriter {
             layout,
             prefixes,
             table,
+            flags,
             fulltext,
             ids: LexiconWriter::spilling(&layout.dir, "ids"),
             labels: LexiconWriter::spilling(&layout.dir, "labels"),
+            variants: rules.map(|r| (LexiconWriter::spilling(&layout.dir, "variants"), r)),
             next: 0,
         })
     }
@@ -79,6 +89,9 @@ impl<'a> IndexWriter<'a> {
                 .table
                 .push(concept)
                 .map_err(io_err("writing the concept table"))?;
+            self.flags
+                .push(ConceptFlags::of(concept))
+                .map_err(io_err("writing the concept flags"))?;
             self.fulltext.add(id, source_id, concept)?;
         }
         self.next = u32::try_from(concepts.len())
@@ -127,6 +140,31 @@ impl<'a> IndexWriter<'a> {
                 })
                 .collect();
         self.labels.extend(label_entries);
+        if let Some((writer, rules)) = &mut self.variants {
+            let rules: &NameRules = rules;
+            let variant_entries: Vec<(String, Posting)> = concepts
+                .par_iter()
+                .enumerate()
+                .flat_map_iter(|(i, c)| {
+                    let concept = start + i as u32;
+                    c.labels
+                        .iter()
+                        .take(usize::from(u16::MAX))
+                        .enumerate()
+                        .flat_map(move |(detail, l)| {
+                            rules
+                                .variants(&l.text)
+                                .into_iter()
+                                .filter(|v| !v.key.is_empty())
+                                .map(move |v| {
+                                    let detail = detail as u16;
+                                    (v.key, Posting { concept, detail })
+                                })
+                        })
+                })
+                .collect();
+            writer.extend(variant_entries);
+        }
     }
 
     pub(super) fn finish(
@@ -139,6 +177,9 @@ impl<'a> IndexWriter<'a> {
             .table
             .finish()
             .map_err(io_err("writing the concept table"))?;
+        self.flags
+            .finish()
+            .map_err(io_err("writing the concept flags"))?;
         self.fulltext.finish()?;
         observer.stage("writing the lexicons");
         let layout = self.layout;
@@ -150,7 +191,14 @@ impl<'a> IndexWriter<'a> {
             .labels
             .write(&layout.labels_fst(), &layout.labels_postings())
             .map_err(io_err("writing the label lexicon"))?;
+        let variant_lexicon = match self.variants {
+            Some((writer, _)) => writer
+                .write(&layout.variants_fst(), &layout.variants_postings())
+                .map_err(io_err("writing the name variant lexicon"))?,
+            None => Default::default(),
+        };
         Ok(Counts {
+            variant_lexicon,
             concepts: u64::from(total),
             triples: records.iter().map(|r| r.counts.triples).sum(),
             id_lexicon,

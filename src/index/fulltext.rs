@@ -2,9 +2,10 @@
 
 use std::path::Path;
 
+use tantivy::Term;
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::QueryParser;
-use tantivy::schema::{Field, INDEXED, STORED, STRING, Schema, TEXT, Value};
+use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::schema::{Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TEXT, Value};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, doc};
 
 use crate::model::Concept;
@@ -92,6 +93,7 @@ pub struct FullText {
     reader: IndexReader,
     parser: QueryParser,
     id: Field,
+    source: Field,
 }
 
 impl FullText {
@@ -112,12 +114,19 @@ impl FullText {
             reader,
             parser,
             id: fields.id,
+            source: fields.source,
         })
     }
 
-    /// The best `limit` hits for free text, and the total number of matching concepts. Query
-    /// syntax errors are forgiven: the text is searched as words.
-    pub fn search(&self, text: &str, limit: usize) -> Result<(Vec<TextHit>, usize), FullTextError> {
+    /// The best `limit` hits for free text, and the total number of matching concepts, in the
+    /// given sources (all when `None`). Query syntax errors are forgiven: the text is searched
+    /// as words.
+    pub fn search(
+        &self,
+        text: &str,
+        sources: Option<&[String]>,
+        limit: usize,
+    ) -> Result<(Vec<TextHit>, usize), FullTextError> {
         // Words only: query syntax such as `*`, `field:` or quotes is data, not an operator.
         let words: String = text
             .chars()
@@ -125,7 +134,25 @@ impl FullText {
             .collect::<String>()
             .to_lowercase();
         let limit = limit.min(MAX_HITS);
-        let (query, _) = self.parser.parse_query_lenient(&words);
+        let (words_query, _) = self.parser.parse_query_lenient(&words);
+        let query: Box<dyn Query> = match sources {
+            None => words_query,
+            Some(sources) => {
+                let any_source: Vec<(Occur, Box<dyn Query>)> = sources
+                    .iter()
+                    .map(|s| {
+                        let term = Term::from_field_text(self.source, s);
+                        let query: Box<dyn Query> =
+                            Box::new(TermQuery::new(term, IndexRecordOption::Basic));
+                        (Occur::Should, query)
+                    })
+                    .collect();
+                Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, words_query),
+                    (Occur::Must, Box::new(BooleanQuery::new(any_source))),
+                ]))
+            }
+        };
         let searcher = self.reader.searcher();
         let (top, total) = searcher.search(
             &query,

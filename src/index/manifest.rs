@@ -9,7 +9,7 @@ use super::registry::RegistryCounts;
 use crate::model::PrefixRule;
 
 /// Bumped whenever a file layout under a build directory changes.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -29,8 +29,20 @@ pub struct Manifest {
     /// position.
     #[serde(default)]
     pub mapping_sets: Vec<MappingSetRecord>,
+    /// The name variant rules this build's variant lexicon was written with, if any.
+    #[serde(default)]
+    pub name_rules: Option<NameRulesRecord>,
     /// When and how long; the only fields that differ between builds of the same inputs.
     pub built: BuildTime,
+}
+
+/// The name variant rules a build used: copied into the build as `name-rules.toml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameRulesRecord {
+    /// The catalogue's rules file, relative to the catalogue.
+    pub file: String,
+    pub version: String,
+    pub sha256: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,6 +77,9 @@ pub struct Counts {
     pub triples: u64,
     pub id_lexicon: LexiconCounts,
     pub label_lexicon: LexiconCounts,
+    /// Name variant keys (empty without name rules).
+    #[serde(default)]
+    pub variant_lexicon: LexiconCounts,
     #[serde(default)]
     pub mappings: MappingIndexCounts,
 }

@@ -5,11 +5,13 @@
 //! On disk, `index/CURRENT` names the active build directory; a build writes a new directory
 //! and then replaces `CURRENT` atomically, so readers never see a half-written index.
 
+pub mod flags;
 pub mod fulltext;
 pub mod lexicon;
 pub mod manifest;
 pub mod mappings;
 mod mmap;
+pub mod names;
 pub mod normalize;
 pub mod registry;
 mod runs;
@@ -64,6 +66,19 @@ impl BuildLayout {
     }
     pub fn labels_postings(&self) -> PathBuf {
         self.dir.join("labels.postings")
+    }
+    pub fn variants_fst(&self) -> PathBuf {
+        self.dir.join("variants.fst")
+    }
+    pub fn variants_postings(&self) -> PathBuf {
+        self.dir.join("variants.postings")
+    }
+    /// The build's copy of the name variant rules.
+    pub fn name_rules(&self) -> PathBuf {
+        self.dir.join("name-rules.toml")
+    }
+    pub fn concept_flags(&self) -> PathBuf {
+        self.dir.join("concepts.flags")
     }
     pub fn concepts_data(&self) -> PathBuf {
         self.dir.join("concepts.dat")
@@ -146,7 +161,10 @@ pub struct IndexFiles {
     pub manifest: Manifest,
     pub ids: Lexicon,
     pub labels: Lexicon,
+    /// Name variant keys and the rules that made them, when the build had rules.
+    pub variants: Option<(Lexicon, names::NameRules)>,
     pub table: Table<Concept>,
+    pub flags: flags::Flags,
     pub fulltext: FullText,
     pub mappings: mappings::MappingIndex,
 }
@@ -170,8 +188,22 @@ impl IndexFiles {
             Lexicon::open(&layout.ids_fst(), &layout.ids_postings()).map_err(|e| damaged(&e))?;
         let labels = Lexicon::open(&layout.labels_fst(), &layout.labels_postings())
             .map_err(|e| damaged(&e))?;
+        let variants = match &manifest.name_rules {
+            None => None,
+            Some(_) => {
+                let text = std::fs::read_to_string(layout.name_rules())
+                    .map_err(|e| damaged(&format!("{}: {e}", layout.name_rules().display())))?;
+                let rules = names::NameRules::from_toml(&text)
+                    .map_err(|e| damaged(&format!("{}: {e}", layout.name_rules().display())))?;
+                let lexicon = Lexicon::open(&layout.variants_fst(), &layout.variants_postings())
+                    .map_err(|e| damaged(&e))?;
+                Some((lexicon, rules))
+            }
+        };
         let table = Table::open(&layout.concepts_data(), &layout.concepts_index())
             .map_err(|e| damaged(&e))?;
+        let flags =
+            flags::Flags::open(&layout.concept_flags(), table.len()).map_err(|e| damaged(&e))?;
         let fulltext = FullText::open(&layout.fulltext()).map_err(|e| damaged(&e))?;
         let mappings = mappings::MappingIndex::open(&layout.mappings()).map_err(|e| damaged(&e))?;
         Ok(IndexFiles {
@@ -180,7 +212,9 @@ impl IndexFiles {
             manifest,
             ids,
             labels,
+            variants,
             table,
+            flags,
             fulltext,
         })
     }

@@ -146,14 +146,14 @@ pub struct ReadingDto {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Candidate {
     pub concept: ConceptSummary,
-    /// The stage that matched: `identifier`, `exact_label`, `synonym`, `fuzzy` or `full_text`.
-    #[schemars(extend("enum" = ["identifier", "exact_label", "synonym", "fuzzy", "full_text"]))]
+    /// The stage that matched.
+    #[schemars(extend("enum" = ["identifier", "exact_label", "synonym", "via_mapping", "name_variant", "fuzzy", "full_text"]))]
     pub match_type: String,
-    /// How the name matched: identifier, alt_id, label, approved_symbol, approved_name,
-    /// entry_term, exact_synonym, alt_label, alias_symbol, previous_symbol, narrow_synonym,
-    /// broad_synonym, related_synonym, hidden_label, notation, near_spelling or full_text.
-    /// An alias or previous symbol may belong to several genes.
-    #[schemars(extend("enum" = ["identifier", "alt_id", "label", "approved_symbol", "approved_name", "entry_term", "exact_synonym", "alt_label", "alias_symbol", "previous_symbol", "narrow_synonym", "broad_synonym", "related_synonym", "hidden_label", "notation", "near_spelling", "full_text"]))]
+    /// How the name matched, which is also the rank tier. An alias or previous symbol may
+    /// belong to several genes; via_mapping: another concept has the name and maps to this
+    /// one (see `via`); name_variant: matched after the name rules (plural, word order,
+    /// spelling, head word).
+    #[schemars(extend("enum" = ["identifier", "alt_id", "label", "approved_symbol", "approved_name", "entry_term", "exact_synonym", "alt_label", "alias_symbol", "previous_symbol", "narrow_synonym", "broad_synonym", "related_synonym", "hidden_label", "notation", "via_mapping", "name_variant", "near_spelling", "full_text"]))]
     pub match_kind: String,
     /// Whether the matched text equals the input in letter case too (gene symbols are
     /// case-significant).
@@ -166,7 +166,32 @@ pub struct Candidate {
     /// The text that matched, with its language tag.
     pub matched_text: Option<String>,
     pub matched_lang: Option<String>,
+    /// For via_mapping: the concept whose name matched and the mapping that led here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<Via>,
     pub score: Score,
+}
+
+/// The mapping a via_mapping candidate was reached by.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Via {
+    /// The concept whose name matched.
+    pub identifier: String,
+    pub label: Option<String>,
+    pub match_kind: String,
+    /// Always skos:exactMatch.
+    pub predicate: String,
+    /// Who asserted it (map_identifier gives the full evidence).
+    pub asserted_by: Vec<ViaAssertion>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ViaAssertion {
+    /// Catalogue id of the mapping set or source.
+    pub source: String,
+    pub mapping_set_id: Option<String>,
+    pub release: String,
+    pub justification: String,
 }
 
 /// A score broken into its parts; `total` orders candidates.
@@ -175,8 +200,8 @@ pub struct Score {
     pub total: f64,
     /// Weight of the match kind: identifier 1.0, label or approved symbol 0.95, approved name
     /// 0.93, entry term or exact synonym 0.9, alt label 0.88, alias symbol 0.85, previous
-    /// symbol 0.82, narrow or broad synonym 0.8, related synonym 0.75, near spelling 0.7, full
-    /// text up to 0.5.
+    /// symbol 0.82, narrow or broad synonym 0.8, related synonym 0.75, via mapping 0.74, name
+    /// variant 0.72, near spelling 0.7, full text up to 0.5.
     pub match_type: f64,
     /// Subtracted per edit for fuzzy matches (0.1 per edit).
     pub distance_penalty: f64,
@@ -184,6 +209,8 @@ pub struct Score {
     pub case_penalty: f64,
     /// The full-text relevance (BM25), when the match came from full text.
     pub text_relevance: Option<f64>,
+    /// The score in words.
+    pub basis: String,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -199,8 +226,12 @@ pub struct Candidates {
     pub distinct_entities: u64,
     /// Obsolete matches left out (include_obsolete=false).
     pub obsolete_hidden: u64,
-    /// The stages tried in order, and the one that produced the candidates.
+    /// The stages run, in order; their candidates are merged and ranked by match kind.
     pub stages_tried: Vec<String>,
+    /// The stages that gave listed candidates.
+    pub stages_matched: Vec<String>,
+    /// The input was read as an abbreviation or symbol: case-exact matches rank first.
+    pub abbreviation: bool,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -317,7 +348,8 @@ pub struct IdentifierArgs {
 pub struct FindArgs {
     /// The name to look for, e.g. "Abnormality of body height".
     pub text: String,
-    /// Only these source ids (see list_sources). Default: all.
+    /// Candidates only from these source ids (see list_sources); names are still looked up
+    /// in every source and followed through mappings. Default: all.
     #[serde(default)]
     pub sources: Option<Vec<String>>,
     /// Include obsolete concepts. Default: false (they are counted, not listed).

@@ -73,9 +73,10 @@ pub fn instructions(m: &Manifest) -> String {
          - Have an identifier (CURIE, IRI, PREFIX_local)? Call resolve_identifier first. It says \
          found, obsolete (with every replacement), not in the loaded sources, or malformed/unknown \
          prefix: treat anything but found as not resolved.\n\
-         - Have a name? Call find_concepts. It tries exact label, then synonyms, then near \
-         spellings, then full text, and says which matched (match_kind) and whether the name is \
-         ambiguous; obsolete concepts are hidden and counted.\n\
+         - Have a name? Call find_concepts (with sources to ground into one vocabulary). It \
+         ranks labels, synonyms, names reached through mappings, name variants, near spellings \
+         and full text, says which matched (match_kind) and whether the name is ambiguous; \
+         obsolete concepts are hidden and counted.\n\
          - Need labels, definitions, parents, children, xrefs or provenance? Call get_concept with \
          the identifier from the first step.\n\
          - Need the identifier in another vocabulary (MeSH, DOID, OMIM, UMLS, NCBIGene, ...)? Call \

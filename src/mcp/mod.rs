@@ -99,7 +99,7 @@ impl OntoServer {
     /// Which concepts have this name?
     #[tool(
         input_schema = schema_for_type::<FindArgs>(),
-        description = "Which concepts have this name? Tries exact label, then synonyms, then near spellings (edit distance 1-2), then full text over labels and definitions. Every concept that matches a name is listed, best first: each candidate says how it matched (match_kind: label, approved_symbol, alias_symbol, previous_symbol, approved_name, entry_term, a synonym kind, near_spelling, full_text), whether the letter case matched (gene symbols are case-significant), its status, and a score broken into parts; `ambiguous` and `distinct_concepts` say when one name names several concepts. Obsolete and withdrawn concepts are hidden unless include_obsolete is true, and counted.",
+        description = "Which concepts have this name? Looks the name up as a label or synonym, as a name variant (plural, word order, British spelling, 'X cancer' for 'X neoplasms'), through mappings (another source has the name and maps exactly to the concept: match_kind via_mapping, with the mapping), as a near spelling and in full text, and ranks all of them by match_kind, best first. `sources` limits the candidates, not the names: a name only MONDO knows still finds MeSH concepts. Short inputs in capitals are read as abbreviations (case-exact first). Each candidate says how it matched, whether the letter case matched (gene symbols are case-significant), its status and its score's basis; `ambiguous` and `distinct_concepts` say when one name names several concepts. Obsolete and withdrawn concepts are hidden unless include_obsolete is true, and counted.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,

@@ -7,9 +7,10 @@ pub mod mapping;
 mod search;
 pub mod sparql;
 
+pub use crate::index::names::NameStep;
 pub use identifier::{BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, Normalized, Outcome};
 pub use search::{
-    FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, Stage, penalties,
+    FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, Stage, ViaMapping, penalties,
 };
 
 use std::path::Path;
@@ -107,6 +108,8 @@ pub enum ResolveError {
     Store(#[from] StoreError),
     #[error("the RDF store cannot be opened: {0}")]
     StoreUnavailable(String),
+    #[error("the mapping index could not be read: {0}")]
+    MappingIndex(String),
     #[error("full-text search failed: {0}")]
     FullText(#[from] crate::index::fulltext::FullTextError),
 }
@@ -269,9 +272,10 @@ impl Resolver {
     pub fn search(
         &self,
         text: &str,
+        sources: Option<&[String]>,
         limit: usize,
     ) -> Result<(Vec<TextMatch>, usize), ResolveError> {
-        let (hits, total) = self.files.fulltext.search(text, limit)?;
+        let (hits, total) = self.files.fulltext.search(text, sources, limit)?;
         Ok((
             hits.into_iter()
                 .map(|h| TextMatch {

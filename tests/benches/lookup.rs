@@ -121,7 +121,7 @@ fn main() {
     report(
         "full-text search top 10 (this index)",
         time_each(&labels[..2000.min(labels.len())], |q| {
-            r.search(q, 10).expect("search");
+            r.search(q, None, 10).expect("search");
         }),
     );
 

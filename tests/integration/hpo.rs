@@ -103,7 +103,7 @@ fn exact_label_ranks_first_and_synonyms_are_typed() {
 fn full_text_reaches_definitions() {
     let r = hpo();
     let (hits, total) = r
-        .search("abnormally short stature height", 10)
+        .search("abnormally short stature height", None, 10)
         .expect("search");
     assert!(total >= 10, "{total}");
     let curies: Vec<String> = hits
@@ -169,13 +169,13 @@ fn hostile_queries_are_bounded() {
         r.fuzzy(&long, 2, usize::MAX).is_empty(),
         "over-long fuzzy queries are not searched"
     );
-    let (hits, total) = r.search("*", usize::MAX).expect("search");
+    let (hits, total) = r.search("*", None, usize::MAX).expect("search");
     assert_eq!(
         (hits.len(), total),
         (0, 0),
         "query syntax is not interpreted"
     );
-    let (hits, _) = r.search("height", usize::MAX).expect("search");
+    let (hits, _) = r.search("height", None, usize::MAX).expect("search");
     assert!(!hits.is_empty() && hits.len() <= 1000);
     assert!(r.lookup_label("").is_empty() && r.lookup_id("").is_empty());
 }

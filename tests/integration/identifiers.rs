@@ -229,12 +229,7 @@ fn issue_4_identifier_spellings_and_outcomes() {
             "NCBIGene:7157",
             "URI prefix",
         ),
-        case(
-            "MONDO:0000001",
-            ABSENT,
-            "MONDO:0000001",
-            "catalogued [] loaded []",
-        ),
+        case("DOID:4", ABSENT, "DOID:4", "catalogued [] loaded []"),
         case(
             "doi:10.1038/s41597-022-01807-3",
             ABSENT,

@@ -5,8 +5,10 @@ mod tidy;
 
 mod build_safety;
 mod clients;
+mod eval_grounding;
 mod fixtures;
 mod genes_mesh;
+mod grounding;
 mod hpo;
 mod identifiers;
 mod map_cli;

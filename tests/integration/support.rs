@@ -372,7 +372,7 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
                     ))
             }
             Expect::Text(want) => {
-                let (hits, _) = resolver.search(query, 5).expect("search runs");
+                let (hits, _) = resolver.search(query, None, 5).expect("search runs");
                 match hits.first() {
                     Some(h) if iri(h.concept) == *want => Ok(()),
                     _ => Err(format!(

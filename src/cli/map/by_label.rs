@@ -124,11 +124,16 @@ fn search(cx: &Context, name: &str, sources: Option<&[String]>) -> anyhow::Resul
     })?)
 }
 
-/// The best [`MAX_NAME_CANDIDATES`] candidates of a search, with their CURIEs.
+/// The best [`MAX_NAME_CANDIDATES`] decisive candidates of a search (name matches, or near
+/// spellings and full text when there are none), with their CURIEs. Via-mapping candidates
+/// are left out: this command follows each name candidate's mappings itself, with every
+/// hop's provenance.
 fn hits<'a>(cx: &Context, line: u64, name: &'a str, search: &'a NameSearch) -> Vec<NameHit<'a>> {
+    let total = search.decisive().iter().filter(|c| c.via.is_none()).count();
     search
-        .candidates
+        .decisive()
         .iter()
+        .filter(|c| c.via.is_none())
         .take(MAX_NAME_CANDIDATES)
         .filter_map(|candidate| {
             let concept = cx.resolver.concept(candidate.concept)?;
@@ -138,7 +143,7 @@ fn hits<'a>(cx: &Context, line: u64, name: &'a str, search: &'a NameSearch) -> V
                 name,
                 curie: canonical_curie(cx.resolver, id),
                 candidate,
-                total: search.candidates.len(),
+                total,
             })
         })
         .collect()
@@ -180,11 +185,13 @@ fn name_predicate(kind: MatchKind) -> MappingPredicate {
     use MatchKind::*;
     match kind {
         Identifier | AltId | Label | ApprovedSymbol | ApprovedName | EntryTerm | ExactSynonym
-        | AltLabel | Notation => MappingPredicate::ExactMatch,
+        | AltLabel | Notation | ViaMapping => MappingPredicate::ExactMatch,
         NarrowSynonym => MappingPredicate::BroadMatch,
         BroadSynonym => MappingPredicate::NarrowMatch,
         RelatedSynonym | FullText => MappingPredicate::RelatedMatch,
-        AliasSymbol | PreviousSymbol | HiddenLabel | NearSpelling => MappingPredicate::CloseMatch,
+        AliasSymbol | PreviousSymbol | HiddenLabel | NameVariant | NearSpelling => {
+            MappingPredicate::CloseMatch
+        }
     }
 }
 

@@ -7,7 +7,8 @@ use super::*;
 use crate::mcp::dto::*;
 use crate::resolve::sparql;
 use crate::resolve::{
-    ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, NameSearch, Resolver, Stage,
+    ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, NameSearch, NameStep, Resolver, Stage,
+    ViaMapping,
 };
 
 pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
@@ -83,7 +84,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         query: QueryEcho {
             input,
             normalized: crate::resolve::name_key(text),
-            steps: vec!["folded case, spacing and punctuation".into()],
+            steps: name_steps(&search),
             filters: json!({ "sources": wanted, "include_obsolete": include_obsolete, "limit": limit }),
             defaults_applied: defaults,
         },
@@ -123,12 +124,34 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
                 .iter()
                 .map(|s| s.as_str().to_string())
                 .collect(),
+            stages_matched: search
+                .stages_matched
+                .iter()
+                .map(|s| s.as_str().to_string())
+                .collect(),
+            abbreviation: search.abbreviation,
         },
     })
 }
 
-/// The SPARQL that re-runs the answer: the exact-name stage in full; for the other stages,
-/// the candidates and their names.
+/// How the name was read: the folding every stage uses, then the name-variant steps.
+fn name_steps(search: &NameSearch) -> Vec<String> {
+    let mut steps = vec!["folded case, spacing and punctuation".to_string()];
+    steps.extend(
+        search
+            .variant_steps
+            .iter()
+            .filter(|s| !matches!(s, NameStep::Folded { .. }))
+            .map(|s| format!("name variant: {}", s.describe())),
+    );
+    if search.abbreviation {
+        steps.push("read as an abbreviation or symbol: case-exact matches first".into());
+    }
+    steps
+}
+
+/// The SPARQL that re-runs the answer: the exact-name stage in full when only it matched;
+/// identifiers as concepts; otherwise the listed candidates and their names.
 fn find_sparql(
     search: &NameSearch,
     candidates: &[Candidate],
@@ -138,10 +161,12 @@ fn find_sparql(
 ) -> String {
     let concepts: Vec<&str> = candidates.iter().map(|c| c.concept.iri.as_str()).collect();
     let graphs: Vec<&str> = graphs.iter().map(String::as_str).collect();
-    match search.decided {
-        Some(Stage::Identifier) => sparql::concepts_in_graphs(&concepts, &graphs),
-        Some(Stage::NearSpelling | Stage::FullText) => sparql::concept_names(&concepts, &graphs),
-        _ => sparql::exact_name(&crate::resolve::name_key(text), &graphs, include_obsolete),
+    match search.stages_matched.as_slice() {
+        [Stage::Identifier] => sparql::concepts_in_graphs(&concepts, &graphs),
+        [] | [Stage::ExactName] => {
+            sparql::exact_name(&crate::resolve::name_key(text), &graphs, include_obsolete)
+        }
+        _ => sparql::concept_names(&concepts, &graphs),
     }
 }
 
@@ -239,6 +264,8 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<Candidate> {
         Stage::Identifier => "identifier",
         Stage::ExactName if c.kind.weight() >= 0.95 => "exact_label",
         Stage::ExactName => "synonym",
+        Stage::ViaMapping => "via_mapping",
+        Stage::NameVariant => "name_variant",
         Stage::NearSpelling => "fuzzy",
         Stage::FullText => "full_text",
     };
@@ -258,12 +285,43 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<Candidate> {
         distance: c.distance,
         matched_text: c.text.clone(),
         matched_lang: c.lang.clone(),
+        via: c.via.as_ref().map(|v| via(r, v)),
         score: Score {
             total: c.score,
             match_type: c.weight.min(1.0),
             distance_penalty,
             case_penalty,
             text_relevance: c.relevance,
+            basis: c.basis(),
         },
     })
+}
+
+/// The mapping behind a via_mapping candidate, in wire form.
+fn via(r: &Resolver, v: &ViaMapping) -> Via {
+    let from = r.concept(v.from);
+    Via {
+        identifier: from
+            .as_ref()
+            .map(|c| c.curie.clone().unwrap_or_else(|| c.iri.clone()))
+            .unwrap_or_default(),
+        label: from
+            .as_ref()
+            .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
+        match_kind: v.from_kind.as_str().into(),
+        predicate: v.predicate.curie().to_string(),
+        asserted_by: v
+            .evidence
+            .iter()
+            .map(|e| {
+                let e = super::mapping::evidence(r, e);
+                ViaAssertion {
+                    source: e.source,
+                    mapping_set_id: e.mapping_set_id,
+                    release: e.release,
+                    justification: e.justification,
+                }
+            })
+            .collect(),
+    }
 }

@@ -1,157 +1,38 @@
-//! "Which concepts have this name?": the search cascade (identifier → exact name → near
-//! spelling → full text), its ranking and its filters. Every adapter (MCP, `lookup`) asks here,
-//! so the same question gets the same answer.
+//! "Which concepts have this name?": every stage (identifier, exact name, name variant, via
+//! mapping, near spelling, full text), their candidates merged and ranked by match kind, and
+//! the filters. Every adapter (MCP, `lookup`, `map --by label`) asks here, so the same question
+//! gets the same answer.
 
-use std::collections::HashSet;
+mod kinds;
+mod stages;
+mod via;
 
-use super::{ConceptId, Outcome, ResolveError, Resolver};
-use crate::model::{Concept, LabelKind, XrefKind};
-use crate::registry::{Reading, Step};
+use std::collections::{HashMap, HashSet};
 
-/// How many full-text hits are ranked before filtering.
-pub const FULL_TEXT_DEPTH: usize = 1000;
+pub use kinds::{MatchKind, Stage};
+pub use via::ViaMapping;
+
+use super::{ConceptId, ResolveError, Resolver};
+use crate::index::names::NameStep;
+use crate::model::{Concept, XrefKind};
+
+/// How many full-text hits are ranked when the name stages found nothing (adapters list at
+/// most 100; the rest are counted).
+pub const FULL_TEXT_DEPTH: usize = 200;
+/// How many full-text hits are listed beneath name matches: other readings, not the answer.
+const FULL_TEXT_DEPTH_BESIDE_NAMES: usize = 20;
 /// Above this many candidates, concepts are counted without looking for the same entity
 /// asserted by several sources.
-const MAX_ENTITY_GROUPING: usize = 200;
-/// How many near-spelling labels are looked at.
-const FUZZY_DEPTH: usize = 200;
+const MAX_ENTITY_GROUPING: usize = 50;
+/// How many near-spelling labels are looked at, closest first.
+const FUZZY_DEPTH: usize = 50;
 /// Subtracted from a score per edit of a near spelling.
 const EDIT_PENALTY: f64 = 0.1;
 /// Subtracted from a score when the match ignored letter case (gene symbols are case-significant).
 const CASE_PENALTY: f64 = 0.01;
-
-/// Every way a name can match a concept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MatchKind {
-    Identifier,
-    AltId,
-    Label,
-    ApprovedSymbol,
-    ApprovedName,
-    EntryTerm,
-    ExactSynonym,
-    AltLabel,
-    AliasSymbol,
-    PreviousSymbol,
-    NarrowSynonym,
-    BroadSynonym,
-    RelatedSynonym,
-    HiddenLabel,
-    Notation,
-    NearSpelling,
-    FullText,
-}
-
-impl MatchKind {
-    /// Every kind, in rank order.
-    pub const ALL: [MatchKind; 17] = [
-        MatchKind::Identifier,
-        MatchKind::AltId,
-        MatchKind::Label,
-        MatchKind::ApprovedSymbol,
-        MatchKind::ApprovedName,
-        MatchKind::EntryTerm,
-        MatchKind::ExactSynonym,
-        MatchKind::AltLabel,
-        MatchKind::AliasSymbol,
-        MatchKind::PreviousSymbol,
-        MatchKind::NarrowSynonym,
-        MatchKind::BroadSynonym,
-        MatchKind::RelatedSynonym,
-        MatchKind::HiddenLabel,
-        MatchKind::Notation,
-        MatchKind::NearSpelling,
-        MatchKind::FullText,
-    ];
-
-    /// The kind of a name match on a label of this kind.
-    pub fn of_label(kind: LabelKind) -> MatchKind {
-        match kind {
-            LabelKind::Label | LabelKind::PrefLabel => MatchKind::Label,
-            LabelKind::ApprovedSymbol => MatchKind::ApprovedSymbol,
-            LabelKind::ApprovedName => MatchKind::ApprovedName,
-            LabelKind::EntryTerm => MatchKind::EntryTerm,
-            LabelKind::ExactSynonym => MatchKind::ExactSynonym,
-            LabelKind::AltLabel => MatchKind::AltLabel,
-            LabelKind::AliasSymbol => MatchKind::AliasSymbol,
-            LabelKind::PreviousSymbol => MatchKind::PreviousSymbol,
-            LabelKind::NarrowSynonym => MatchKind::NarrowSynonym,
-            LabelKind::BroadSynonym => MatchKind::BroadSynonym,
-            LabelKind::RelatedSynonym => MatchKind::RelatedSynonym,
-            LabelKind::HiddenLabel => MatchKind::HiddenLabel,
-            LabelKind::Notation => MatchKind::Notation,
-        }
-    }
-
-    /// The weight of this kind of match: a concept's own name above its other names, and
-    /// names another concept may also use (aliases, previous symbols) below those.
-    pub fn weight(self) -> f64 {
-        match self {
-            MatchKind::Identifier => 1.0,
-            MatchKind::AltId => 0.97,
-            MatchKind::Label | MatchKind::ApprovedSymbol => 0.95,
-            MatchKind::ApprovedName => 0.93,
-            MatchKind::EntryTerm | MatchKind::ExactSynonym => 0.9,
-            MatchKind::AltLabel => 0.88,
-            MatchKind::AliasSymbol => 0.85,
-            MatchKind::PreviousSymbol => 0.82,
-            MatchKind::NarrowSynonym | MatchKind::BroadSynonym => 0.8,
-            MatchKind::RelatedSynonym | MatchKind::HiddenLabel | MatchKind::Notation => 0.75,
-            MatchKind::NearSpelling => 0.7,
-            MatchKind::FullText => 0.5,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchKind::Identifier => "identifier",
-            MatchKind::AltId => "alt_id",
-            MatchKind::Label => "label",
-            MatchKind::ApprovedSymbol => "approved_symbol",
-            MatchKind::ApprovedName => "approved_name",
-            MatchKind::EntryTerm => "entry_term",
-            MatchKind::ExactSynonym => "exact_synonym",
-            MatchKind::AltLabel => "alt_label",
-            MatchKind::AliasSymbol => "alias_symbol",
-            MatchKind::PreviousSymbol => "previous_symbol",
-            MatchKind::NarrowSynonym => "narrow_synonym",
-            MatchKind::BroadSynonym => "broad_synonym",
-            MatchKind::RelatedSynonym => "related_synonym",
-            MatchKind::HiddenLabel => "hidden_label",
-            MatchKind::Notation => "notation",
-            MatchKind::NearSpelling => "near_spelling",
-            MatchKind::FullText => "full_text",
-        }
-    }
-}
-
-/// The stages of the cascade, in the order they are tried.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    Identifier,
-    ExactName,
-    NearSpelling,
-    FullText,
-}
-
-impl Stage {
-    pub const ALL: [Stage; 4] = [
-        Stage::Identifier,
-        Stage::ExactName,
-        Stage::NearSpelling,
-        Stage::FullText,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Stage::Identifier => "identifier",
-            Stage::ExactName => "exact_label+synonym",
-            Stage::NearSpelling => "fuzzy",
-            Stage::FullText => "full_text",
-        }
-    }
-}
+/// Inputs of at most this many characters, in capitals (with digits), are read as
+/// abbreviations or symbols: case-exact matches rank first.
+const MAX_ABBREVIATION_CHARS: usize = 8;
 
 /// One concept a name search found, with how it matched.
 #[derive(Clone, Debug, PartialEq)]
@@ -168,6 +49,8 @@ pub struct NameCandidate {
     pub lang: Option<String>,
     /// BM25 relevance, for full-text matches.
     pub relevance: Option<f64>,
+    /// For via-mapping candidates: the concept whose name matched and the mapping followed.
+    pub via: Option<ViaMapping>,
     /// Whether the concept is obsolete or withdrawn (listed only when asked for).
     pub obsolete: bool,
     /// The match kind's weight (scaled by relevance for full text).
@@ -175,11 +58,31 @@ pub struct NameCandidate {
     pub score: f64,
 }
 
+impl NameCandidate {
+    /// The score's basis in words: the tier and what was taken off.
+    pub fn basis(&self) -> String {
+        let (edits, case) = penalties(self);
+        let mut basis = format!("{} {:.2}", self.kind.as_str(), self.weight);
+        if let Some(relevance) = self.relevance {
+            basis.push_str(&format!(" (scaled by text relevance {relevance:.2})"));
+        }
+        if edits > 0.0 {
+            basis.push_str(&format!(" - {edits:.2} for edits"));
+        }
+        if case > 0.0 {
+            basis.push_str(&format!(" - {case:.2} for letter case"));
+        }
+        basis
+    }
+}
+
 /// A name search: the text and its filters.
 #[derive(Clone, Debug)]
 pub struct NameQuery<'a> {
     pub text: &'a str,
-    /// Source ids to search; every loaded source when `None`.
+    /// Source ids whose concepts may be candidates; every loaded source when `None`. Names are
+    /// looked up in every source, so a name only another source knows still leads to a
+    /// concept here through a mapping.
     pub sources: Option<&'a [String]>,
     pub include_obsolete: bool,
 }
@@ -190,20 +93,40 @@ pub struct NameSearch {
     pub candidates: Vec<NameCandidate>,
     /// Obsolete or withdrawn concepts that matched but were left out, by id.
     pub hidden: Vec<ConceptId>,
-    /// How many distinct entities the candidates name: concepts of several sources joined by
-    /// an exact-match cross-reference (HGNC:11998 and NCBIGene:7157) count once.
+    /// How many distinct entities the name matches (candidates that name the concept, or all
+    /// candidates when none does): concepts of several sources joined by an exact-match
+    /// cross-reference (HGNC:11998 and NCBIGene:7157) count once.
     pub distinct_entities: usize,
     pub stages_tried: Vec<Stage>,
-    /// The stage that produced the candidates.
-    pub decided: Option<Stage>,
+    /// The stages that gave at least one listed candidate.
+    pub stages_matched: Vec<Stage>,
+    /// The steps the name went through for the name-variant stage.
+    pub variant_steps: Vec<NameStep>,
+    /// The input was read as an abbreviation or symbol (short, in capitals).
+    pub abbreviation: bool,
     /// Whether full text matched more documents than were ranked.
     pub more_exist: bool,
 }
 
 impl NameSearch {
-    /// How many different concepts the candidates name.
+    /// The candidates that name the concept (identifier, name, variant, via mapping), or all
+    /// of them when none does: what ambiguity is judged on.
+    pub fn decisive(&self) -> &[NameCandidate] {
+        let live_names = self
+            .candidates
+            .iter()
+            .take_while(|c| c.kind.names_the_concept() && !c.obsolete)
+            .count();
+        if live_names > 0 {
+            &self.candidates[..live_names]
+        } else {
+            &self.candidates
+        }
+    }
+
+    /// How many different concepts the decisive candidates name.
     pub fn distinct_concepts(&self) -> usize {
-        self.candidates
+        self.decisive()
             .iter()
             .map(|c| c.concept)
             .collect::<HashSet<_>>()
@@ -217,63 +140,94 @@ impl NameSearch {
 }
 
 impl Resolver {
-    /// Runs the cascade: each stage runs only if the stages before it matched nothing in the
-    /// chosen sources, so a match in another source never hides a near spelling. A stage that
-    /// matched only obsolete or withdrawn concepts ends the search (they are counted, and
-    /// listed on request): near spellings of other names never stand in for them. Within a
-    /// stage every matching concept is kept, best match first, live before obsolete.
+    /// Runs every stage and merges their candidates: each concept once, under its best match,
+    /// ranked by match kind (exact label > synonym > via mapping > name variant > near
+    /// spelling > full text), then case, then concept. Near spellings and full text run only
+    /// when the name stages found live concepts or nothing at all: a name that matched only
+    /// obsolete or withdrawn concepts never gets near spellings of other names instead (they
+    /// are counted, and listed on request). For a short input in capitals (an abbreviation or
+    /// symbol), case-exact matches rank first.
     pub fn find_by_name(&self, query: &NameQuery) -> Result<NameSearch, ResolveError> {
         let text = query.text.trim();
-        let mut out = NameSearch::default();
+        let mut out = NameSearch {
+            abbreviation: is_abbreviation(text),
+            ..NameSearch::default()
+        };
+        let mut found = self.identifier_stage(text);
+        found.extend(self.exact_name_stage(text));
+        let (variants, steps) = self.name_variant_stage(text);
+        out.variant_steps = steps;
+        found.extend(variants);
+        let via = self.via_mapping_stage(&found)?;
+        found.extend(via);
+        out.stages_tried.extend(&Stage::ALL[..4]);
+        // A near spelling guesses at a typo: when the name matched a label as typed, in any
+        // source, it is not one.
+        let typed = found
+            .iter()
+            .any(|c| matches!(c.stage, Stage::Identifier | Stage::ExactName));
         let mut hidden = HashSet::new();
-        for stage in Stage::ALL {
-            out.stages_tried.push(stage);
-            let mut found = match stage {
-                Stage::Identifier => self.identifier_stage(text),
-                Stage::ExactName => self.exact_name_stage(text),
-                Stage::NearSpelling => self.near_spelling_stage(text),
-                Stage::FullText => {
-                    let (found, total) = self.full_text_stage(text)?;
-                    out.more_exist = total > found.len();
-                    found
-                }
+        let mut kept = self.keep(found, query, &mut hidden);
+        // An identifier that was found is not a name: no near spellings or full text.
+        let identifier_found = kept.iter().any(|c| c.stage == Stage::Identifier);
+        if !identifier_found && (!kept.is_empty() || hidden.is_empty()) {
+            let names_found = !kept.is_empty();
+            let mut more = Vec::new();
+            if !typed {
+                more = self.near_spelling_stage(text);
+                out.stages_tried.push(Stage::NearSpelling);
+            }
+            let depth = if names_found {
+                FULL_TEXT_DEPTH_BESIDE_NAMES
+            } else {
+                FULL_TEXT_DEPTH
             };
-            found.sort_by(|a, b| {
-                b.score
-                    .total_cmp(&a.score)
-                    .then(b.case_exact.cmp(&a.case_exact))
-                    .then(a.kind.cmp(&b.kind))
-                    .then(a.concept.cmp(&b.concept))
-            });
-            let mut seen = HashSet::new();
-            for mut candidate in found {
-                if !seen.insert(candidate.concept) {
-                    continue;
-                }
-                let Some(concept) = self.concept(candidate.concept) else {
-                    continue;
-                };
-                if !self.in_sources(&concept, query.sources) || !concept.kind.searchable() {
-                    continue;
-                }
-                if concept.obsolete && !query.include_obsolete {
-                    hidden.insert(candidate.concept);
-                    continue;
-                }
-                candidate.obsolete = concept.obsolete;
-                out.candidates.push(candidate);
-            }
-            if !out.candidates.is_empty() || !hidden.is_empty() {
-                out.decided = Some(stage);
-                break;
-            }
+            let (full_text, total) = self.full_text_stage(text, query.sources, depth)?;
+            // Beside name matches, full text only adds a few other readings.
+            out.more_exist = !names_found && total > full_text.len();
+            more.extend(full_text);
+            out.stages_tried.push(Stage::FullText);
+            kept.extend(self.keep(more, query, &mut hidden));
         }
-        // Stable: within live and within obsolete candidates, the ranking above holds.
-        out.candidates.sort_by_key(|c| c.obsolete);
+        out.candidates = rank(kept, out.abbreviation);
+        let mut matched: Vec<Stage> = out.candidates.iter().map(|c| c.stage).collect();
+        matched.sort_unstable();
+        matched.dedup();
+        out.stages_matched = matched;
         out.hidden = hidden.into_iter().collect();
         out.hidden.sort_unstable();
-        out.distinct_entities = self.distinct_entities(&out.candidates);
+        let decisive = out.decisive().to_vec();
+        out.distinct_entities = self.distinct_entities(&decisive);
         Ok(out)
+    }
+
+    /// The candidates in the chosen sources and searchable; obsolete ones go to `hidden`
+    /// unless asked for.
+    fn keep(
+        &self,
+        found: Vec<NameCandidate>,
+        query: &NameQuery,
+        hidden: &mut HashSet<ConceptId>,
+    ) -> Vec<NameCandidate> {
+        let mut out = Vec::with_capacity(found.len());
+        let mut status: HashMap<ConceptId, Option<bool>> = HashMap::new();
+        for mut candidate in found {
+            let obsolete = *status.entry(candidate.concept).or_insert_with(|| {
+                let flags = self.files.flags.get(candidate.concept)?;
+                (flags.searchable && self.source_wanted(flags.source, query.sources))
+                    .then_some(flags.obsolete)
+            });
+            let Some(obsolete) = obsolete else {
+                continue;
+            };
+            if obsolete && !query.include_obsolete {
+                hidden.insert(candidate.concept);
+                continue;
+            }
+            candidate.obsolete = obsolete;
+            out.push(candidate);
+        }
+        out
     }
 
     /// Candidates joined by an exact-match cross-reference (one source says the other's
@@ -307,153 +261,45 @@ impl Resolver {
             .count()
     }
 
-    fn in_sources(&self, concept: &Concept, sources: Option<&[String]>) -> bool {
+    fn source_wanted(&self, source: u16, sources: Option<&[String]>) -> bool {
         match sources {
             None => true,
             Some(wanted) => self
-                .source_of(concept)
+                .manifest()
+                .sources
+                .get(usize::from(source))
                 .is_some_and(|s| wanted.contains(&s.id)),
         }
     }
+}
 
-    /// The text read as an identifier in any spelling the registry knows; bare local ids are
-    /// left to the name stages.
-    fn identifier_stage(&self, text: &str) -> Vec<NameCandidate> {
-        let normalization = self.registry().normalize(text);
-        if !matches!(
-            normalization.reading,
-            Reading::Identifier(_) | Reading::UnknownNamespace { .. }
-        ) {
-            return Vec::new();
-        }
-        let (normalized, outcome) = self.resolve_normalized(&normalization);
-        let mut ids: Vec<(ConceptId, MatchKind)> = match outcome {
-            Outcome::Found(matches) => {
-                let alt = matches.iter().all(|m| m.spelling == super::Spelling::AltId);
-                let kind = if alt {
-                    MatchKind::AltId
-                } else {
-                    MatchKind::Identifier
-                };
-                matches.into_iter().map(|m| (m.concept, kind)).collect()
-            }
-            // An obsolete identifier that a live concept also lists as an alternative id:
-            // both readings are candidates.
-            Outcome::Obsolete {
-                concept, alt_id_of, ..
-            } => std::iter::once((concept, MatchKind::Identifier))
-                .chain(alt_id_of.into_iter().map(|id| (id, MatchKind::AltId)))
-                .collect(),
-            _ => Vec::new(),
-        };
-        ids.dedup();
-        let folded = normalization.steps.iter().any(|s| {
-            matches!(
-                s,
-                Step::PrefixCaseFolded { .. } | Step::LocalCaseFolded { .. }
-            )
-        });
-        ids.into_iter()
-            .map(|(concept, kind)| {
-                // Case-exact when nothing was folded and the identifier is the concept's own
-                // (the index matches without regard to case).
-                let case_exact = !folded
-                    && self.concept(concept).is_some_and(|c| {
-                        kind == MatchKind::AltId
-                            || c.curie.is_some() && c.curie == normalized.curie
-                            || normalized.iri.as_deref() == Some(c.iri.as_str())
-                    });
-                NameCandidate {
-                    concept,
-                    stage: Stage::Identifier,
-                    kind,
-                    case_exact,
-                    distance: None,
-                    text: Some(text.to_string()),
-                    lang: None,
-                    relevance: None,
-                    obsolete: false,
-                    weight: kind.weight(),
-                    score: score(kind.weight(), None, case_exact),
-                }
-            })
-            .collect()
-    }
+/// Each concept once, under its best match; live before obsolete; for abbreviations,
+/// case-exact name matches first.
+fn rank(mut found: Vec<NameCandidate>, abbreviation: bool) -> Vec<NameCandidate> {
+    let case_first = |c: &NameCandidate| abbreviation && !c.case_exact;
+    found.sort_by(|a, b| {
+        a.obsolete
+            .cmp(&b.obsolete)
+            .then(case_first(a).cmp(&case_first(b)))
+            .then(b.score.total_cmp(&a.score))
+            .then(b.case_exact.cmp(&a.case_exact))
+            .then(a.kind.cmp(&b.kind))
+            .then(a.concept.cmp(&b.concept))
+    });
+    let mut seen = HashSet::new();
+    found.retain(|c| seen.insert(c.concept));
+    found
+}
 
-    fn exact_name_stage(&self, text: &str) -> Vec<NameCandidate> {
-        self.lookup_label(text)
-            .into_iter()
-            .map(|m| {
-                let kind = MatchKind::of_label(m.label.kind);
-                let case_exact = same_letters(&m.label.text, text);
-                NameCandidate {
-                    concept: m.concept,
-                    stage: Stage::ExactName,
-                    kind,
-                    case_exact,
-                    distance: None,
-                    text: Some(m.label.text),
-                    lang: m.label.lang,
-                    relevance: None,
-                    obsolete: false,
-                    weight: kind.weight(),
-                    score: score(kind.weight(), None, case_exact),
-                }
-            })
-            .collect()
-    }
-
-    fn near_spelling_stage(&self, text: &str) -> Vec<NameCandidate> {
-        let max = if crate::index::normalize::label_key(text).chars().count() < 5 {
-            1
-        } else {
-            2
-        };
-        let kind = MatchKind::NearSpelling;
-        self.fuzzy(text, max, FUZZY_DEPTH)
-            .into_iter()
-            .map(|m| NameCandidate {
-                concept: m.concept,
-                stage: Stage::NearSpelling,
-                kind,
-                case_exact: false,
-                distance: Some(m.distance),
-                text: Some(m.label.text),
-                lang: m.label.lang,
-                relevance: None,
-                obsolete: false,
-                weight: kind.weight(),
-                score: score(kind.weight(), Some(m.distance), true),
-            })
-            .collect()
-    }
-
-    /// Full-text hits and how many documents matched in all.
-    fn full_text_stage(&self, text: &str) -> Result<(Vec<NameCandidate>, usize), ResolveError> {
-        let (hits, total) = self.search(text, FULL_TEXT_DEPTH)?;
-        let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
-        let kind = MatchKind::FullText;
-        let found = hits
-            .into_iter()
-            .map(|h| {
-                let weight = kind.weight() * f64::from(h.score) / best;
-                NameCandidate {
-                    concept: h.concept,
-                    stage: Stage::FullText,
-                    kind,
-                    case_exact: false,
-                    distance: None,
-                    text: None,
-                    lang: None,
-                    relevance: Some(f64::from(h.score)),
-                    obsolete: false,
-                    weight,
-                    score: score(weight, None, true),
-                }
-            })
-            .collect();
-        Ok((found, total))
-    }
+/// A short input in capitals, digits allowed ("DMD", "BRCA1", "WD"): an abbreviation or a
+/// symbol, where letter case carries meaning.
+fn is_abbreviation(text: &str) -> bool {
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    text.chars().count() <= MAX_ABBREVIATION_CHARS
+        && letters >= 2
+        && text
+            .chars()
+            .all(|c| c.is_uppercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// Whether `a` states that it is the same entity as `b` (an exact-match cross-reference to
@@ -488,8 +334,10 @@ fn score(weight: f64, distance: Option<u8>, case_exact: bool) -> f64 {
 pub fn penalties(candidate: &NameCandidate) -> (f64, f64) {
     let edits = EDIT_PENALTY * f64::from(candidate.distance.unwrap_or(0));
     let case = if candidate.case_exact
-        || candidate.stage != Stage::Identifier && candidate.stage != Stage::ExactName
-    {
+        || !matches!(
+            candidate.stage,
+            Stage::Identifier | Stage::ExactName | Stage::ViaMapping
+        ) {
         0.0
     } else {
         CASE_PENALTY

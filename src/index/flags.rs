@@ -1,0 +1,138 @@
+//! Concept flags: four bytes per concept (its source, whether it is obsolete, whether name
+//! searches may return it), so that filtering hundreds of candidates never decodes their
+//! records.
+//!
+//! Layout: one little-endian u32 per concept id: bits 0-15 the source index, bit 16 obsolete,
+//! bit 17 searchable. Memory-mapped when read.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use memmap2::Mmap;
+
+use super::mmap::map_file;
+use crate::model::Concept;
+
+const OBSOLETE: u32 = 1 << 16;
+const SEARCHABLE: u32 = 1 << 17;
+const BYTES: usize = 4;
+
+/// What a name search needs to know of a concept before decoding it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConceptFlags {
+    pub source: u16,
+    pub obsolete: bool,
+    pub searchable: bool,
+}
+
+impl ConceptFlags {
+    pub fn of(concept: &Concept) -> ConceptFlags {
+        ConceptFlags {
+            source: concept.source,
+            obsolete: concept.obsolete,
+            searchable: concept.kind.searchable(),
+        }
+    }
+
+    fn encode(self) -> u32 {
+        u32::from(self.source)
+            | if self.obsolete { OBSOLETE } else { 0 }
+            | if self.searchable { SEARCHABLE } else { 0 }
+    }
+
+    fn decode(bits: u32) -> ConceptFlags {
+        ConceptFlags {
+            source: (bits & 0xffff) as u16,
+            obsolete: bits & OBSOLETE != 0,
+            searchable: bits & SEARCHABLE != 0,
+        }
+    }
+}
+
+/// Appends one concept's flags per call, in concept-id order.
+pub struct FlagsWriter {
+    out: BufWriter<File>,
+}
+
+impl FlagsWriter {
+    pub fn create(path: &Path) -> io::Result<FlagsWriter> {
+        Ok(FlagsWriter {
+            out: BufWriter::new(File::create(path)?),
+        })
+    }
+
+    pub fn push(&mut self, flags: ConceptFlags) -> io::Result<()> {
+        self.out.write_all(&flags.encode().to_le_bytes())
+    }
+
+    pub fn finish(self) -> io::Result<()> {
+        self.out
+            .into_inner()
+            .map_err(|e| e.into_error())?
+            .sync_all()
+    }
+}
+
+/// The flags of every concept, memory-mapped.
+pub struct Flags {
+    map: Mmap,
+}
+
+impl Flags {
+    /// Opens the file; its length must be four bytes per concept.
+    pub fn open(path: &Path, concepts: u32) -> io::Result<Flags> {
+        let map = map_file(path)?;
+        if map.len() != concepts as usize * BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}: {} bytes for {concepts} concepts (expected {})",
+                    path.display(),
+                    map.len(),
+                    concepts as usize * BYTES
+                ),
+            ));
+        }
+        Ok(Flags { map })
+    }
+
+    pub fn get(&self, id: u32) -> Option<ConceptFlags> {
+        let start = (id as usize).checked_mul(BYTES)?;
+        let bytes: [u8; BYTES] = self.map.get(start..start + BYTES)?.try_into().ok()?;
+        Some(ConceptFlags::decode(u32::from_le_bytes(bytes)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_round_trip_and_a_short_file_is_damaged() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("concepts.flags");
+        let mut writer = FlagsWriter::create(&path).expect("create");
+        let a = ConceptFlags {
+            source: 7,
+            obsolete: true,
+            searchable: true,
+        };
+        let b = ConceptFlags {
+            source: 65535,
+            obsolete: false,
+            searchable: false,
+        };
+        writer.push(a).expect("push");
+        writer.push(b).expect("push");
+        writer.finish().expect("finish");
+        let flags = Flags::open(&path, 2).expect("open");
+        assert_eq!(flags.get(0), Some(a));
+        assert_eq!(flags.get(1), Some(b));
+        assert_eq!(flags.get(2), None);
+        assert!(
+            Flags::open(&path, 3).is_err(),
+            "a file of the wrong length is damaged"
+        );
+    }
+}

@@ -1,0 +1,410 @@
+//! Name variants: the steps that let "cancers of the breast" meet "Breast Neoplasms".
+//!
+//! A name's variant key is its label key (case, Unicode and punctuation folded) taken further:
+//! possessives and stop words dropped, British spellings made American, plurals made
+//! singular, head words such as "cancer" made "neoplasm", and the words sorted. The word lists
+//! are data (`ontologies/name-rules.toml`), copied into every build, so that a key written at
+//! build time and a query typed later meet under the same rules. Every change to a query is
+//! recorded as a typed [`NameStep`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use unicode_normalization::UnicodeNormalization;
+
+/// Names longer than this many words get no variant key: a paragraph is not a name.
+pub const MAX_VARIANT_WORDS: usize = 24;
+/// Words shorter than this are never made singular or respelled ("gas", "ms").
+const MIN_INFLECTED_CHARS: usize = 4;
+
+/// Where in a word a spelling rule applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RulePlace {
+    Start,
+    End,
+    Anywhere,
+}
+
+/// One British → American spelling rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpellingRule {
+    pub from: String,
+    pub to: String,
+    pub at: RulePlace,
+}
+
+/// The word lists behind variant keys, read from the catalogue's rules file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NameRules {
+    /// A version of the rules, recorded in the manifest.
+    pub version: String,
+    /// Words dropped from variant keys ("of", "the").
+    #[serde(default)]
+    pub stop_words: Vec<String>,
+    /// Plurals the regular rules get wrong, to their singular.
+    #[serde(default)]
+    pub irregular_plurals: BTreeMap<String, String>,
+    /// Endings of words that are not plurals although they end in "s" ("ss", "us", "is").
+    #[serde(default)]
+    pub not_plural_endings: Vec<String>,
+    /// Plural endings replaced as a whole ("ies" → "y", "sses" → "ss").
+    #[serde(default)]
+    pub plural_endings: BTreeMap<String, String>,
+    #[serde(default)]
+    pub spellings: Vec<SpellingRule>,
+    /// Head words taken as another ("cancer" → "neoplasm"), after the singular.
+    #[serde(default)]
+    pub head_words: BTreeMap<String, String>,
+}
+
+/// One change a name went through on its way to a key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum NameStep {
+    /// Case, Unicode compatibility forms and punctuation folded (the exact-name key).
+    Folded {
+        key: String,
+    },
+    /// Hyphenated parts written as one word ("non-polyposis" → "nonpolyposis").
+    HyphenJoined {
+        word: String,
+    },
+    /// A possessive "'s" dropped ("Crohn's" → "crohn").
+    PossessiveDropped {
+        word: String,
+    },
+    StopWordDropped {
+        word: String,
+    },
+    /// A British spelling made American ("tumour" → "tumor").
+    SpellingAmerican {
+        from: String,
+        to: String,
+    },
+    /// A plural made singular ("cancers" → "cancer").
+    Singular {
+        from: String,
+        to: String,
+    },
+    /// A head word taken as its equivalent ("cancer" → "neoplasm").
+    HeadWord {
+        from: String,
+        to: String,
+    },
+    /// The words sorted, so word order does not matter.
+    WordsSorted,
+}
+
+impl NameStep {
+    /// The step in words, for answers that echo how a query was read.
+    pub fn describe(&self) -> String {
+        match self {
+            NameStep::Folded { key } => format!("folded case, Unicode and punctuation: '{key}'"),
+            NameStep::HyphenJoined { word } => format!("hyphenated parts joined: '{word}'"),
+            NameStep::PossessiveDropped { word } => format!("possessive dropped: '{word}'"),
+            NameStep::StopWordDropped { word } => format!("stop word dropped: '{word}'"),
+            NameStep::SpellingAmerican { from, to } => {
+                format!("American spelling: '{from}' -> '{to}'")
+            }
+            NameStep::Singular { from, to } => format!("singular: '{from}' -> '{to}'"),
+            NameStep::HeadWord { from, to } => format!("head word: '{from}' read as '{to}'"),
+            NameStep::WordsSorted => "words sorted (word order ignored)".into(),
+        }
+    }
+}
+
+/// A name's variant key and the steps that made it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub key: String,
+    pub steps: Vec<NameStep>,
+}
+
+/// A word of a name and what separated it from the word before.
+struct Word {
+    text: String,
+    after_hyphen: bool,
+    after_apostrophe: bool,
+}
+
+impl NameRules {
+    /// Parses the rules file (TOML).
+    pub fn from_toml(text: &str) -> Result<NameRules, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The variant keys of a name: one, or two when it has hyphenated words (joined, and
+    /// apart). Empty for a name without letters or digits, or longer than
+    /// [`MAX_VARIANT_WORDS`].
+    pub fn variants(&self, text: &str) -> Vec<Variant> {
+        let words = split_words(text);
+        if words.is_empty() || words.len() > MAX_VARIANT_WORDS {
+            return Vec::new();
+        }
+        let folded = NameStep::Folded {
+            key: words
+                .iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let mut out = vec![self.variant(&words, false, folded.clone())];
+        if words.iter().any(|w| w.after_hyphen) {
+            let joined = self.variant(&words, true, folded);
+            if joined.key != out[0].key {
+                out.push(joined);
+            }
+        }
+        out
+    }
+
+    fn variant(&self, words: &[Word], join_hyphens: bool, folded: NameStep) -> Variant {
+        let mut steps = vec![folded];
+        let mut kept: Vec<String> = Vec::with_capacity(words.len());
+        for word in words {
+            if word.after_apostrophe && word.text == "s" {
+                let owner = kept.last().cloned().unwrap_or_default();
+                steps.push(NameStep::PossessiveDropped { word: owner });
+                continue;
+            }
+            if join_hyphens
+                && word.after_hyphen
+                && let Some(last) = kept.last_mut()
+            {
+                let joined = format!("{last}{}", word.text);
+                steps.push(NameStep::HyphenJoined {
+                    word: joined.clone(),
+                });
+                *last = joined;
+                continue;
+            }
+            kept.push(word.text.clone());
+        }
+        let mut keyed: Vec<String> = Vec::with_capacity(kept.len());
+        for word in kept {
+            if self.stop_words.contains(&word) {
+                steps.push(NameStep::StopWordDropped { word });
+                continue;
+            }
+            keyed.push(self.key_word(word, &mut steps));
+        }
+        if keyed.is_empty() {
+            return Variant {
+                key: String::new(),
+                steps,
+            };
+        }
+        if keyed.windows(2).any(|w| w[0] > w[1]) {
+            keyed.sort();
+            steps.push(NameStep::WordsSorted);
+        }
+        Variant {
+            key: keyed.join(" "),
+            steps,
+        }
+    }
+
+    /// One word through spelling, singular and head-word rules.
+    fn key_word(&self, word: String, steps: &mut Vec<NameStep>) -> String {
+        let mut word = word;
+        if word.chars().count() >= MIN_INFLECTED_CHARS {
+            let respelled = self.respell(&word);
+            if respelled != word {
+                steps.push(NameStep::SpellingAmerican {
+                    from: word.clone(),
+                    to: respelled.clone(),
+                });
+                word = respelled;
+            }
+            let singular = self.singular(&word);
+            if singular != word {
+                steps.push(NameStep::Singular {
+                    from: word.clone(),
+                    to: singular.clone(),
+                });
+                word = singular;
+            }
+        }
+        if let Some(head) = self.head_words.get(&word) {
+            steps.push(NameStep::HeadWord {
+                from: word.clone(),
+                to: head.clone(),
+            });
+            word = head.clone();
+        }
+        word
+    }
+
+    fn respell(&self, word: &str) -> String {
+        let mut word = word.to_string();
+        for rule in &self.spellings {
+            word = match rule.at {
+                RulePlace::Start => match word.strip_prefix(rule.from.as_str()) {
+                    Some(rest) => format!("{}{rest}", rule.to),
+                    None => word,
+                },
+                RulePlace::End => match word.strip_suffix(rule.from.as_str()) {
+                    Some(rest) => format!("{rest}{}", rule.to),
+                    None => word,
+                },
+                RulePlace::Anywhere => word.replace(rule.from.as_str(), &rule.to),
+            };
+        }
+        word
+    }
+
+    fn singular(&self, word: &str) -> String {
+        if let Some(single) = self.irregular_plurals.get(word) {
+            return single.clone();
+        }
+        if !word.ends_with('s') || self.not_plural_endings.iter().any(|e| word.ends_with(e)) {
+            return word.to_string();
+        }
+        // The longest matching ending wins ("sses" before "s").
+        let ending = self
+            .plural_endings
+            .iter()
+            .filter(|(from, _)| word.len() > from.len() + 1 && word.ends_with(from.as_str()))
+            .max_by_key(|(from, _)| from.len());
+        match ending {
+            Some((from, to)) => format!("{}{to}", &word[..word.len() - from.len()]),
+            None => word[..word.len() - 1].to_string(),
+        }
+    }
+}
+
+/// The words of a name, lower case after NFKC, with what came before each.
+fn split_words(text: &str) -> Vec<Word> {
+    let mut words: Vec<Word> = Vec::new();
+    let mut current = String::new();
+    let mut separator = String::new();
+    let flush = |current: &mut String, separator: &mut String, words: &mut Vec<Word>| {
+        if !current.is_empty() {
+            let after_hyphen = !words.is_empty() && is_hyphen_run(separator);
+            let after_apostrophe = !words.is_empty() && is_apostrophe_run(separator);
+            words.push(Word {
+                text: std::mem::take(current),
+                after_hyphen,
+                after_apostrophe,
+            });
+            separator.clear();
+        }
+    };
+    for c in text.nfkc().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            current.push(c);
+        } else {
+            flush(&mut current, &mut separator, &mut words);
+            separator.push(c);
+        }
+    }
+    flush(&mut current, &mut separator, &mut words);
+    words
+}
+
+fn is_hyphen_run(separator: &str) -> bool {
+    separator.chars().count() == 1
+        && separator
+            .chars()
+            .all(|c| matches!(c, '-' | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}'))
+}
+
+fn is_apostrophe_run(separator: &str) -> bool {
+    separator.chars().count() == 1
+        && separator
+            .chars()
+            .all(|c| matches!(c, '\'' | '\u{2019}' | '\u{02bc}'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> NameRules {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/ontologies/name-rules.toml");
+        let text = std::fs::read_to_string(path).expect("bundled name rules");
+        NameRules::from_toml(&text).expect("bundled name rules parse")
+    }
+
+    fn key(text: &str) -> String {
+        rules()
+            .variants(text)
+            .first()
+            .map(|v| v.key.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn word_order_plural_and_stop_words_meet() {
+        assert_eq!(key("cancers of the breast"), key("Breast Neoplasms"));
+        assert_eq!(key("Neoplasms, Breast"), key("breast cancer"));
+        assert_eq!(key("breast cancer"), "breast neoplasm");
+    }
+
+    #[test]
+    fn head_words_and_hyphens_meet_mesh_inverted_headings() {
+        let mesh = key("Colorectal Neoplasms, Hereditary Nonpolyposis");
+        let rules = rules();
+        let keys: Vec<String> = rules
+            .variants("hereditary non-polyposis colorectal cancer")
+            .into_iter()
+            .map(|v| v.key)
+            .collect();
+        assert!(keys.contains(&mesh), "{keys:?} vs {mesh}");
+        assert_eq!(key("hereditary nonpolyposis colorectal cancer"), mesh);
+    }
+
+    #[test]
+    fn british_spellings_and_possessives_fold() {
+        assert_eq!(key("Wilms' tumour"), key("Wilms Tumor"));
+        assert_eq!(key("Crohn's disease"), key("Crohn Disease"));
+        assert_eq!(key("anaemia"), key("anemia"));
+        assert_eq!(key("oesophageal cancer"), key("esophageal neoplasms"));
+        assert_eq!(key("leukaemias"), key("leukemia"));
+    }
+
+    #[test]
+    fn words_that_only_look_plural_stay() {
+        assert_eq!(key("psoriasis"), "psoriasis");
+        assert_eq!(key("herpes virus"), key("herpes viruses"));
+        assert_eq!(key("illness"), "illness");
+        assert_eq!(key("metastases"), key("metastasis"));
+        assert_eq!(key("deficiencies"), key("deficiency"));
+        assert_eq!(key("abscesses"), key("abscess"));
+        assert_eq!(key("diseases"), key("disease"));
+    }
+
+    #[test]
+    fn every_change_is_recorded_as_a_step() {
+        let v = &rules().variants("Cancers of the breast")[0];
+        assert!(
+            v.steps
+                .contains(&NameStep::StopWordDropped { word: "of".into() })
+        );
+        assert!(v.steps.contains(&NameStep::Singular {
+            from: "cancers".into(),
+            to: "cancer".into()
+        }));
+        assert!(v.steps.contains(&NameStep::HeadWord {
+            from: "cancer".into(),
+            to: "neoplasm".into()
+        }));
+        assert!(v.steps.contains(&NameStep::WordsSorted));
+        let plain = &rules().variants("fever")[0];
+        assert_eq!(plain.steps.len(), 1, "{:?}", plain.steps);
+    }
+
+    #[test]
+    fn hostile_names_give_no_key_or_a_bounded_one() {
+        let rules = rules();
+        assert!(rules.variants("").is_empty());
+        assert!(rules.variants("!!! ---").is_empty());
+        assert!(rules.variants(&"word ".repeat(1000)).is_empty());
+        assert!(rules.variants("of the").iter().all(|v| v.key.is_empty()));
+        let odd = rules.variants("ﬁbrosis’s ‐ x\u{0}");
+        assert!(!odd.is_empty());
+    }
+}

@@ -1,0 +1,164 @@
+//! The typed states of a name search: every way a name can match ([`MatchKind`], which is also
+//! the ranking tier) and the stages that find them ([`Stage`]).
+
+use crate::model::LabelKind;
+
+/// Every way a name can match a concept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    Identifier,
+    AltId,
+    Label,
+    ApprovedSymbol,
+    ApprovedName,
+    EntryTerm,
+    ExactSynonym,
+    AltLabel,
+    AliasSymbol,
+    PreviousSymbol,
+    NarrowSynonym,
+    BroadSynonym,
+    RelatedSynonym,
+    HiddenLabel,
+    Notation,
+    /// A concept of another source that a concept whose name matched maps to by a curated
+    /// exact mapping (MONDO's "DMD" leads to MeSH's Duchenne muscular dystrophy).
+    ViaMapping,
+    /// A label or synonym that meets the name only after the name rules (plural, word order,
+    /// British spelling, head words such as "cancer" for "neoplasm").
+    NameVariant,
+    NearSpelling,
+    FullText,
+}
+
+impl MatchKind {
+    /// Every kind, in rank order.
+    pub const ALL: [MatchKind; 19] = [
+        MatchKind::Identifier,
+        MatchKind::AltId,
+        MatchKind::Label,
+        MatchKind::ApprovedSymbol,
+        MatchKind::ApprovedName,
+        MatchKind::EntryTerm,
+        MatchKind::ExactSynonym,
+        MatchKind::AltLabel,
+        MatchKind::AliasSymbol,
+        MatchKind::PreviousSymbol,
+        MatchKind::NarrowSynonym,
+        MatchKind::BroadSynonym,
+        MatchKind::RelatedSynonym,
+        MatchKind::HiddenLabel,
+        MatchKind::Notation,
+        MatchKind::ViaMapping,
+        MatchKind::NameVariant,
+        MatchKind::NearSpelling,
+        MatchKind::FullText,
+    ];
+
+    /// The kind of a name match on a label of this kind.
+    pub fn of_label(kind: LabelKind) -> MatchKind {
+        match kind {
+            LabelKind::Label | LabelKind::PrefLabel => MatchKind::Label,
+            LabelKind::ApprovedSymbol => MatchKind::ApprovedSymbol,
+            LabelKind::ApprovedName => MatchKind::ApprovedName,
+            LabelKind::EntryTerm => MatchKind::EntryTerm,
+            LabelKind::ExactSynonym => MatchKind::ExactSynonym,
+            LabelKind::AltLabel => MatchKind::AltLabel,
+            LabelKind::AliasSymbol => MatchKind::AliasSymbol,
+            LabelKind::PreviousSymbol => MatchKind::PreviousSymbol,
+            LabelKind::NarrowSynonym => MatchKind::NarrowSynonym,
+            LabelKind::BroadSynonym => MatchKind::BroadSynonym,
+            LabelKind::RelatedSynonym => MatchKind::RelatedSynonym,
+            LabelKind::HiddenLabel => MatchKind::HiddenLabel,
+            LabelKind::Notation => MatchKind::Notation,
+        }
+    }
+
+    /// The weight of this kind of match: a concept's own name above its other names, and
+    /// names another concept may also use (aliases, previous symbols) below those.
+    pub fn weight(self) -> f64 {
+        match self {
+            MatchKind::Identifier => 1.0,
+            MatchKind::AltId => 0.97,
+            MatchKind::Label | MatchKind::ApprovedSymbol => 0.95,
+            MatchKind::ApprovedName => 0.93,
+            MatchKind::EntryTerm | MatchKind::ExactSynonym => 0.9,
+            MatchKind::AltLabel => 0.88,
+            MatchKind::AliasSymbol => 0.85,
+            MatchKind::PreviousSymbol => 0.82,
+            MatchKind::NarrowSynonym | MatchKind::BroadSynonym => 0.8,
+            MatchKind::RelatedSynonym | MatchKind::HiddenLabel | MatchKind::Notation => 0.75,
+            MatchKind::ViaMapping => 0.74,
+            MatchKind::NameVariant => 0.72,
+            MatchKind::NearSpelling => 0.7,
+            MatchKind::FullText => 0.5,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchKind::Identifier => "identifier",
+            MatchKind::AltId => "alt_id",
+            MatchKind::Label => "label",
+            MatchKind::ApprovedSymbol => "approved_symbol",
+            MatchKind::ApprovedName => "approved_name",
+            MatchKind::EntryTerm => "entry_term",
+            MatchKind::ExactSynonym => "exact_synonym",
+            MatchKind::AltLabel => "alt_label",
+            MatchKind::AliasSymbol => "alias_symbol",
+            MatchKind::PreviousSymbol => "previous_symbol",
+            MatchKind::NarrowSynonym => "narrow_synonym",
+            MatchKind::BroadSynonym => "broad_synonym",
+            MatchKind::RelatedSynonym => "related_synonym",
+            MatchKind::HiddenLabel => "hidden_label",
+            MatchKind::Notation => "notation",
+            MatchKind::ViaMapping => "via_mapping",
+            MatchKind::NameVariant => "name_variant",
+            MatchKind::NearSpelling => "near_spelling",
+            MatchKind::FullText => "full_text",
+        }
+    }
+
+    /// Whether a match of this kind is a name match (the input names the concept, possibly
+    /// after folding), as opposed to a near spelling or a full-text hit. Ambiguity is judged
+    /// among name matches.
+    pub fn names_the_concept(self) -> bool {
+        !matches!(self, MatchKind::NearSpelling | MatchKind::FullText)
+    }
+}
+
+/// The stages of a name search, in the order they run. Every stage runs (near spelling and
+/// full text only when the name stages found live concepts or nothing at all); their
+/// candidates are merged and ranked by match kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    Identifier,
+    ExactName,
+    NameVariant,
+    ViaMapping,
+    NearSpelling,
+    FullText,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 6] = [
+        Stage::Identifier,
+        Stage::ExactName,
+        Stage::NameVariant,
+        Stage::ViaMapping,
+        Stage::NearSpelling,
+        Stage::FullText,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Identifier => "identifier",
+            Stage::ExactName => "exact_label+synonym",
+            Stage::NameVariant => "name_variant",
+            Stage::ViaMapping => "via_mapping",
+            Stage::NearSpelling => "fuzzy",
+            Stage::FullText => "full_text",
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! The stages of a name search that look the name up: as an identifier, as an exact name, as
+//! a name variant, as a near spelling and in full text.
+
+use super::{FUZZY_DEPTH, MatchKind, NameCandidate, Stage, same_letters, score};
+use crate::index::names::NameStep;
+use crate::index::normalize::label_key;
+use crate::registry::{Reading, Step};
+use crate::resolve::{ConceptId, Outcome, ResolveError, Resolver};
+
+/// Names of at most this many characters (folded) get no near spellings: one edit of "WD"
+/// is another name ("Id"), not a typo.
+const MAX_CHARS_WITHOUT_EDITS: usize = 3;
+/// Names of at most this many characters get one edit; longer ones two.
+const MAX_CHARS_ONE_EDIT: usize = 7;
+
+/// How many edits a near spelling of a name of `chars` folded characters may have.
+pub fn allowed_edits(chars: usize) -> u8 {
+    if chars <= MAX_CHARS_WITHOUT_EDITS {
+        0
+    } else if chars <= MAX_CHARS_ONE_EDIT {
+        1
+    } else {
+        2
+    }
+}
+
+impl Resolver {
+    /// The text read as an identifier in any spelling the registry knows; bare local ids are
+    /// left to the name stages.
+    pub(super) fn identifier_stage(&self, text: &str) -> Vec<NameCandidate> {
+        let normalization = self.registry().normalize(text);
+        if !matches!(
+            normalization.reading,
+            Reading::Identifier(_) | Reading::UnknownNamespace { .. }
+        ) {
+            return Vec::new();
+        }
+        let (normalized, outcome) = self.resolve_normalized(&normalization);
+        let mut ids: Vec<(ConceptId, MatchKind)> = match outcome {
+            Outcome::Found(matches) => {
+                let alt = matches
+                    .iter()
+                    .all(|m| m.spelling == crate::resolve::Spelling::AltId);
+                let kind = if alt {
+                    MatchKind::AltId
+                } else {
+                    MatchKind::Identifier
+                };
+                matches.into_iter().map(|m| (m.concept, kind)).collect()
+            }
+            // An obsolete identifier that a live concept also lists as an alternative id:
+            // both readings are candidates.
+            Outcome::Obsolete {
+                concept, alt_id_of, ..
+            } => std::iter::once((concept, MatchKind::Identifier))
+                .chain(alt_id_of.into_iter().map(|id| (id, MatchKind::AltId)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        ids.dedup();
+        let folded = normalization.steps.iter().any(|s| {
+            matches!(
+                s,
+                Step::PrefixCaseFolded { .. } | Step::LocalCaseFolded { .. }
+            )
+        });
+        ids.into_iter()
+            .map(|(concept, kind)| {
+                // Case-exact when nothing was folded and the identifier is the concept's own
+                // (the index matches without regard to case).
+                let case_exact = !folded
+                    && self.concept(concept).is_some_and(|c| {
+                        kind == MatchKind::AltId
+                            || c.curie.is_some() && c.curie == normalized.curie
+                            || normalized.iri.as_deref() == Some(c.iri.as_str())
+                    });
+                NameCandidate {
+                    concept,
+                    stage: Stage::Identifier,
+                    kind,
+                    case_exact,
+                    distance: None,
+                    text: Some(text.to_string()),
+                    lang: None,
+                    relevance: None,
+                    via: None,
+                    obsolete: false,
+                    weight: kind.weight(),
+                    score: score(kind.weight(), None, case_exact),
+                }
+            })
+            .collect()
+    }
+
+    pub(super) fn exact_name_stage(&self, text: &str) -> Vec<NameCandidate> {
+        self.lookup_label(text)
+            .into_iter()
+            .map(|m| {
+                let kind = MatchKind::of_label(m.label.kind);
+                let case_exact = same_letters(&m.label.text, text);
+                NameCandidate {
+                    concept: m.concept,
+                    stage: Stage::ExactName,
+                    kind,
+                    case_exact,
+                    distance: None,
+                    text: Some(m.label.text),
+                    lang: m.label.lang,
+                    relevance: None,
+                    via: None,
+                    obsolete: false,
+                    weight: kind.weight(),
+                    score: score(kind.weight(), None, case_exact),
+                }
+            })
+            .collect()
+    }
+
+    /// Labels that meet the name after the name rules (plural, word order, spelling, head
+    /// words), and the steps the name went through. Nothing without name rules.
+    pub(super) fn name_variant_stage(&self, text: &str) -> (Vec<NameCandidate>, Vec<NameStep>) {
+        let Some((lexicon, rules)) = &self.files.variants else {
+            return (Vec::new(), Vec::new());
+        };
+        let variants = rules.variants(text);
+        let steps = variants
+            .first()
+            .map(|v| v.steps.clone())
+            .unwrap_or_default();
+        let kind = MatchKind::NameVariant;
+        let mut out = Vec::new();
+        for variant in variants.iter().filter(|v| !v.key.is_empty()) {
+            for m in self.label_matches(&lexicon.get(&variant.key), 0) {
+                out.push(NameCandidate {
+                    concept: m.concept,
+                    stage: Stage::NameVariant,
+                    kind,
+                    case_exact: false,
+                    distance: None,
+                    text: Some(m.label.text),
+                    lang: m.label.lang,
+                    relevance: None,
+                    via: None,
+                    obsolete: false,
+                    weight: kind.weight(),
+                    score: score(kind.weight(), None, true),
+                });
+            }
+        }
+        (out, steps)
+    }
+
+    /// Labels within the allowed edits of the name ([`allowed_edits`]); none for very short
+    /// names.
+    pub(super) fn near_spelling_stage(&self, text: &str) -> Vec<NameCandidate> {
+        let max = allowed_edits(label_key(text).chars().count());
+        if max == 0 {
+            return Vec::new();
+        }
+        let kind = MatchKind::NearSpelling;
+        self.fuzzy(text, max, FUZZY_DEPTH)
+            .into_iter()
+            .filter(|m| m.distance > 0)
+            .map(|m| NameCandidate {
+                concept: m.concept,
+                stage: Stage::NearSpelling,
+                kind,
+                case_exact: false,
+                distance: Some(m.distance),
+                text: Some(m.label.text),
+                lang: m.label.lang,
+                relevance: None,
+                via: None,
+                obsolete: false,
+                weight: kind.weight(),
+                score: score(kind.weight(), Some(m.distance), true),
+            })
+            .collect()
+    }
+
+    /// The best `depth` full-text hits and how many documents matched in all.
+    pub(super) fn full_text_stage(
+        &self,
+        text: &str,
+        sources: Option<&[String]>,
+        depth: usize,
+    ) -> Result<(Vec<NameCandidate>, usize), ResolveError> {
+        let (hits, total) = self.search(text, sources, depth)?;
+        let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
+        let kind = MatchKind::FullText;
+        let found = hits
+            .into_iter()
+            .map(|h| {
+                let weight = kind.weight() * f64::from(h.score) / best;
+                NameCandidate {
+                    concept: h.concept,
+                    stage: Stage::FullText,
+                    kind,
+                    case_exact: false,
+                    distance: None,
+                    text: None,
+                    lang: None,
+                    relevance: Some(f64::from(h.score)),
+                    via: None,
+                    obsolete: false,
+                    weight,
+                    score: score(weight, None, true),
+                }
+            })
+            .collect();
+        Ok((found, total))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::allowed_edits;
+
+    #[test]
+    fn very_short_names_get_no_edits_and_long_ones_two() {
+        assert_eq!(allowed_edits(2), 0, "WD must not become Id");
+        assert_eq!(allowed_edits(3), 0, "APC must not become APT");
+        assert_eq!(allowed_edits(5), 1);
+        assert_eq!(allowed_edits(7), 1);
+        assert_eq!(allowed_edits(8), 2);
+    }
+}

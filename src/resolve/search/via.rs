@@ -1,0 +1,156 @@
+//! Synonyms through mappings: a concept whose name matched leads, by a curated exact mapping,
+//! to the concept another source holds for the same thing. MONDO knows "DMD"; MeSH's Duchenne
+//! muscular dystrophy is found through MONDO's exact match to it.
+
+use std::collections::HashSet;
+
+use super::{MatchKind, NameCandidate, Stage, score};
+use crate::model::{Evidence, MappingPredicate};
+use crate::resolve::{ConceptId, ResolveError, Resolver};
+
+/// How many name-matched concepts are followed through their mappings, best first.
+const MAX_VIA_ORIGINS: usize = 32;
+/// How many via-mapping candidates one search may add.
+const MAX_VIA_CANDIDATES: usize = 128;
+/// How far a weaker origin name lowers a via candidate's weight (an origin of weight 0.75
+/// lowers it by 0.25 × this).
+const VIA_ORIGIN_SPREAD: f64 = 0.04;
+
+/// The mapping a via-mapping candidate was reached by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ViaMapping {
+    /// The concept whose name matched.
+    pub from: ConceptId,
+    /// How its name matched.
+    pub from_kind: MatchKind,
+    /// Always an exact match: nothing weaker stands in for a name.
+    pub predicate: MappingPredicate,
+    /// The curated statements of the mapping (predictions never lead here).
+    pub evidence: Vec<Evidence>,
+}
+
+impl Resolver {
+    /// Concepts that the name matches of `direct` map to by a curated, not negated exact
+    /// mapping, as candidates of their own. A damaged mapping record is an error.
+    pub(super) fn via_mapping_stage(
+        &self,
+        direct: &[NameCandidate],
+    ) -> Result<Vec<NameCandidate>, ResolveError> {
+        let mut origins: Vec<&NameCandidate> = direct
+            .iter()
+            .filter(|c| matches!(c.stage, Stage::ExactName | Stage::NameVariant))
+            .collect();
+        origins.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.concept.cmp(&b.concept)));
+        let mut seen_origin = HashSet::new();
+        origins.retain(|c| seen_origin.insert(c.concept));
+        let direct_ids: HashSet<ConceptId> = direct.iter().map(|c| c.concept).collect();
+        let mut out = Vec::new();
+        for origin in origins.into_iter().take(MAX_VIA_ORIGINS) {
+            for (target, evidence) in self.curated_exact_targets(origin.concept)? {
+                if direct_ids.contains(&target) || out.len() >= MAX_VIA_CANDIDATES {
+                    continue;
+                }
+                let kind = MatchKind::ViaMapping;
+                let weight = via_weight(origin.kind);
+                out.push(NameCandidate {
+                    concept: target,
+                    stage: Stage::ViaMapping,
+                    kind,
+                    case_exact: origin.case_exact,
+                    distance: None,
+                    text: origin.text.clone(),
+                    lang: origin.lang.clone(),
+                    relevance: None,
+                    via: Some(ViaMapping {
+                        from: origin.concept,
+                        from_kind: origin.kind,
+                        predicate: MappingPredicate::ExactMatch,
+                        evidence,
+                    }),
+                    obsolete: false,
+                    weight,
+                    score: score(weight, None, origin.case_exact),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The loaded concepts a concept maps to by exact mappings with curated evidence, and
+    /// that evidence; targets a negative statement denies are left out.
+    fn curated_exact_targets(
+        &self,
+        concept: ConceptId,
+    ) -> Result<Vec<(ConceptId, Vec<Evidence>)>, ResolveError> {
+        let Some(curie) = self.concept(concept).and_then(|c| c.curie) else {
+            return Ok(Vec::new());
+        };
+        // The hop table holds only chainable edges (exact among them) and negatives, so a hub
+        // identifier's cross-references are never decoded here.
+        let Some(node) = self
+            .files
+            .mappings
+            .hops(&curie)
+            .map_err(|e| ResolveError::MappingIndex(e.to_string()))?
+        else {
+            return Ok(Vec::new());
+        };
+        let denied: HashSet<&str> = node
+            .edges
+            .iter()
+            .filter(|e| e.negated)
+            .map(|e| e.other.as_str())
+            .collect();
+        let mut out = Vec::new();
+        for edge in &node.edges {
+            if edge.negated
+                || edge.predicate != MappingPredicate::ExactMatch
+                || denied.contains(edge.other.as_str())
+            {
+                continue;
+            }
+            let evidence: Vec<Evidence> = edge
+                .evidence
+                .iter()
+                .filter(|e| !self.evidence_predicted(e))
+                .cloned()
+                .collect();
+            if evidence.is_empty() {
+                continue;
+            }
+            let target = self
+                .lookup_id(&edge.other)
+                .into_iter()
+                .find(|m| m.spelling == crate::resolve::Spelling::Curie)
+                .map(|m| m.concept);
+            if let Some(target) = target
+                && target != concept
+            {
+                out.push((target, evidence));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A via-mapping candidate's weight: its tier's, less a little for a weaker name at the
+/// origin, so a concept reached from another's label ranks above one reached from an alias
+/// symbol, and every via candidate stays between synonyms and name variants.
+fn via_weight(origin: MatchKind) -> f64 {
+    let tier = MatchKind::ViaMapping.weight();
+    tier - VIA_ORIGIN_SPREAD * (1.0 - origin.weight())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn via_candidates_rank_by_their_origin_and_stay_in_their_tier() {
+        let label = via_weight(MatchKind::Label);
+        let alias = via_weight(MatchKind::AliasSymbol);
+        assert!(label > alias);
+        assert!(label <= MatchKind::ViaMapping.weight());
+        assert!(via_weight(MatchKind::RelatedSynonym) > MatchKind::NameVariant.weight());
+    }
+}

@@ -1,0 +1,99 @@
+//! `scripts/eval-grounding` on the NCBI Disease develop set: the command runs the real binary
+//! over MCP stdio on the bundled catalogue's index and reports recall@1/@10 of `find_concepts`
+//! beside the plain MeSH dictionary, with latency. No threshold: the figures are printed for
+//! the CI log, and the test fails only when the command or its report is broken.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::{default_index_dir, repo, scratch, shared_data};
+
+fn number(value: &Value, path: &str) -> f64 {
+    value
+        .pointer(path)
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| panic!("no number at {path} in {value:#}"))
+}
+
+#[test]
+fn eval_grounding_reports_recall_and_latency_of_find_concepts_on_the_develop_set() {
+    let Some(data) = shared_data() else { return };
+    let corpus = data.join("corpora/ncbi-disease/NCBIdevelopset_corpus.txt");
+    if !corpus.is_file() {
+        eprintln!("SKIPPED: {} not found", corpus.display());
+        return;
+    }
+    let dir = scratch("eval-grounding");
+    let json = dir.join("eval.json");
+    let misses = dir.join("misses.tsv");
+    let out = Command::new("python3")
+        .arg(repo().join("scripts/eval-grounding"))
+        .arg("--index")
+        .arg(default_index_dir())
+        .arg("--binary")
+        .arg(env!("CARGO_BIN_EXE_ontoresolve"))
+        .arg("--corpus")
+        .arg(&corpus)
+        .arg("--json")
+        .arg(&json)
+        .arg("--misses")
+        .arg(&misses)
+        .env("ONTORESOLVE_LOG", "error")
+        .output()
+        .expect("run python3 scripts/eval-grounding");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "eval-grounding failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    eprintln!("{stdout}");
+
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("read the JSON report"))
+            .expect("the JSON report parses");
+    let corpora = report["corpora"].as_array().expect("corpora");
+    assert_eq!(corpora.len(), 1, "{report:#}");
+    let figures = &corpora[0];
+    assert_eq!(figures["corpus_file"], "NCBIdevelopset_corpus.txt");
+    let mentions = number(figures, "/mentions");
+    assert!(mentions > 700.0, "only {mentions} mentions with MeSH gold");
+    assert!(number(figures, "/distinct_texts") >= 1.0);
+    for system in ["ontoresolve", "baseline"] {
+        let at1 = number(figures, &format!("/{system}/recall_at_1"));
+        let at10 = number(figures, &format!("/{system}/recall_at_10"));
+        assert!((0.0..=1.0).contains(&at1), "{system} recall@1 {at1}");
+        assert!((0.0..=1.0).contains(&at10), "{system} recall@10 {at10}");
+        assert!(
+            at1 <= at10,
+            "{system}: recall@1 {at1} above recall@10 {at10}"
+        );
+    }
+    let p50 = number(figures, "/latency_ms/p50");
+    let p99 = number(figures, "/latency_ms/p99");
+    assert!(0.0 < p50 && p50 <= p99, "latency p50 {p50} p99 {p99}");
+    assert_eq!(number(figures, "/latency_ms/calls"), mentions);
+    assert!(number(&report, "/wall_time_s") > 0.0);
+    assert!(
+        std::fs::read_to_string(&misses)
+            .expect("read the misses")
+            .starts_with("corpus\tpmid\tmention\t"),
+        "the misses TSV has its header"
+    );
+
+    eprintln!(
+        "eval-grounding on {}: {mentions} mentions ({} distinct texts); find_concepts recall@1 {:.3} \
+         recall@10 {:.3}; plain MeSH dictionary recall@1 {:.3} recall@10 {:.3}; find_concepts p50 \
+         {p50:.2} ms p99 {p99:.2} ms; tool errors {}; wall time {:.1} s",
+        figures["corpus_file"].as_str().unwrap_or("?"),
+        figures["distinct_texts"],
+        number(figures, "/ontoresolve/recall_at_1"),
+        number(figures, "/ontoresolve/recall_at_10"),
+        number(figures, "/baseline/recall_at_1"),
+        number(figures, "/baseline/recall_at_10"),
+        figures["ontoresolve"]["tool_errors"],
+        number(&report, "/wall_time_s"),
+    );
+}

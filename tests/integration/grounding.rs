@@ -1,0 +1,230 @@
+//! Grounding free text on the bundled default index (MeSH, HGNC, HPO, MONDO and its MeSH
+//! mapping sets): name variants, synonyms through mappings, abbreviations, no edits for very
+//! short names, and one ranking across stages, through the same `find_concepts` agents call.
+
+use ontoresolve::mcp::dto::FindArgs;
+use ontoresolve::mcp::tools;
+use ontoresolve::resolve::{MatchKind, NameQuery, Resolver, Stage};
+use serde_json::Value;
+
+use crate::support::default_index;
+
+fn find(r: &Resolver, text: &str, sources: Option<&[&str]>) -> Value {
+    let args = FindArgs {
+        text: text.into(),
+        sources: sources.map(|s| s.iter().map(|s| s.to_string()).collect()),
+        include_obsolete: None,
+        limit: Some(10),
+    };
+    serde_json::to_value(tools::find_concepts(r, &args).expect("find_concepts answers"))
+        .expect("json")
+}
+
+fn candidates(answer: &Value) -> &Vec<Value> {
+    answer["result"]["candidates"]
+        .as_array()
+        .expect("candidates")
+}
+
+/// The candidate with this CURIE, and its rank (0-based).
+fn candidate<'a>(answer: &'a Value, curie: &str) -> Option<(usize, &'a Value)> {
+    candidates(answer)
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c["concept"]["curie"] == curie)
+}
+
+fn listing(answer: &Value) -> String {
+    candidates(answer)
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} [{}]",
+                c["concept"]["curie"], c["concept"]["label"], c["match_kind"]
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn hnpcc_written_with_cancer_finds_the_mesh_neoplasms_heading() {
+    let answer = find(
+        default_index(),
+        "hereditary nonpolyposis colorectal cancer",
+        None,
+    );
+    assert!(
+        candidate(&answer, "MESH:D003123").is_some(),
+        "MeSH 'Colorectal Neoplasms, Hereditary Nonpolyposis' among the first 10:\n{}",
+        listing(&answer)
+    );
+}
+
+#[test]
+fn breast_cancer_in_any_word_order_and_number_finds_breast_neoplasms() {
+    for text in [
+        "breast cancer",
+        "cancers of the breast",
+        "Cancer of the Breast",
+    ] {
+        let answer = find(default_index(), text, None);
+        assert!(
+            candidate(&answer, "MESH:D001943").is_some(),
+            "{text}: MeSH D001943 among the first 10:\n{}",
+            listing(&answer)
+        );
+    }
+    let answer = find(default_index(), "cancers of the breast", Some(&["mesh"]));
+    let (rank, hit) = candidate(&answer, "MESH:D001943").expect("D001943 in MeSH");
+    assert_eq!(rank, 0, "first among MeSH concepts:\n{}", listing(&answer));
+    assert_eq!(hit["match_kind"], "name_variant");
+    let steps = answer["query"]["steps"].to_string();
+    for step in [
+        "stop word dropped: 'of'",
+        "singular: 'cancers' -> 'cancer'",
+        "head word",
+    ] {
+        assert!(steps.contains(step), "{step} echoed in {steps}");
+    }
+}
+
+#[test]
+fn dmd_lists_the_disease_in_mondo_and_mesh_and_the_gene() {
+    let answer = find(default_index(), "DMD", None);
+    let all = listing(&answer);
+    let (_, mondo) = candidate(&answer, "MONDO:0010679").expect(&all);
+    assert_eq!(mondo["case_exact"], true, "{all}");
+    let (_, mesh) = candidate(&answer, "MESH:D020388").expect(&all);
+    assert_eq!(mesh["match_kind"], "via_mapping", "{all}");
+    let (_, gene) = candidate(&answer, "HGNC:2928").expect(&all);
+    assert_eq!(gene["match_kind"], "approved_symbol");
+    assert_eq!(
+        answer["result"]["ambiguous"], true,
+        "gene and disease: {all}"
+    );
+    assert_eq!(answer["result"]["abbreviation"], true);
+}
+
+#[test]
+fn a_via_mapping_candidate_carries_the_mapping_that_led_to_it() {
+    let answer = find(default_index(), "DMD", Some(&["mesh"]));
+    let (_, mesh) = candidate(&answer, "MESH:D020388").expect("D020388 through MONDO");
+    let via = &mesh["via"];
+    assert_eq!(via["identifier"], "MONDO:0010679", "{via:#}");
+    assert_eq!(via["predicate"], "skos:exactMatch");
+    assert_eq!(mesh["matched_text"], "DMD");
+    let asserted = via["asserted_by"].as_array().expect("asserted_by");
+    assert!(
+        asserted.iter().any(|a| a["source"] == "mondo-sssom"
+            && a["justification"] == "semapv:ManualMappingCuration"
+            && a["mapping_set_id"]
+                .as_str()
+                .is_some_and(|id| id.contains("mesh"))),
+        "a MONDO MeSH set asserted it: {via:#}"
+    );
+    assert!(
+        mesh["score"]["basis"]
+            .as_str()
+            .is_some_and(|b| b.starts_with("via_mapping")),
+        "{mesh:#}"
+    );
+    // The sources filter limits candidates, not names: MONDO itself is not listed, and the
+    // gene leads to MeSH's protein the same way (both readings are there).
+    assert!(candidate(&answer, "MONDO:0010679").is_none());
+    assert!(candidate(&answer, "HGNC:2928").is_none());
+    let (_, protein) = candidate(&answer, "MESH:D016189").expect("Dystrophin through HGNC");
+    assert_eq!(protein["via"]["identifier"], "HGNC:2928");
+    assert_eq!(answer["result"]["ambiguous"], true);
+}
+
+#[test]
+fn very_short_names_get_no_near_spellings() {
+    let r = default_index();
+    for text in ["WD", "APC"] {
+        let search = r
+            .find_by_name(&NameQuery {
+                text,
+                sources: None,
+                include_obsolete: false,
+            })
+            .expect("search");
+        assert!(
+            search
+                .candidates
+                .iter()
+                .all(|c| c.kind != MatchKind::NearSpelling),
+            "{text}: {:?}",
+            search.candidates
+        );
+        assert!(!search.stages_tried.contains(&Stage::NearSpelling) || text.len() > 3);
+    }
+    let answer = find(r, "APC", None);
+    let (rank, gene) = candidate(&answer, "HGNC:583").expect("the APC gene");
+    assert_eq!((rank, &gene["case_exact"]), (0, &Value::Bool(true)));
+    assert!(
+        candidates(&answer)
+            .iter()
+            .all(|c| c["concept"]["label"] != "APT"),
+        "{}",
+        listing(&answer)
+    );
+}
+
+#[test]
+fn stages_are_merged_and_ranked_by_match_kind() {
+    let r = default_index();
+    let search = r
+        .find_by_name(&NameQuery {
+            text: "breast cancer",
+            sources: None,
+            include_obsolete: false,
+        })
+        .expect("search");
+    let kinds: Vec<MatchKind> = search.candidates.iter().map(|c| c.kind).collect();
+    assert!(
+        kinds
+            .windows(2)
+            .all(|w| w[0] <= w[1] || !w[1].names_the_concept()),
+        "name tiers in order: {kinds:?}"
+    );
+    for stage in [Stage::ExactName, Stage::FullText] {
+        assert!(
+            search.stages_matched.contains(&stage),
+            "{stage:?} in {:?}",
+            search.stages_matched
+        );
+    }
+    let scores: Vec<f64> = search.candidates.iter().map(|c| c.score).collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "scores fall: {scores:?}"
+    );
+}
+
+#[test]
+fn a_found_identifier_gets_no_full_text_neighbours() {
+    let search = default_index()
+        .find_by_name(&NameQuery {
+            text: "MONDO:0000002",
+            sources: None,
+            include_obsolete: true,
+        })
+        .expect("search");
+    assert_eq!(search.stages_matched, vec![Stage::Identifier]);
+    assert_eq!(search.candidates.len(), 1, "{:?}", search.candidates);
+}
+
+#[test]
+fn mondo_is_loaded_with_labels_synonyms_and_replacements() {
+    let r = default_index();
+    let mondo = r
+        .manifest()
+        .source("mondo")
+        .expect("mondo in the default catalogue");
+    assert_eq!(mondo.release, "2026-05-05");
+    assert!(mondo.counts.concepts > 30_000, "{:?}", mondo.counts);
+    let answer = find(r, "Duchenne muscular dystrophy", Some(&["mondo"]));
+    let (rank, _) = candidate(&answer, "MONDO:0010679").expect("by its label");
+    assert_eq!(rank, 0);
+}
