@@ -4,15 +4,18 @@ use std::path::Path;
 
 use tantivy::Term;
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
-use tantivy::schema::{Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TEXT, Value};
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, doc};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TEXT};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, doc};
 
 use crate::model::Concept;
 
 #[derive(Debug, thiserror::Error)]
 #[error("full-text index: {0}")]
 pub struct FullTextError(#[from] tantivy::TantivyError);
+
+/// The concept id field.
+const ID: &str = "id";
 
 struct Fields {
     id: Field,
@@ -25,7 +28,8 @@ struct Fields {
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     let fields = Fields {
-        id: builder.add_u64_field("id", INDEXED | STORED),
+        // A fast field: hits read their concept id from a column, never from stored documents.
+        id: builder.add_u64_field(ID, INDEXED | STORED | FAST),
         label: builder.add_text_field("label", TEXT),
         synonym: builder.add_text_field("synonym", TEXT),
         definition: builder.add_text_field("definition", TEXT),
@@ -92,7 +96,6 @@ pub const MAX_HITS: usize = 1000;
 pub struct FullText {
     reader: IndexReader,
     parser: QueryParser,
-    id: Field,
     source: Field,
 }
 
@@ -113,7 +116,6 @@ impl FullText {
         Ok(FullText {
             reader,
             parser,
-            id: fields.id,
             source: fields.source,
         })
     }
@@ -147,9 +149,12 @@ impl FullText {
                         (Occur::Should, query)
                     })
                     .collect();
+                // The source clause filters without scoring: a small source's rare term
+                // must not lift its hits.
+                let filter = ConstScoreQuery::new(Box::new(BooleanQuery::new(any_source)), 0.0);
                 Box::new(BooleanQuery::new(vec![
                     (Occur::Must, words_query),
-                    (Occur::Must, Box::new(BooleanQuery::new(any_source))),
+                    (Occur::Must, Box::new(filter)),
                 ]))
             }
         };
@@ -159,13 +164,25 @@ impl FullText {
             &(TopDocs::with_limit(limit.max(1)).order_by_score(), Count),
         )?;
         let mut hits = Vec::with_capacity(top.len());
+        let mut columns = Vec::new();
         for (score, address) in top.into_iter().take(limit) {
-            let document: TantivyDocument = searcher.doc(address)?;
-            if let Some(id) = document.get_first(self.id).and_then(|v| v.as_u64()) {
-                hits.push(TextHit {
-                    concept: id as u32,
-                    score,
-                });
+            let segment = address.segment_ord as usize;
+            if columns.len() <= segment {
+                columns.resize_with(segment + 1, || None);
+            }
+            if columns[segment].is_none() {
+                columns[segment] = Some(
+                    searcher
+                        .segment_reader(address.segment_ord)
+                        .fast_fields()
+                        .u64(ID)?,
+                );
+            }
+            let id = columns[segment]
+                .as_ref()
+                .and_then(|c| c.first(address.doc_id));
+            if let Some(id) = id.and_then(|id| u32::try_from(id).ok()) {
+                hits.push(TextHit { concept: id, score });
             }
         }
         Ok((hits, total))

@@ -234,8 +234,7 @@ impl Lexicon {
     ///
     /// Distance 1 searches every key. Distance 2 only searches keys that share the query's first
     /// character: the first levels of a distance-2 walk would otherwise visit nearly every node
-    /// of the FST. A key two edits away that also differs in its first character is not found,
-    /// and keys two edits away are only looked for when none is one edit away.
+    /// of the FST. A key two edits away that also differs in its first character is not found.
     pub fn fuzzy(&self, key: &str, max_distance: u8, limit: usize) -> Vec<FuzzyHit> {
         let mut hits: Vec<(u8, String, u64)> = Vec::new();
         if key.len() > MAX_FUZZY_KEY_BYTES {
@@ -243,10 +242,7 @@ impl Lexicon {
         }
         let one = automaton_builder(1).build_dfa(key);
         self.collect(&one, |state| one.distance(*state), &mut hits);
-        // Two edits only when nothing is one edit away: the distance-2 walk is the costly one,
-        // and a closer spelling is the better guess.
         if max_distance >= 2
-            && hits.is_empty()
             && let Some(first) = key.chars().next()
         {
             let mut buf = [0u8; 4];

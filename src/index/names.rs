@@ -1,10 +1,13 @@
 //! Name variants: the steps that let "cancers of the breast" meet "Breast Neoplasms".
 //!
 //! A name's variant key is its label key (case, Unicode and punctuation folded) taken further:
-//! possessives and stop words dropped, British spellings made American, plurals made
-//! singular, head words such as "cancer" made "neoplasm", and the words sorted. The word lists
-//! are data (`ontologies/name-rules.toml`), copied into every build, so that a key written at
-//! build time and a query typed later meet under the same rules. Every change to a query is
+//! an inverted heading put back in reading order ("Neoplasms, Breast"), one "X of Y" read as
+//! "Y X", possessives and stop words dropped, British spellings made American, plurals made
+//! singular and head words such as "cancer" made "neoplasm". Words written in capitals or with
+//! digits (AIDS, BRCA1) are symbols and are never inflected. Word order is otherwise kept:
+//! "rod-cone dystrophy" is not "cone-rod dystrophy". The word lists are data
+//! (`ontologies/name-rules.toml`), copied into every build, so that a key written at build
+//! time and a query typed later meet under the same rules. Every change to a query is
 //! recorded as a typed [`NameStep`].
 
 use std::collections::BTreeMap;
@@ -14,6 +17,11 @@ use unicode_normalization::UnicodeNormalization;
 
 /// Names longer than this many words get no variant key: a paragraph is not a name.
 pub const MAX_VARIANT_WORDS: usize = 24;
+/// Names longer than this many bytes get no variant key (checked before any work).
+pub const MAX_VARIANT_BYTES: usize = 1024;
+/// An inverted heading has at most this many comma-separated parts ("Anemia, Hemolytic,
+/// Congenital"); a name with more is a list, not a heading.
+const MAX_INVERTED_PARTS: usize = 3;
 /// Words shorter than this are never made singular or respelled ("gas", "ms").
 const MIN_INFLECTED_CHARS: usize = 4;
 
@@ -94,8 +102,13 @@ pub enum NameStep {
         from: String,
         to: String,
     },
-    /// The words sorted, so word order does not matter.
-    WordsSorted,
+    /// An inverted heading put back in reading order ("Neoplasms, Breast" → "Breast
+    /// Neoplasms").
+    InversionUndone {
+        reordered: String,
+    },
+    /// "X of Y" read as "Y X" ("cancer of the breast" → "the breast cancer").
+    OfPhraseReordered,
 }
 
 impl NameStep {
@@ -111,7 +124,10 @@ impl NameStep {
             }
             NameStep::Singular { from, to } => format!("singular: '{from}' -> '{to}'"),
             NameStep::HeadWord { from, to } => format!("head word: '{from}' read as '{to}'"),
-            NameStep::WordsSorted => "words sorted (word order ignored)".into(),
+            NameStep::InversionUndone { reordered } => {
+                format!("inverted heading read in order: '{reordered}'")
+            }
+            NameStep::OfPhraseReordered => "'X of Y' read as 'Y X'".into(),
         }
     }
 }
@@ -128,6 +144,8 @@ struct Word {
     text: String,
     after_hyphen: bool,
     after_apostrophe: bool,
+    /// Written in capitals or with digits: a symbol or abbreviation, never inflected.
+    symbol: bool,
 }
 
 impl NameRules {
@@ -140,20 +158,38 @@ impl NameRules {
     /// apart). Empty for a name without letters or digits, or longer than
     /// [`MAX_VARIANT_WORDS`].
     pub fn variants(&self, text: &str) -> Vec<Variant> {
-        let words = split_words(text);
-        if words.is_empty() || words.len() > MAX_VARIANT_WORDS {
+        if text.len() > MAX_VARIANT_BYTES {
             return Vec::new();
         }
-        let folded = NameStep::Folded {
-            key: words
+        let plain = split_words(text);
+        if plain.is_empty() || plain.len() > MAX_VARIANT_WORDS {
+            return Vec::new();
+        }
+        let mut first_steps = vec![NameStep::Folded {
+            key: plain
                 .iter()
                 .map(|w| w.text.as_str())
                 .collect::<Vec<_>>()
                 .join(" "),
+        }];
+        let words = match uninverted(text) {
+            Some(reordered) => {
+                let words = split_words(&reordered);
+                first_steps.push(NameStep::InversionUndone { reordered });
+                words
+            }
+            None => plain,
         };
-        let mut out = vec![self.variant(&words, false, folded.clone())];
+        let words = match of_phrase_reordered(words) {
+            Ok(words) => {
+                first_steps.push(NameStep::OfPhraseReordered);
+                words
+            }
+            Err(words) => words,
+        };
+        let mut out = vec![self.variant(&words, false, first_steps.clone())];
         if words.iter().any(|w| w.after_hyphen) {
-            let joined = self.variant(&words, true, folded);
+            let joined = self.variant(&words, true, first_steps);
             if joined.key != out[0].key {
                 out.push(joined);
             }
@@ -161,12 +197,12 @@ impl NameRules {
         out
     }
 
-    fn variant(&self, words: &[Word], join_hyphens: bool, folded: NameStep) -> Variant {
-        let mut steps = vec![folded];
-        let mut kept: Vec<String> = Vec::with_capacity(words.len());
+    fn variant(&self, words: &[Word], join_hyphens: bool, first_steps: Vec<NameStep>) -> Variant {
+        let mut steps = first_steps;
+        let mut kept: Vec<(String, bool)> = Vec::with_capacity(words.len());
         for word in words {
             if word.after_apostrophe && word.text == "s" {
-                let owner = kept.last().cloned().unwrap_or_default();
+                let owner = kept.last().map(|w| w.0.clone()).unwrap_or_default();
                 steps.push(NameStep::PossessiveDropped { word: owner });
                 continue;
             }
@@ -174,32 +210,24 @@ impl NameRules {
                 && word.after_hyphen
                 && let Some(last) = kept.last_mut()
             {
-                let joined = format!("{last}{}", word.text);
+                let joined = format!("{}{}", last.0, word.text);
                 steps.push(NameStep::HyphenJoined {
                     word: joined.clone(),
                 });
-                *last = joined;
+                *last = (joined, last.1 || word.symbol);
                 continue;
             }
-            kept.push(word.text.clone());
+            kept.push((word.text.clone(), word.symbol));
         }
         let mut keyed: Vec<String> = Vec::with_capacity(kept.len());
-        for word in kept {
-            if self.stop_words.contains(&word) {
+        for (word, symbol) in kept {
+            if symbol {
+                keyed.push(word);
+            } else if self.stop_words.contains(&word) {
                 steps.push(NameStep::StopWordDropped { word });
-                continue;
+            } else {
+                keyed.push(self.key_word(word, &mut steps));
             }
-            keyed.push(self.key_word(word, &mut steps));
-        }
-        if keyed.is_empty() {
-            return Variant {
-                key: String::new(),
-                steps,
-            };
-        }
-        if keyed.windows(2).any(|w| w[0] > w[1]) {
-            keyed.sort();
-            steps.push(NameStep::WordsSorted);
         }
         Variant {
             key: keyed.join(" "),
@@ -276,33 +304,97 @@ impl NameRules {
     }
 }
 
-/// The words of a name, lower case after NFKC, with what came before each.
+/// The words of a name, lower case after NFKC, with what came before each and whether it was
+/// written as a symbol.
 fn split_words(text: &str) -> Vec<Word> {
     let mut words: Vec<Word> = Vec::new();
     let mut current = String::new();
+    let mut upper = 0usize;
+    let mut lower = 0usize;
+    let mut digits = 0usize;
     let mut separator = String::new();
-    let flush = |current: &mut String, separator: &mut String, words: &mut Vec<Word>| {
-        if !current.is_empty() {
-            let after_hyphen = !words.is_empty() && is_hyphen_run(separator);
-            let after_apostrophe = !words.is_empty() && is_apostrophe_run(separator);
-            words.push(Word {
-                text: std::mem::take(current),
-                after_hyphen,
-                after_apostrophe,
-            });
-            separator.clear();
-        }
-    };
-    for c in text.nfkc().flat_map(char::to_lowercase) {
+    for c in text.nfkc() {
         if c.is_alphanumeric() {
-            current.push(c);
-        } else {
-            flush(&mut current, &mut separator, &mut words);
-            separator.push(c);
+            if c.is_uppercase() {
+                upper += 1;
+            } else if c.is_lowercase() {
+                lower += 1;
+            } else if c.is_numeric() {
+                digits += 1;
+            }
+            current.extend(c.to_lowercase());
+            continue;
         }
+        if !current.is_empty() {
+            push_word(&mut words, &mut current, &separator, (upper, lower, digits));
+            separator.clear();
+            (upper, lower, digits) = (0, 0, 0);
+        }
+        separator.push(c);
     }
-    flush(&mut current, &mut separator, &mut words);
+    if !current.is_empty() {
+        push_word(&mut words, &mut current, &separator, (upper, lower, digits));
+    }
     words
+}
+
+fn push_word(
+    words: &mut Vec<Word>,
+    current: &mut String,
+    separator: &str,
+    (upper, lower, digits): (usize, usize, usize),
+) {
+    let after_hyphen = !words.is_empty() && is_hyphen_run(separator);
+    let after_apostrophe = !words.is_empty() && is_apostrophe_run(separator);
+    words.push(Word {
+        text: std::mem::take(current),
+        after_hyphen,
+        after_apostrophe,
+        symbol: digits > 0 || (upper >= 2 && lower == 0),
+    });
+}
+
+/// An inverted heading ("Neoplasms, Breast", "Anemia, Hemolytic, Congenital") in reading
+/// order: its comma-separated parts reversed. `None` when the name has no ", " or too many.
+fn uninverted(text: &str) -> Option<String> {
+    let parts: Vec<&str> = text
+        .split(", ")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() < 2 || parts.len() > MAX_INVERTED_PARTS {
+        return None;
+    }
+    Some(parts.into_iter().rev().collect::<Vec<_>>().join(" "))
+}
+
+/// "X of Y" as "Y X", when the name has exactly one "of" with words on both sides; the words
+/// back unchanged otherwise.
+fn of_phrase_reordered(mut words: Vec<Word>) -> Result<Vec<Word>, Vec<Word>> {
+    let ofs: Vec<usize> = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.text == "of" && !w.symbol)
+        .map(|(i, _)| i)
+        .collect();
+    match ofs.as_slice() {
+        [i] if *i > 0 && *i + 1 < words.len() => {
+            let tail = words.split_off(i + 1);
+            words.pop();
+            let mut out = tail;
+            if let Some(first) = out.first_mut() {
+                first.after_hyphen = false;
+                first.after_apostrophe = false;
+            }
+            if let Some(first) = words.first_mut() {
+                first.after_hyphen = false;
+                first.after_apostrophe = false;
+            }
+            out.extend(words);
+            Ok(out)
+        }
+        _ => Err(words),
+    }
 }
 
 fn is_hyphen_run(separator: &str) -> bool {
@@ -382,7 +474,7 @@ mod tests {
         let v = &rules().variants("Cancers of the breast")[0];
         assert!(
             v.steps
-                .contains(&NameStep::StopWordDropped { word: "of".into() })
+                .contains(&NameStep::StopWordDropped { word: "the".into() })
         );
         assert!(v.steps.contains(&NameStep::Singular {
             from: "cancers".into(),
@@ -392,9 +484,31 @@ mod tests {
             from: "cancer".into(),
             to: "neoplasm".into()
         }));
-        assert!(v.steps.contains(&NameStep::WordsSorted));
+        assert!(v.steps.contains(&NameStep::OfPhraseReordered));
         let plain = &rules().variants("fever")[0];
         assert_eq!(plain.steps.len(), 1, "{:?}", plain.steps);
+    }
+
+    #[test]
+    fn word_order_that_carries_meaning_is_kept() {
+        assert_ne!(key("rod-cone dystrophy"), key("cone-rod dystrophy"));
+        assert_ne!(key("Gorlin-Goltz syndrome"), key("Goltz-Gorlin syndrome"));
+        assert_ne!(key("Protein Transport"), key("Transport Proteins"));
+        assert_eq!(
+            key("Anemia, Hemolytic, Congenital"),
+            key("congenital hemolytic anaemia")
+        );
+    }
+
+    #[test]
+    fn symbols_and_type_letters_are_never_folded_away() {
+        assert_ne!(key("AIDS"), key("AID"));
+        assert_ne!(key("ARDS"), key("ARD"));
+        assert_ne!(key("Hepatitis A"), key("Hepatitis"));
+        assert_ne!(key("Vitamin A"), key("Vitamins"));
+        assert_eq!(key("BRCA1"), "brca1");
+        assert_eq!(key("mycoses"), key("mycosis"));
+        assert_eq!(key("causes"), key("cause"));
     }
 
     #[test]
@@ -403,6 +517,7 @@ mod tests {
         assert!(rules.variants("").is_empty());
         assert!(rules.variants("!!! ---").is_empty());
         assert!(rules.variants(&"word ".repeat(1000)).is_empty());
+        assert!(rules.variants(&"x".repeat(10_000)).is_empty());
         assert!(rules.variants("of the").iter().all(|v| v.key.is_empty()));
         let odd = rules.variants("ﬁbrosis’s ‐ x\u{0}");
         assert!(!odd.is_empty());

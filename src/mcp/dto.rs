@@ -151,7 +151,7 @@ pub struct Candidate {
     pub match_type: String,
     /// How the name matched, which is also the rank tier. An alias or previous symbol may
     /// belong to several genes; via_mapping: another concept has the name and maps to this
-    /// one (see `via`); name_variant: matched after the name rules (plural, word order,
+    /// one (see `via`); name_variant: matched after the name rules (plural, inverted heading,
     /// spelling, head word).
     #[schemars(extend("enum" = ["identifier", "alt_id", "label", "approved_symbol", "approved_name", "entry_term", "exact_synonym", "alt_label", "alias_symbol", "previous_symbol", "narrow_synonym", "broad_synonym", "related_synonym", "hidden_label", "notation", "via_mapping", "name_variant", "near_spelling", "full_text"]))]
     pub match_kind: String,

@@ -94,6 +94,40 @@ pub fn concept_names(concepts: &[&str], graphs: &[&str]) -> String {
     )
 }
 
+/// The candidates' names, as [`concept_names`], and the mapping statements between each
+/// via-mapping candidate and the concept whose name led to it (`pairs`: origin and target
+/// IRIs), as SSSOM axioms of a set or as a source's own cross-reference triple.
+pub fn names_and_via_mappings(
+    concepts: &[&str],
+    graphs: &[&str],
+    pairs: &[(&str, &str)],
+) -> String {
+    let pairs: String = pairs
+        .iter()
+        .map(|(origin, target)| format!("(<{}> <{}>)", iri(origin), iri(target)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let xref_predicates = bracketed(XrefKind::ALL.iter().map(|k| k.predicate()));
+    format!(
+        "# The candidates' names and graphs; for via-mapping candidates, the statements that map the matched concept to them.
+         PREFIX owl: <http://www.w3.org/2002/07/owl#>
+         PREFIX sssom: <https://w3id.org/sssom/>
+         SELECT ?concept ?label ?graph ?origin ?predicate ?justification WHERE {{
+           {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}
+           UNION
+           {{ VALUES (?origin ?concept) {{ {pairs} }} GRAPH ?graph {{
+             {{ ?axiom owl:annotatedSource ?origin ; owl:annotatedTarget ?concept }} UNION {{ ?axiom owl:annotatedSource ?concept ; owl:annotatedTarget ?origin }}
+             ?axiom owl:annotatedProperty ?predicate ; sssom:mapping_justification ?justification .
+             FILTER NOT EXISTS {{ ?axiom sssom:predicate_modifier ?modifier }} }} }}
+           UNION
+           {{ VALUES (?origin ?concept) {{ {pairs} }} GRAPH ?graph {{ {{ ?origin ?predicate ?concept }} UNION {{ ?concept ?predicate ?origin }} VALUES ?predicate {{ {xref_predicates} }} }} }}
+         }}",
+        bracketed(concepts.iter().copied()),
+        bracketed(graphs.iter().copied()),
+        primary_predicates()
+    )
+}
+
 /// The exact-name stage: the same normalization as the label lexicon (case, and every run of
 /// characters that are not letters or digits as one space), the same graphs, the same
 /// obsolete filter. `key` is the name already normalized (`resolve::name_key`).

@@ -75,7 +75,15 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         .collect();
     candidates.truncate(limit);
     let returned = candidates.len() as u64;
-    let sparql = find_sparql(&search, &candidates, &graphs, text, include_obsolete);
+    let sparql = find_sparql(
+        r,
+        &search,
+        limit,
+        &candidates,
+        &graphs,
+        text,
+        include_obsolete,
+    );
     let obsolete_hidden = search.obsolete_hidden();
     let filtered = args.sources.as_ref().is_some_and(|s| !s.is_empty());
     let suggestion = find_suggestion(r, &search, filtered);
@@ -153,7 +161,9 @@ fn name_steps(search: &NameSearch) -> Vec<String> {
 /// The SPARQL that re-runs the answer: the exact-name stage in full when only it matched;
 /// identifiers as concepts; otherwise the listed candidates and their names.
 fn find_sparql(
+    r: &Resolver,
     search: &NameSearch,
+    limit: usize,
     candidates: &[Candidate],
     graphs: &[String],
     text: &str,
@@ -161,6 +171,24 @@ fn find_sparql(
 ) -> String {
     let concepts: Vec<&str> = candidates.iter().map(|c| c.concept.iri.as_str()).collect();
     let graphs: Vec<&str> = graphs.iter().map(String::as_str).collect();
+    // Via-mapping candidates: the mapping statements between each and its origin, as the
+    // mapping index names them (registry IRIs), in every graph.
+    let pairs: Vec<(String, String)> = search
+        .candidates
+        .iter()
+        .take(limit)
+        .filter_map(|c| {
+            let via = c.via.as_ref()?;
+            Some((mapping_iri(r, via.from)?, mapping_iri(r, c.concept)?))
+        })
+        .collect();
+    if !pairs.is_empty() {
+        let pairs: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        return sparql::names_and_via_mappings(&concepts, &graphs, &pairs);
+    }
     match search.stages_matched.as_slice() {
         [Stage::Identifier] => sparql::concepts_in_graphs(&concepts, &graphs),
         [] | [Stage::ExactName] => {
@@ -324,4 +352,12 @@ fn via(r: &Resolver, v: &ViaMapping) -> Via {
             })
             .collect(),
     }
+}
+
+/// A concept's IRI as mapping statements name it: its CURIE through the registry.
+fn mapping_iri(r: &Resolver, id: ConceptId) -> Option<String> {
+    let concept = r.concept(id)?;
+    let curie = concept.curie?;
+    let iri = r.registry().normalize(&curie).identified()?.iri.clone()?;
+    sparql::is_safe_iri(&iri).then_some(iri)
 }

@@ -126,6 +126,30 @@ impl MatchKind {
     pub fn names_the_concept(self) -> bool {
         !matches!(self, MatchKind::NearSpelling | MatchKind::FullText)
     }
+
+    /// The rank tier: identifier, the concept's own name, another of its names, a name
+    /// reached through a mapping, a name variant, a near spelling, full text. Candidates are
+    /// ranked by tier first, then by score within the tier.
+    pub fn tier(self) -> u8 {
+        match self {
+            MatchKind::Identifier | MatchKind::AltId => 0,
+            MatchKind::Label | MatchKind::ApprovedSymbol | MatchKind::ApprovedName => 1,
+            MatchKind::EntryTerm
+            | MatchKind::ExactSynonym
+            | MatchKind::AltLabel
+            | MatchKind::AliasSymbol
+            | MatchKind::PreviousSymbol
+            | MatchKind::NarrowSynonym
+            | MatchKind::BroadSynonym
+            | MatchKind::RelatedSynonym
+            | MatchKind::HiddenLabel
+            | MatchKind::Notation => 2,
+            MatchKind::ViaMapping => 3,
+            MatchKind::NameVariant => 4,
+            MatchKind::NearSpelling => 5,
+            MatchKind::FullText => 6,
+        }
+    }
 }
 
 /// The stages of a name search, in the order they run. Every stage runs (near spelling and

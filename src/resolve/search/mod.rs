@@ -112,16 +112,31 @@ impl NameSearch {
     /// The candidates that name the concept (identifier, name, variant, via mapping), or all
     /// of them when none does: what ambiguity is judged on.
     pub fn decisive(&self) -> &[NameCandidate] {
-        let live_names = self
+        let Some(first) = self.candidates.first() else {
+            return &self.candidates;
+        };
+        if !first.kind.names_the_concept() {
+            return &self.candidates;
+        }
+        // The best group of name matches: the name as typed (with the concepts it leads to
+        // through mappings), else its variants; candidates that ignored letter case count
+        // only when nothing matched in case for an abbreviation.
+        let group = |c: &NameCandidate| match c.kind.tier() {
+            0..=3 => 0,
+            4 => 1,
+            _ => 2,
+        };
+        let best = group(first);
+        let n = self
             .candidates
             .iter()
-            .take_while(|c| c.kind.names_the_concept() && !c.obsolete)
+            .take_while(|c| {
+                group(c) == best
+                    && c.obsolete == first.obsolete
+                    && (!self.abbreviation || c.case_exact == first.case_exact)
+            })
             .count();
-        if live_names > 0 {
-            &self.candidates[..live_names]
-        } else {
-            &self.candidates
-        }
+        &self.candidates[..n]
     }
 
     /// How many different concepts the decisive candidates name.
@@ -153,42 +168,71 @@ impl Resolver {
             abbreviation: is_abbreviation(text),
             ..NameSearch::default()
         };
-        let mut found = self.identifier_stage(text);
-        found.extend(self.exact_name_stage(text));
-        let (variants, steps) = self.name_variant_stage(text);
-        out.variant_steps = steps;
-        found.extend(variants);
-        let via = self.via_mapping_stage(&found)?;
-        found.extend(via);
-        out.stages_tried.extend(&Stage::ALL[..4]);
+        let mut hidden = HashSet::new();
+        out.stages_tried.push(Stage::Identifier);
+        let identified = self.identifier_stage(text);
+        let mut kept = self.keep(identified, query, &mut hidden);
+        // An identifier that was found is not a name: no name stages, near spellings or
+        // full text.
+        if !kept.is_empty() {
+            return Ok(self.finish(out, kept, hidden));
+        }
+        out.stages_tried.push(Stage::ExactName);
+        let exact = self.exact_name_stage(text);
         // A near spelling guesses at a typo: when the name matched a label as typed, in any
         // source, it is not one.
-        let typed = found
-            .iter()
-            .any(|c| matches!(c.stage, Stage::Identifier | Stage::ExactName));
-        let mut hidden = HashSet::new();
-        let mut kept = self.keep(found, query, &mut hidden);
-        // An identifier that was found is not a name: no near spellings or full text.
-        let identifier_found = kept.iter().any(|c| c.stage == Stage::Identifier);
-        if !identifier_found && (!kept.is_empty() || hidden.is_empty()) {
-            let names_found = !kept.is_empty();
+        let typed = !exact.is_empty();
+        let mut names = exact;
+        if self.files.variants.is_some() {
+            out.stages_tried.push(Stage::NameVariant);
+            let (variants, steps) = self.name_variant_stage(text);
+            out.variant_steps = steps;
+            names.extend(variants);
+        }
+        out.stages_tried.push(Stage::ViaMapping);
+        let via = self.via_mapping_stage(&names)?;
+        names.extend(via);
+        kept.extend(self.keep(names, query, &mut hidden));
+        let live_names = kept.iter().any(|c| !c.obsolete);
+        // A name that matched only obsolete or withdrawn concepts gets nothing else: other
+        // names never stand in for it.
+        if live_names || (kept.is_empty() && hidden.is_empty()) {
             let mut more = Vec::new();
             if !typed {
-                more = self.near_spelling_stage(text);
                 out.stages_tried.push(Stage::NearSpelling);
+                more = self.near_spelling_stage(text);
             }
-            let depth = if names_found {
+            let depth = if live_names {
                 FULL_TEXT_DEPTH_BESIDE_NAMES
             } else {
                 FULL_TEXT_DEPTH
             };
-            let (full_text, total) = self.full_text_stage(text, query.sources, depth)?;
-            // Beside name matches, full text only adds a few other readings.
-            out.more_exist = !names_found && total > full_text.len();
-            more.extend(full_text);
+            // A filter naming every loaded source filters nothing; inside the full-text query
+            // it would only cost a scan of the source terms.
+            let filter = query.sources.filter(|wanted| {
+                !self
+                    .manifest()
+                    .sources
+                    .iter()
+                    .all(|s| wanted.contains(&s.id))
+            });
             out.stages_tried.push(Stage::FullText);
+            let (full_text, total) = self.full_text_stage(text, filter, depth)?;
+            // Beside name matches, full text only adds a few other readings.
+            out.more_exist = !live_names && total > full_text.len();
+            more.extend(full_text);
             kept.extend(self.keep(more, query, &mut hidden));
         }
+        Ok(self.finish(out, kept, hidden))
+    }
+
+    /// Ranks the candidates and fills in what the answer says about them.
+    fn finish(
+        &self,
+        mut out: NameSearch,
+        kept: Vec<NameCandidate>,
+        hidden: HashSet<ConceptId>,
+    ) -> NameSearch {
         out.candidates = rank(kept, out.abbreviation);
         let mut matched: Vec<Stage> = out.candidates.iter().map(|c| c.stage).collect();
         matched.sort_unstable();
@@ -198,7 +242,7 @@ impl Resolver {
         out.hidden.sort_unstable();
         let decisive = out.decisive().to_vec();
         out.distinct_entities = self.distinct_entities(&decisive);
-        Ok(out)
+        out
     }
 
     /// The candidates in the chosen sources and searchable; obsolete ones go to `hidden`
@@ -230,8 +274,9 @@ impl Resolver {
         out
     }
 
-    /// Candidates joined by an exact-match cross-reference (one source says the other's
-    /// concept is the same) count as one entity.
+    /// Candidates that are the same thing count as one entity: joined by an exact-match
+    /// cross-reference in either record, by a curated exact mapping, or as a via-mapping
+    /// candidate and the concept whose name led to it.
     fn distinct_entities(&self, candidates: &[NameCandidate]) -> usize {
         let mut ids: Vec<ConceptId> = candidates.iter().map(|c| c.concept).collect();
         ids.sort_unstable();
@@ -239,8 +284,8 @@ impl Resolver {
         if ids.len() > MAX_ENTITY_GROUPING {
             return ids.len();
         }
-        let concepts: Vec<Concept> = ids.iter().filter_map(|&id| self.concept(id)).collect();
-        let mut group: Vec<usize> = (0..concepts.len()).collect();
+        let position = |id: ConceptId| ids.binary_search(&id).ok();
+        let mut group: Vec<usize> = (0..ids.len()).collect();
         fn root(group: &mut [usize], mut i: usize) -> usize {
             while group[i] != i {
                 group[i] = group[group[i]];
@@ -248,17 +293,35 @@ impl Resolver {
             }
             i
         }
+        let join = |group: &mut Vec<usize>, i: usize, j: usize| {
+            let (ri, rj) = (root(group, i), root(group, j));
+            group[ri] = rj;
+        };
+        for c in candidates {
+            if let (Some(via), Some(i)) = (&c.via, position(c.concept))
+                && let Some(j) = position(via.from)
+            {
+                join(&mut group, i, j);
+            }
+        }
+        let concepts: Vec<Option<Concept>> = ids.iter().map(|&id| self.concept(id)).collect();
         for (i, a) in concepts.iter().enumerate() {
+            let Some(a) = a else { continue };
             for (j, b) in concepts.iter().enumerate().skip(i + 1) {
-                if same_entity(a, b) || same_entity(b, a) {
-                    let (ri, rj) = (root(&mut group, i), root(&mut group, j));
-                    group[ri] = rj;
+                if let Some(b) = b
+                    && (same_entity(a, b) || same_entity(b, a))
+                {
+                    join(&mut group, i, j);
+                }
+            }
+            // A damaged mapping record only loses a join here; the via stage reports it.
+            for (target, _) in self.curated_exact_targets(ids[i]).unwrap_or_default() {
+                if let Some(j) = position(target) {
+                    join(&mut group, i, j);
                 }
             }
         }
-        (0..concepts.len())
-            .filter(|&i| root(&mut group, i) == i)
-            .count()
+        (0..ids.len()).filter(|&i| root(&mut group, i) == i).count()
     }
 
     fn source_wanted(&self, source: u16, sources: Option<&[String]>) -> bool {
@@ -281,6 +344,7 @@ fn rank(mut found: Vec<NameCandidate>, abbreviation: bool) -> Vec<NameCandidate>
         a.obsolete
             .cmp(&b.obsolete)
             .then(case_first(a).cmp(&case_first(b)))
+            .then(a.kind.tier().cmp(&b.kind.tier()))
             .then(b.score.total_cmp(&a.score))
             .then(b.case_exact.cmp(&a.case_exact))
             .then(a.kind.cmp(&b.kind))

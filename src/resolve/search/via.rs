@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use super::{MatchKind, NameCandidate, Stage, score};
-use crate::model::{Evidence, MappingPredicate};
+use crate::model::{Evidence, EvidenceOrigin, MappingPredicate};
 use crate::resolve::{ConceptId, ResolveError, Resolver};
 
 /// How many name-matched concepts are followed through their mappings, best first.
@@ -36,9 +36,17 @@ impl Resolver {
         &self,
         direct: &[NameCandidate],
     ) -> Result<Vec<NameCandidate>, ResolveError> {
+        // Only names matched as typed lead on: a variant followed through a mapping would
+        // stack two approximations under one match kind.
         let mut origins: Vec<&NameCandidate> = direct
             .iter()
-            .filter(|c| matches!(c.stage, Stage::ExactName | Stage::NameVariant))
+            .filter(|c| c.stage == Stage::ExactName)
+            .filter(|c| {
+                self.files
+                    .flags
+                    .get(c.concept)
+                    .is_some_and(|f| f.searchable && !f.obsolete)
+            })
             .collect();
         origins.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.concept.cmp(&b.concept)));
         let mut seen_origin = HashSet::new();
@@ -76,9 +84,10 @@ impl Resolver {
         Ok(out)
     }
 
-    /// The loaded concepts a concept maps to by exact mappings with curated evidence, and
-    /// that evidence; targets a negative statement denies are left out.
-    fn curated_exact_targets(
+    /// The loaded concepts a concept maps to by exact mappings (exact match, equivalent
+    /// class, same as) that a person curated or a source states itself, and that evidence;
+    /// predictions, lexical matches and targets a negative statement denies are left out.
+    pub(super) fn curated_exact_targets(
         &self,
         concept: ConceptId,
     ) -> Result<Vec<(ConceptId, Vec<Evidence>)>, ResolveError> {
@@ -104,7 +113,7 @@ impl Resolver {
         let mut out = Vec::new();
         for edge in &node.edges {
             if edge.negated
-                || edge.predicate != MappingPredicate::ExactMatch
+                || edge.predicate.generalized() != MappingPredicate::ExactMatch
                 || denied.contains(edge.other.as_str())
             {
                 continue;
@@ -112,7 +121,10 @@ impl Resolver {
             let evidence: Vec<Evidence> = edge
                 .evidence
                 .iter()
-                .filter(|e| !self.evidence_predicted(e))
+                .filter(|e| {
+                    !self.evidence_predicted(e)
+                        && (e.curated() || e.origin == EvidenceOrigin::SourceXref)
+                })
                 .cloned()
                 .collect();
             if evidence.is_empty() {

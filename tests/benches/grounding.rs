@@ -1,0 +1,87 @@
+//! Grounding latency on a built index (the default catalogue): every mention of the NCBI
+//! disease corpus develop set through the core name search and through `find_concepts` as
+//! the MCP tool shapes it (with and without a sources filter), and the JSON it writes.
+//! Prints p50 and p99 per step. `scripts/bench-grounding` runs it beside the stdio figures of
+//! `scripts/eval-grounding`.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use ontoresolve::mcp::dto::FindArgs;
+use ontoresolve::mcp::tools;
+use ontoresolve::resolve::{NameQuery, Resolver};
+
+#[path = "timing.rs"]
+mod timing;
+use timing::report;
+
+/// Mention texts of a PubTator file, in order.
+fn mentions(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("the NCBI disease corpus");
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            (fields.len() == 6).then(|| fields[3].to_string())
+        })
+        .collect()
+}
+
+fn time_each(texts: &[String], mut f: impl FnMut(&str)) -> Vec<Duration> {
+    for text in texts {
+        f(text);
+    }
+    texts
+        .iter()
+        .map(|text| {
+            let t = Instant::now();
+            f(text);
+            t.elapsed()
+        })
+        .collect()
+}
+
+fn main() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let index = std::env::var_os("ONTORESOLVE_BENCH_INDEX")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo.join("index"));
+    let data = std::env::var_os("ONTORESOLVE_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo.join("../shared/data"));
+    let corpus = data.join("corpora/ncbi-disease/NCBIdevelopset_corpus.txt");
+    if !corpus.is_file() {
+        println!("SKIPPED: {} not found", corpus.display());
+        return;
+    }
+    let r = Resolver::open(&index)
+        .expect("a built index (ontoresolve build, or ONTORESOLVE_BENCH_INDEX)");
+    let texts = mentions(&corpus);
+    println!("{} mentions of {}", texts.len(), corpus.display());
+    let mesh = vec!["mesh".to_string()];
+    for (name, sources) in [("all sources", None), ("sources=mesh", Some(&mesh))] {
+        let core = time_each(&texts, |text| {
+            r.find_by_name(&NameQuery {
+                text,
+                sources: sources.map(|s| s.as_slice()),
+                include_obsolete: false,
+            })
+            .expect("search");
+        });
+        report(&format!("find_by_name (core), {name}"), core);
+        let args = |text: &str| FindArgs {
+            text: text.into(),
+            sources: sources.cloned(),
+            include_obsolete: None,
+            limit: Some(10),
+        };
+        let tool = time_each(&texts, |text| {
+            tools::find_concepts(&r, &args(text)).expect("find_concepts");
+        });
+        report(&format!("find_concepts (tool), {name}"), tool);
+        let json = time_each(&texts, |text| {
+            let answer = tools::find_concepts(&r, &args(text)).expect("find_concepts");
+            serde_json::to_vec(&answer).expect("json");
+        });
+        report(&format!("find_concepts + JSON, {name}"), json);
+    }
+}
