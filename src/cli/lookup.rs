@@ -36,8 +36,14 @@ pub fn run(
         );
     }
     for candidate in found.candidates.iter().take(limit) {
+        let via = candidate
+            .via
+            .as_ref()
+            .and_then(|v| resolver.concept(v.from))
+            .map(|origin| format!(" via {}", origin.curie.unwrap_or(origin.iri)))
+            .unwrap_or_default();
         let how = format!(
-            "{}{}{} \"{}\"",
+            "{}{via}{}{} \"{}\"",
             candidate.kind.as_str(),
             candidate
                 .distance

@@ -50,6 +50,9 @@ fn eval_grounding_reports_recall_and_latency_of_find_concepts_on_the_develop_set
         out.status
     );
     eprintln!("{stdout}");
+    // The test output is captured when it passes; scripts/test prints this report after the
+    // tests, so the figures are in every CI log.
+    std::fs::write(dir.join("report.txt"), stdout.as_bytes()).expect("write the report");
 
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("read the JSON report"))
