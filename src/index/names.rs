@@ -220,13 +220,14 @@ impl NameRules {
             kept.push((word.text.clone(), word.symbol));
         }
         let mut keyed: Vec<String> = Vec::with_capacity(kept.len());
-        for (word, symbol) in kept {
+        let last = kept.len().saturating_sub(1);
+        for (i, (word, symbol)) in kept.into_iter().enumerate() {
             if symbol {
                 keyed.push(word);
             } else if self.stop_words.contains(&word) {
                 steps.push(NameStep::StopWordDropped { word });
             } else {
-                keyed.push(self.key_word(word, &mut steps));
+                keyed.push(self.key_word(word, i == last, &mut steps));
             }
         }
         Variant {
@@ -236,7 +237,9 @@ impl NameRules {
     }
 
     /// One word through spelling, singular and head-word rules.
-    fn key_word(&self, word: String, steps: &mut Vec<NameStep>) -> String {
+    /// `head`: the name's last word, the head of an English noun phrase, the only one that
+    /// head-word rules apply to ("tumor necrosis factor" keeps its "tumor").
+    fn key_word(&self, word: String, head: bool, steps: &mut Vec<NameStep>) -> String {
         let mut word = word;
         if word.chars().count() >= MIN_INFLECTED_CHARS {
             let respelled = self.respell(&word);
@@ -256,12 +259,12 @@ impl NameRules {
                 word = singular;
             }
         }
-        if let Some(head) = self.head_words.get(&word) {
+        if head && let Some(equivalent) = self.head_words.get(&word) {
             steps.push(NameStep::HeadWord {
                 from: word.clone(),
-                to: head.clone(),
+                to: equivalent.clone(),
             });
-            word = head.clone();
+            word = equivalent.clone();
         }
         word
     }
@@ -498,6 +501,16 @@ mod tests {
             key("Anemia, Hemolytic, Congenital"),
             key("congenital hemolytic anaemia")
         );
+    }
+
+    #[test]
+    fn head_words_apply_only_to_the_head_of_the_name() {
+        assert_eq!(key("tumor necrosis factor"), "tumor necrosis factor");
+        assert_eq!(
+            key("Carcinoma, Hepatocellular"),
+            key("hepatocellular cancer")
+        );
+        assert_eq!(key("cancer"), "neoplasm");
     }
 
     #[test]

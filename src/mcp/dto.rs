@@ -232,6 +232,9 @@ pub struct Candidates {
     pub stages_matched: Vec<String>,
     /// The input was read as an abbreviation or symbol: case-exact matches rank first.
     pub abbreviation: bool,
+    /// The name matched more concepts than are followed through mappings: some via_mapping
+    /// candidates may be missing (narrow with sources or a more specific name).
+    pub via_limited: bool,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

@@ -138,6 +138,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
                 .map(|s| s.as_str().to_string())
                 .collect(),
             abbreviation: search.abbreviation,
+            via_limited: search.via_limited,
         },
     })
 }

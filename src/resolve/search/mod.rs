@@ -104,6 +104,9 @@ pub struct NameSearch {
     pub variant_steps: Vec<NameStep>,
     /// The input was read as an abbreviation or symbol (short, in capitals).
     pub abbreviation: bool,
+    /// More names matched, or their mappings led to more concepts, than the via-mapping stage
+    /// follows: some via-mapping candidates may be missing.
+    pub via_limited: bool,
     /// Whether full text matched more documents than were ranked.
     pub more_exist: bool,
 }
@@ -190,7 +193,8 @@ impl Resolver {
             names.extend(variants);
         }
         out.stages_tried.push(Stage::ViaMapping);
-        let via = self.via_mapping_stage(&names)?;
+        let (via, via_limited) = self.via_mapping_stage(&names)?;
+        out.via_limited = via_limited;
         names.extend(via);
         kept.extend(self.keep(names, query, &mut hidden));
         let live_names = kept.iter().any(|c| !c.obsolete);

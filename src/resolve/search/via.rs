@@ -32,10 +32,12 @@ pub struct ViaMapping {
 impl Resolver {
     /// Concepts that the name matches of `direct` map to by a curated, not negated exact
     /// mapping, as candidates of their own. A damaged mapping record is an error.
+    /// Also says whether a limit cut the stage short (more origins or candidates than
+    /// [`MAX_VIA_ORIGINS`] or [`MAX_VIA_CANDIDATES`]).
     pub(super) fn via_mapping_stage(
         &self,
         direct: &[NameCandidate],
-    ) -> Result<Vec<NameCandidate>, ResolveError> {
+    ) -> Result<(Vec<NameCandidate>, bool), ResolveError> {
         // Only names matched as typed lead on: a variant followed through a mapping would
         // stack two approximations under one match kind.
         let mut origins: Vec<&NameCandidate> = direct
@@ -53,9 +55,14 @@ impl Resolver {
         origins.retain(|c| seen_origin.insert(c.concept));
         let direct_ids: HashSet<ConceptId> = direct.iter().map(|c| c.concept).collect();
         let mut out = Vec::new();
+        let mut limited = origins.len() > MAX_VIA_ORIGINS;
         for origin in origins.into_iter().take(MAX_VIA_ORIGINS) {
             for (target, evidence) in self.curated_exact_targets(origin.concept)? {
-                if direct_ids.contains(&target) || out.len() >= MAX_VIA_CANDIDATES {
+                if direct_ids.contains(&target) {
+                    continue;
+                }
+                if out.len() >= MAX_VIA_CANDIDATES {
+                    limited = true;
                     continue;
                 }
                 let kind = MatchKind::ViaMapping;
@@ -81,7 +88,7 @@ impl Resolver {
                 });
             }
         }
-        Ok(out)
+        Ok((out, limited))
     }
 
     /// The loaded concepts a concept maps to by exact mappings (exact match, equivalent
