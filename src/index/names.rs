@@ -151,7 +151,35 @@ struct Word {
 impl NameRules {
     /// Parses the rules file (TOML).
     pub fn from_toml(text: &str) -> Result<NameRules, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        let rules: NameRules = toml::from_str(text).map_err(|e| e.to_string())?;
+        rules.validate()?;
+        Ok(rules)
+    }
+
+    /// Every word and ending must be a non-empty lower-case word: keys are lower case, and an
+    /// empty `from` would rewrite every word.
+    fn validate(&self) -> Result<(), String> {
+        let words = self
+            .stop_words
+            .iter()
+            .chain(&self.not_plural_endings)
+            .chain(self.irregular_plurals.iter().flat_map(|(a, b)| [a, b]))
+            .chain(self.plural_endings.iter().flat_map(|(a, b)| [a, b]))
+            .chain(self.head_words.iter().flat_map(|(a, b)| [a, b]))
+            .chain(self.spellings.iter().flat_map(|r| [&r.from, &r.to]));
+        for word in words {
+            let empty_allowed = self.plural_endings.values().any(|v| v == word);
+            if (word.is_empty() && !empty_allowed)
+                || word
+                    .chars()
+                    .any(|c| !(c.is_lowercase() || c.is_ascii_digit()))
+            {
+                return Err(format!(
+                    "'{word}': rule words must be non-empty lower-case letters or digits"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The variant keys of a name: one, or two when it has hyphenated words (joined, and
@@ -522,6 +550,20 @@ mod tests {
         assert_eq!(key("BRCA1"), "brca1");
         assert_eq!(key("mycoses"), key("mycosis"));
         assert_eq!(key("causes"), key("cause"));
+    }
+
+    #[test]
+    fn rules_with_empty_or_capitalised_words_are_refused() {
+        let bundled = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/ontologies/name-rules.toml"
+        ))
+        .expect("bundled rules");
+        let empty = bundled.replace("from = \"aem\"", "from = \"\"");
+        assert!(NameRules::from_toml(&empty).is_err());
+        let capital = bundled.replace("cancer = \"neoplasm\"", "Cancer = \"neoplasm\"");
+        assert!(NameRules::from_toml(&capital).is_err());
+        assert!(NameRules::from_toml("version = 3").is_err());
     }
 
     #[test]

@@ -248,3 +248,36 @@ fn mondo_is_loaded_with_labels_synonyms_and_replacements() {
     let (rank, _) = candidate(&answer, "MONDO:0010679").expect("by its label");
     assert_eq!(rank, 0);
 }
+
+#[test]
+fn a_build_with_broken_name_rules_fails_naming_the_file() {
+    use ontoresolve::build::{BuildOptions, Silent, build};
+    let dir = crate::support::scratch("broken-name-rules");
+    std::fs::write(
+        dir.join("rules.toml"),
+        "version = \"x\"\nstop_words = [\"\"]\n",
+    )
+    .expect("write rules");
+    let catalog = crate::support::single_source_catalog(
+        &dir,
+        "hem",
+        "skos",
+        &crate::support::repo().join("ontologies/health-economics-metrics.derived.skos.ttl"),
+        "\n[names]\nrules = \"rules.toml\"\n",
+    );
+    let error = build(
+        &BuildOptions {
+            catalog,
+            index_dir: dir.join("index"),
+            keep_going: false,
+        },
+        &Silent,
+    )
+    .expect_err("broken rules stop the build");
+    let message = error.to_string();
+    assert!(
+        message.contains("name rules") && message.contains("rules.toml"),
+        "{message}"
+    );
+    assert!(!dir.join("index/CURRENT").exists(), "nothing was installed");
+}
