@@ -59,6 +59,40 @@ pub struct NameCandidate {
 }
 
 impl NameCandidate {
+    /// A candidate found by `stage`, weighted by its kind and scored; the stage adds the
+    /// matched text and the rest.
+    fn new(concept: ConceptId, stage: Stage, kind: MatchKind, case_exact: bool) -> Self {
+        NameCandidate {
+            concept,
+            stage,
+            kind,
+            case_exact,
+            distance: None,
+            text: None,
+            lang: None,
+            relevance: None,
+            via: None,
+            obsolete: false,
+            weight: kind.weight(),
+            score: 0.0,
+        }
+        .scored()
+    }
+
+    /// The matched label.
+    fn with_label(mut self, label: crate::model::Label) -> Self {
+        self.text = Some(label.text);
+        self.lang = label.lang;
+        self
+    }
+
+    /// The score: the weight less the penalties, rounded so that equal matches tie.
+    fn scored(mut self) -> Self {
+        let (edits, case) = penalties(&self);
+        self.score = ((self.weight - edits - case) * 1000.0).round() / 1000.0;
+        self
+    }
+
     /// The score's basis in words: the tier and what was taken off.
     pub fn basis(&self) -> String {
         let (edits, case) = penalties(self);
@@ -390,22 +424,15 @@ fn same_letters(a: &str, b: &str) -> bool {
         .eq(b.chars().filter(|c| c.is_alphanumeric()))
 }
 
-/// The ranking score: the match kind's weight, less a penalty per edit and one for a match
-/// that ignored letter case; rounded so that equal matches tie.
-fn score(weight: f64, distance: Option<u8>, case_exact: bool) -> f64 {
-    let edits = EDIT_PENALTY * f64::from(distance.unwrap_or(0));
-    let case = if case_exact { 0.0 } else { CASE_PENALTY };
-    ((weight - edits - case) * 1000.0).round() / 1000.0
-}
-
-/// The penalties behind a score, for adapters that show its basis.
+/// The penalties behind a score: per edit of a near spelling, and for letter case where it
+/// counts (an identifier, a name as typed, and what a name led to through a mapping).
 pub fn penalties(candidate: &NameCandidate) -> (f64, f64) {
     let edits = EDIT_PENALTY * f64::from(candidate.distance.unwrap_or(0));
-    let case = if candidate.case_exact
-        || !matches!(
-            candidate.stage,
-            Stage::Identifier | Stage::ExactName | Stage::ViaMapping
-        ) {
+    let case_counts = matches!(
+        candidate.stage,
+        Stage::Identifier | Stage::ExactName | Stage::ViaMapping
+    );
+    let case = if candidate.case_exact || !case_counts {
         0.0
     } else {
         CASE_PENALTY

@@ -1,7 +1,7 @@
 //! The stages of a name search that look the name up: as an identifier, as an exact name, as
 //! a name variant, as a near spelling and in full text.
 
-use super::{FUZZY_DEPTH, MatchKind, NameCandidate, Stage, same_letters, score};
+use super::{FUZZY_DEPTH, MatchKind, NameCandidate, Stage, same_letters};
 use crate::index::names::NameStep;
 use crate::index::normalize::label_key;
 use crate::registry::{Reading, Step};
@@ -74,20 +74,10 @@ impl Resolver {
                             || c.curie.is_some() && c.curie == normalized.curie
                             || normalized.iri.as_deref() == Some(c.iri.as_str())
                     });
-                NameCandidate {
-                    concept,
-                    stage: Stage::Identifier,
-                    kind,
-                    case_exact,
-                    distance: None,
-                    text: Some(text.to_string()),
-                    lang: None,
-                    relevance: None,
-                    via: None,
-                    obsolete: false,
-                    weight: kind.weight(),
-                    score: score(kind.weight(), None, case_exact),
-                }
+                let mut candidate =
+                    NameCandidate::new(concept, Stage::Identifier, kind, case_exact);
+                candidate.text = Some(text.to_string());
+                candidate
             })
             .collect()
     }
@@ -98,20 +88,8 @@ impl Resolver {
             .map(|m| {
                 let kind = MatchKind::of_label(m.label.kind);
                 let case_exact = same_letters(&m.label.text, text);
-                NameCandidate {
-                    concept: m.concept,
-                    stage: Stage::ExactName,
-                    kind,
-                    case_exact,
-                    distance: None,
-                    text: Some(m.label.text),
-                    lang: m.label.lang,
-                    relevance: None,
-                    via: None,
-                    obsolete: false,
-                    weight: kind.weight(),
-                    score: score(kind.weight(), None, case_exact),
-                }
+                NameCandidate::new(m.concept, Stage::ExactName, kind, case_exact)
+                    .with_label(m.label)
             })
             .collect()
     }
@@ -131,20 +109,10 @@ impl Resolver {
         let mut out = Vec::new();
         for variant in variants.iter().filter(|v| !v.key.is_empty()) {
             for m in self.label_matches(&lexicon.get(&variant.key), 0) {
-                out.push(NameCandidate {
-                    concept: m.concept,
-                    stage: Stage::NameVariant,
-                    kind,
-                    case_exact: false,
-                    distance: None,
-                    text: Some(m.label.text),
-                    lang: m.label.lang,
-                    relevance: None,
-                    via: None,
-                    obsolete: false,
-                    weight: kind.weight(),
-                    score: score(kind.weight(), None, true),
-                });
+                out.push(
+                    NameCandidate::new(m.concept, Stage::NameVariant, kind, false)
+                        .with_label(m.label),
+                );
             }
         }
         (out, steps)
@@ -161,19 +129,10 @@ impl Resolver {
         self.fuzzy(text, max, FUZZY_DEPTH)
             .into_iter()
             .filter(|m| m.distance > 0)
-            .map(|m| NameCandidate {
-                concept: m.concept,
-                stage: Stage::NearSpelling,
-                kind,
-                case_exact: false,
-                distance: Some(m.distance),
-                text: Some(m.label.text),
-                lang: m.label.lang,
-                relevance: None,
-                via: None,
-                obsolete: false,
-                weight: kind.weight(),
-                score: score(kind.weight(), Some(m.distance), true),
+            .map(|m| {
+                let mut candidate = NameCandidate::new(m.concept, Stage::NearSpelling, kind, false);
+                candidate.distance = Some(m.distance);
+                candidate.with_label(m.label).scored()
             })
             .collect()
     }
@@ -192,20 +151,10 @@ impl Resolver {
             .into_iter()
             .map(|h| {
                 let weight = kind.weight() * f64::from(h.score) / best;
-                NameCandidate {
-                    concept: h.concept,
-                    stage: Stage::FullText,
-                    kind,
-                    case_exact: false,
-                    distance: None,
-                    text: None,
-                    lang: None,
-                    relevance: Some(f64::from(h.score)),
-                    via: None,
-                    obsolete: false,
-                    weight,
-                    score: score(weight, None, true),
-                }
+                let mut candidate = NameCandidate::new(h.concept, Stage::FullText, kind, false);
+                candidate.relevance = Some(f64::from(h.score));
+                candidate.weight = weight;
+                candidate.scored()
             })
             .collect();
         Ok((found, total))

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use super::{MatchKind, NameCandidate, Stage, score};
+use super::{MatchKind, NameCandidate, Stage};
 use crate::model::{Evidence, EvidenceOrigin, MappingPredicate};
 use crate::resolve::{ConceptId, ResolveError, Resolver};
 
@@ -67,25 +67,18 @@ impl Resolver {
                 }
                 let kind = MatchKind::ViaMapping;
                 let weight = via_weight(origin.kind);
-                out.push(NameCandidate {
-                    concept: target,
-                    stage: Stage::ViaMapping,
-                    kind,
-                    case_exact: origin.case_exact,
-                    distance: None,
-                    text: origin.text.clone(),
-                    lang: origin.lang.clone(),
-                    relevance: None,
-                    via: Some(ViaMapping {
-                        from: origin.concept,
-                        from_kind: origin.kind,
-                        predicate: MappingPredicate::ExactMatch,
-                        evidence,
-                    }),
-                    obsolete: false,
-                    weight,
-                    score: score(weight, None, origin.case_exact),
+                let mut candidate =
+                    NameCandidate::new(target, Stage::ViaMapping, kind, origin.case_exact);
+                candidate.text = origin.text.clone();
+                candidate.lang = origin.lang.clone();
+                candidate.via = Some(ViaMapping {
+                    from: origin.concept,
+                    from_kind: origin.kind,
+                    predicate: MappingPredicate::ExactMatch,
+                    evidence,
                 });
+                candidate.weight = weight;
+                out.push(candidate.scored());
             }
         }
         Ok((out, limited))
