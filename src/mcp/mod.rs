@@ -5,6 +5,7 @@ pub mod dto;
 pub mod dto_mapping;
 mod instructions;
 mod resources;
+mod stdio;
 
 pub use instructions::instructions as instructions_for;
 pub mod tools;
@@ -444,13 +445,17 @@ impl ServerHandler for OntoServer {
 }
 
 /// Serves over stdin/stdout until stdin closes.
+/// Every line is checked first (`stdio.rs`): one that rmcp would drop gets a JSON-RPC error
+/// reply.
 pub async fn serve_stdio(resolver: Arc<Resolver>) -> Result<(), std::io::Error> {
     use rmcp::ServiceExt;
+    let (transport, framing) = stdio::framed(tokio::io::stdin(), tokio::io::stdout());
     let running = OntoServer::new(resolver)
-        .serve(rmcp::transport::stdio())
+        .serve(transport)
         .await
         .map_err(std::io::Error::other)?;
     running.waiting().await.map_err(std::io::Error::other)?;
+    framing.await.map_err(std::io::Error::other)??;
     Ok(())
 }
 

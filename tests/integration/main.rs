@@ -17,3 +17,4 @@ mod mcp;
 mod real_owl;
 mod real_skos;
 mod sparql;
+mod stdio_framing;
