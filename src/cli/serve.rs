@@ -1,5 +1,6 @@
 //! `ontoresolve serve`: the MCP server over stdio (default) or Streamable HTTP. Builds the index
-//! first when there is none, so the first run on a fresh clone works.
+//! first when there is none, so the first run on a fresh clone works. An index of another
+//! format version is refused, never rebuilt: servers of the other version may be reading it.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,18 @@ use ontoresolve::resolve::Resolver;
 fn open_or_build(index: &Path, sources: &Path) -> anyhow::Result<Resolver> {
     match Resolver::open(index) {
         Ok(r) => Ok(r),
-        Err(OpenError::NotBuilt(_)) | Err(OpenError::Version { .. }) => {
+        Err(OpenError::Version {
+            path,
+            found,
+            expected,
+        }) => anyhow::bail!(
+            "the index at {} has format version {found} and this program reads {expected}; \
+             rebuild it with `ontoresolve build --index {}` (servers of the other version keep \
+             serving the build they opened until they restart)",
+            path.display(),
+            index.display()
+        ),
+        Err(OpenError::NotBuilt(_)) => {
             eprintln!(
                 "no usable index at {}: building it from {} first",
                 index.display(),

@@ -223,3 +223,44 @@ fn a_second_concurrent_build_is_refused() {
     drop(lock);
     build_into(&fixtures().join("fixtures.toml"), &index);
 }
+
+#[test]
+fn serve_refuses_an_index_of_another_format_version_instead_of_rebuilding_it() {
+    let dir = scratch("other-format");
+    let index = dir.join("index");
+    let status = exe()
+        .args(["build", "--sources"])
+        .arg(fixtures().join("fixtures.toml"))
+        .arg("--index")
+        .arg(&index)
+        .stderr(Stdio::null())
+        .status()
+        .expect("run build");
+    assert_eq!(status.code(), Some(0));
+    let current = std::fs::read_to_string(index.join("CURRENT")).expect("CURRENT");
+    let manifest = index.join(current.trim()).join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    let version = format!("\"format_version\": {}", ontoresolve::index::FORMAT_VERSION);
+    assert!(text.contains(&version), "{version} in the manifest");
+    std::fs::write(&manifest, text.replace(&version, "\"format_version\": 1")).expect("write");
+
+    let out = exe()
+        .args(["serve", "--index"])
+        .arg(&index)
+        .args(["--sources"])
+        .arg(fixtures().join("fixtures.toml"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("run serve");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("format version 1") && stderr.contains("ontoresolve build --index"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(index.join("CURRENT")).expect("CURRENT"),
+        current,
+        "nothing was rebuilt under other servers"
+    );
+}
