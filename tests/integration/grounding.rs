@@ -281,3 +281,23 @@ fn a_build_with_broken_name_rules_fails_naming_the_file() {
     );
     assert!(!dir.join("index/CURRENT").exists(), "nothing was installed");
 }
+
+#[test]
+fn a_hyphenated_name_with_cancer_finds_the_neoplasms_heading() {
+    let answer = find(
+        default_index(),
+        "hereditary non-polyposis colorectal cancer",
+        Some(&["mesh"]),
+    );
+    let (rank, hit) =
+        candidate(&answer, "MESH:D003123").unwrap_or_else(|| panic!("{}", listing(&answer)));
+    assert_eq!(
+        (rank, &hit["match_kind"]),
+        (0, &Value::from("name_variant"))
+    );
+    let steps = answer["query"]["steps"].to_string();
+    assert!(
+        steps.contains("head word: 'cancer' read as 'neoplasm'"),
+        "{steps}"
+    );
+}

@@ -24,20 +24,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         ));
     }
     let mut defaults = Vec::new();
-    let limit = match args.limit {
-        None => {
-            defaults.push(format!("limit={DEFAULT_LIMIT}"));
-            DEFAULT_LIMIT
-        }
-        Some(l) if l == 0 || l > MAX_LIMIT => {
-            return Err(ToolError::new(
-                "limit_exceeded",
-                format!("limit must be between 1 and {MAX_LIMIT}, got {l}"),
-                format!("Call again with limit between 1 and {MAX_LIMIT}, or narrow with sources."),
-            ));
-        }
-        Some(l) => l,
-    } as usize;
+    let limit = find_limit(args.limit, &mut defaults)?;
     let include_obsolete = args.include_obsolete.unwrap_or_else(|| {
         defaults.push("include_obsolete=false".into());
         false
@@ -99,18 +86,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         total,
         returned,
         truncated,
-        cursor: truncated.then(|| {
-            if search.more_exist {
-                format!(
-                    "more than {FULL_TEXT_DEPTH} full-text matches exist: use more specific words"
-                )
-            } else {
-                format!(
-                    "call again with limit={}",
-                    (total as usize).min(MAX_LIMIT as usize)
-                )
-            }
-        }),
+        cursor: truncated.then(|| next_step(&search, total)),
         sources: r
             .manifest()
             .sources
@@ -127,20 +103,47 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             distinct_concepts: distinct,
             distinct_entities: entities,
             obsolete_hidden,
-            stages_tried: search
-                .stages_tried
-                .iter()
-                .map(|s| s.as_str().to_string())
-                .collect(),
-            stages_matched: search
-                .stages_matched
-                .iter()
-                .map(|s| s.as_str().to_string())
-                .collect(),
+            stages_tried: stage_names(&search.stages_tried),
+            stages_matched: stage_names(&search.stages_matched),
             abbreviation: search.abbreviation,
             via_limited: search.via_limited,
         },
     })
+}
+
+/// What to do for more candidates than this answer lists.
+fn next_step(search: &NameSearch, total: u64) -> String {
+    if search.more_exist {
+        format!("more than {FULL_TEXT_DEPTH} full-text matches exist: use more specific words")
+    } else {
+        format!(
+            "call again with limit={}",
+            (total as usize).min(MAX_LIMIT as usize)
+        )
+    }
+}
+
+fn stage_names(stages: &[Stage]) -> Vec<String> {
+    stages.iter().map(|s| s.as_str().to_string()).collect()
+}
+
+/// The page size asked for, or the default (recorded), or a `limit_exceeded` error.
+fn find_limit(limit: Option<u32>, defaults: &mut Vec<String>) -> Result<usize, ToolError> {
+    let limit = match limit {
+        None => {
+            defaults.push(format!("limit={DEFAULT_LIMIT}"));
+            DEFAULT_LIMIT
+        }
+        Some(l) if l == 0 || l > MAX_LIMIT => {
+            return Err(ToolError::new(
+                "limit_exceeded",
+                format!("limit must be between 1 and {MAX_LIMIT}, got {l}"),
+                format!("Call again with limit between 1 and {MAX_LIMIT}, or narrow with sources."),
+            ));
+        }
+        Some(l) => l,
+    };
+    Ok(limit as usize)
 }
 
 /// How the name was read: the folding every stage uses, then the name-variant steps.
