@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::{BuildError, io_err};
-use crate::index::{CURRENT, Manifest};
+use crate::index::{CURRENT, Manifest, lease};
 
 /// Removes the temporary directory unless the build completed.
 pub(super) struct TempDir {
@@ -50,7 +50,7 @@ pub(super) fn begin(index_dir: &Path) -> Result<(fs::File, TempDir), BuildError>
 }
 
 /// Renames the finished build into place, points `CURRENT` at it atomically, and removes
-/// builds older than the previous one.
+/// builds older than the previous one that no process has leased (`index::lease`).
 pub(super) fn install(
     index_dir: &Path,
     temp: &Path,
@@ -86,7 +86,11 @@ pub(super) fn install(
             let entry_name = entry.file_name().to_string_lossy().into_owned();
             let keep = entry_name == name || Some(&entry_name) == previous.as_ref();
             if entry_name.starts_with("build-") && !keep {
-                let _ = fs::remove_dir_all(entry.path());
+                // A build a running server still reads stays until a later build finds it
+                // unleased.
+                if let Some(_claim) = lease::claim_unused(&entry.path()) {
+                    let _ = fs::remove_dir_all(entry.path());
+                }
             }
         }
     }

@@ -188,7 +188,10 @@ pub fn build(
         }
     }
     observer.stage("flushing the RDF store");
-    store.finish()?;
+    let shapes = store.finish()?;
+    crate::index::schema::GraphShapes { graphs: shapes }
+        .write(&layout.schema())
+        .map_err(io_err("writing the graph shapes"))?;
 
     let mut counts = writer.finish(&records, observer)?;
     observer.stage("writing the mapping index");

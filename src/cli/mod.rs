@@ -57,6 +57,17 @@ enum Command {
         /// Source catalogue used when the index must be built first.
         #[arg(long, default_value = "ontologies/sources.toml")]
         sources: PathBuf,
+        /// Require this bearer token over HTTP, read from a file (first line). The variable
+        /// ONTORESOLVE_AUTH_TOKEN is the alternative.
+        #[arg(long, value_name = "FILE")]
+        auth_token_file: Option<PathBuf>,
+        /// Calls per second per client over HTTP (its token, else its address); 0 turns the
+        /// limit off.
+        #[arg(long, value_name = "N", default_value_t = ontoresolve::mcp::DEFAULT_RATE_LIMIT)]
+        rate_limit: u32,
+        /// Listen on a non-loopback address without a token (anyone who reaches it may call).
+        #[arg(long)]
+        insecure_public: bool,
     },
     /// Look up an identifier or a name and print what the index knows.
     Lookup {
@@ -125,8 +136,11 @@ pub fn run() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ONTORESOLVE_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rmcp::service=error")),
+            tracing_subscriber::EnvFilter::try_from_env("ONTORESOLVE_LOG").unwrap_or_else(|_| {
+                tracing_subscriber::EnvFilter::new(
+                    "warn,rmcp::service=error,ontoresolve::access=info,ontoresolve::reload=info",
+                )
+            }),
         )
         .init();
     let result = match cli.command {
@@ -140,7 +154,18 @@ pub fn run() -> ExitCode {
             http,
             allow_origin,
             sources,
-        } => serve::run(index.index, sources, http, allow_origin),
+            auth_token_file,
+            rate_limit,
+            insecure_public,
+        } => serve::run(serve::ServeOptions {
+            index: index.index,
+            sources,
+            http,
+            allow_origin,
+            auth_token_file,
+            rate_limit,
+            insecure_public,
+        }),
         Command::Lookup {
             query,
             index,

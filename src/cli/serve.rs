@@ -1,16 +1,34 @@
 //! `ontoresolve serve`: the MCP server over stdio (default) or Streamable HTTP. Builds the index
 //! first when there is none, so the first run on a fresh clone works. An index of another
 //! format version is refused, never rebuilt: servers of the other version may be reading it.
+//! While serving, a new build installed in the index directory is picked up within a second.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use ontoresolve::index::OpenError;
 use ontoresolve::mcp::{HttpOptions, serve_http, serve_stdio};
 use ontoresolve::resolve::Resolver;
+use ontoresolve::resolve::live::{LiveIndex, Reload};
+
+/// How often the index directory's `CURRENT` is read for a new build.
+const RELOAD_POLL: Duration = Duration::from_millis(500);
+/// The environment variable holding the HTTP bearer token.
+const TOKEN_VARIABLE: &str = "ONTORESOLVE_AUTH_TOKEN";
+
+pub struct ServeOptions {
+    pub index: PathBuf,
+    pub sources: PathBuf,
+    pub http: Option<SocketAddr>,
+    pub allow_origin: Vec<String>,
+    pub auth_token_file: Option<PathBuf>,
+    pub rate_limit: u32,
+    pub insecure_public: bool,
+}
 
 fn open_or_build(index: &Path, sources: &Path) -> anyhow::Result<Resolver> {
     match Resolver::open(index) {
@@ -39,34 +57,94 @@ fn open_or_build(index: &Path, sources: &Path) -> anyhow::Result<Resolver> {
     }
 }
 
-pub fn run(
-    index: PathBuf,
-    sources: PathBuf,
-    http: Option<SocketAddr>,
-    allow_origin: Vec<String>,
-) -> anyhow::Result<ExitCode> {
-    let resolver = Arc::new(open_or_build(&index, &sources)?);
+/// The token from the file or the environment; an empty one is refused, never "no auth".
+fn auth_token(file: Option<&Path>) -> anyhow::Result<Option<String>> {
+    let token = match file {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the token file {}", path.display()))?
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
+        ),
+        None => std::env::var(TOKEN_VARIABLE)
+            .ok()
+            .map(|t| t.trim().to_string()),
+    };
+    match token {
+        Some(t) if t.is_empty() => {
+            anyhow::bail!(
+                "the bearer token is empty; put a long random string in the token file or {TOKEN_VARIABLE}"
+            )
+        }
+        other => Ok(other),
+    }
+}
+
+/// Reads `CURRENT` every [`RELOAD_POLL`] and swaps in a new build; a build that fails to open
+/// is reported once and the old one keeps serving.
+async fn watch_for_builds(index: Arc<LiveIndex>) {
+    let mut last_error: Option<String> = None;
+    loop {
+        tokio::time::sleep(RELOAD_POLL).await;
+        let live = index.clone();
+        match tokio::task::spawn_blocking(move || live.reload_if_changed()).await {
+            Ok(Ok(Reload::Switched { build_id })) => {
+                last_error = None;
+                tracing::info!(target: "ontoresolve::reload", build = %build_id, "now serving a new build");
+            }
+            Ok(Ok(Reload::Unchanged)) => last_error = None,
+            Ok(Err(e)) => {
+                let message = e.to_string();
+                if last_error.as_ref() != Some(&message) {
+                    tracing::warn!(target: "ontoresolve::reload", error = %message, "the new build cannot be opened; still serving the old one");
+                    last_error = Some(message);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(target: "ontoresolve::reload", error = %e, "reload check failed")
+            }
+        }
+    }
+}
+
+pub fn run(options: ServeOptions) -> anyhow::Result<ExitCode> {
+    let token = match options.http {
+        Some(_) => auth_token(options.auth_token_file.as_deref())?,
+        None => None,
+    };
+    if let Some(addr) = options.http
+        && !addr.ip().is_loopback()
+        && token.is_none()
+        && !options.insecure_public
+    {
+        anyhow::bail!(
+            "refusing to listen on {addr} without a token: anyone who reaches it could call. \
+             Give --auth-token-file FILE (or {TOKEN_VARIABLE}), listen on 127.0.0.1, or pass \
+             --insecure-public to accept that"
+        );
+    }
+    let resolver = Arc::new(open_or_build(&options.index, &options.sources)?);
+    let index = Arc::new(LiveIndex::watching(&options.index, resolver));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    match http {
-        None => runtime.block_on(serve_stdio(resolver))?,
+    runtime.spawn(watch_for_builds(index.clone()));
+    match options.http {
+        None => runtime.block_on(serve_stdio(index))?,
         Some(addr) => {
-            if !addr.ip().is_loopback() {
-                eprintln!(
-                    "warning: listening on {addr}, reachable from other machines; ontoresolve has no authentication yet, prefer 127.0.0.1"
-                );
+            if !addr.ip().is_loopback() && token.is_none() {
+                eprintln!("warning: listening on {addr} without a token (--insecure-public)");
             }
             eprintln!("ontoresolve: MCP over Streamable HTTP at http://{addr}/mcp");
-            runtime.block_on(serve_http(
-                resolver,
-                HttpOptions {
-                    addr,
-                    extra_origins: allow_origin,
-                    max_body_bytes: 1 << 20,
-                },
-            ))?
+            let mut http = HttpOptions::new(addr);
+            http.extra_origins = options.allow_origin;
+            http.auth_token = token;
+            http.rate_limit = options.rate_limit;
+            runtime.block_on(serve_http(index, http))?
         }
     }
     Ok(ExitCode::SUCCESS)

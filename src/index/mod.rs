@@ -7,6 +7,7 @@
 
 pub mod flags;
 pub mod fulltext;
+pub mod lease;
 pub mod lexicon;
 pub mod manifest;
 pub mod mappings;
@@ -15,6 +16,7 @@ pub mod names;
 pub mod normalize;
 pub mod registry;
 mod runs;
+pub mod schema;
 pub mod table;
 
 use std::path::{Path, PathBuf};
@@ -51,6 +53,10 @@ impl BuildLayout {
     }
     pub fn manifest(&self) -> PathBuf {
         self.dir.join("manifest.json")
+    }
+    /// Each named graph's shape (`schema::GraphShapes`).
+    pub fn schema(&self) -> PathBuf {
+        self.dir.join("schema.json")
     }
     pub fn store(&self) -> PathBuf {
         self.dir.join("store")

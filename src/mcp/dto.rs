@@ -2,6 +2,7 @@
 //! Domain types never cross the wire directly.
 
 pub use super::dto_mapping::*;
+pub use super::dto_query::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -361,6 +362,9 @@ pub struct FindArgs {
     /// At most this many candidates, 1 to 100. Default: 10.
     #[serde(default)]
     pub limit: Option<u32>,
+    /// The previous page's `cursor` (paging, not a filter).
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]

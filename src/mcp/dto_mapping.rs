@@ -20,7 +20,7 @@ pub struct MapArgs {
     /// `predicted_hidden`).
     #[serde(default)]
     pub include_predicted: Option<bool>,
-    /// Pagination, not a filter: the `cursor` of the previous page.
+    /// The previous page's `cursor` (paging, not a filter).
     #[serde(default)]
     pub cursor: Option<String>,
 }

@@ -1,31 +1,39 @@
 //! The MCP server: the only module that knows rmcp, schemars and the wire protocol. It serves
-//! revisions 2026-07-28 and 2025-11-25 from one handler, over stdio and Streamable HTTP.
+//! revisions 2026-07-28 and 2025-11-25 from one handler, over stdio (`stdio.rs`) and
+//! Streamable HTTP (`http.rs`). Tools are in `router.rs`, prompts in `prompts.rs`, resources
+//! in `resources.rs`.
 
+mod catalogue;
+mod completion;
+pub mod cursor;
 pub mod dto;
 pub mod dto_mapping;
+pub mod dto_query;
+mod http;
 mod instructions;
+mod prompts;
 mod resources;
+mod router;
 mod stdio;
 
+pub use http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT, HttpOptions, http_router, serve_http};
 pub use instructions::instructions as instructions_for;
+pub use prompts::{EXPLAIN_PROMPT, GROUND_PROMPT, MAP_LIST_PROMPT};
 pub mod tools;
 
 use std::borrow::Cow;
-use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use rmcp::handler::server::common::schema_for_type;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::*;
-use rmcp::service::RequestContext;
-use rmcp::{
-    ErrorData as McpError, Json, RoleServer, ServerHandler, tool, tool_handler, tool_router,
-};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData as McpError, Json, RoleServer, ServerHandler, tool_handler};
 use serde_json::{Value, json};
+use tokio::sync::Semaphore;
 
 use crate::resolve::Resolver;
-use dto::*;
+use crate::resolve::live::LiveIndex;
 use resources::{json_contents, not_found, page_cursor};
 
 /// How long clients may cache lists and reads: the data only changes with a rebuild.
@@ -35,13 +43,126 @@ pub const CONCEPT_TEMPLATE: &str = "ontoresolve://concept/{curie}";
 pub const PREFIX_TEMPLATE: &str = "ontoresolve://prefix/{prefix}";
 pub const MAPPINGS_TEMPLATE: &str = "ontoresolve://mappings/{curie}";
 pub const MAPPING_SET_TEMPLATE: &str = "ontoresolve://mapping-set/{id}";
-const GROUND_PROMPT: &str = "ground_mention";
+
+/// How long one tool call may take, waiting for the pool included. SPARQL stops itself
+/// sooner (`resolve::query::QUERY_TIMEOUT`); other work is abandoned, its answer dropped.
+pub const CALL_DEADLINE: Duration = Duration::from_secs(10);
+/// Tool calls running at once on the blocking pool; more wait for a place.
+pub const MAX_CONCURRENT_CALLS: usize = 8;
+/// Of those, explicit SPARQL queries: a query the store cannot cancel promptly (a join held in
+/// memory) keeps its place until it ends, and must not starve the other tools.
+pub const MAX_CONCURRENT_QUERIES: usize = 2;
 
 #[derive(Clone)]
 pub struct OntoServer {
-    resolver: Arc<Resolver>,
-    instructions: Arc<String>,
+    index: Arc<LiveIndex>,
+    calls: Arc<Semaphore>,
+    queries: Arc<Semaphore>,
+    deadline: Duration,
     tool_router: ToolRouter<Self>,
+    /// The tools as `tools/list` sends them (`catalogue.rs`).
+    tools: Arc<Vec<Tool>>,
+}
+
+impl OntoServer {
+    /// A server over one fixed build.
+    pub fn new(resolver: Arc<Resolver>) -> Self {
+        Self::live(Arc::new(LiveIndex::fixed(resolver)))
+    }
+
+    /// A server that answers each request from the index's current build.
+    pub fn live(index: Arc<LiveIndex>) -> Self {
+        OntoServer {
+            index,
+            calls: Arc::new(Semaphore::new(MAX_CONCURRENT_CALLS)),
+            queries: Arc::new(Semaphore::new(MAX_CONCURRENT_QUERIES)),
+            deadline: CALL_DEADLINE,
+            tool_router: Self::tool_router(),
+            tools: Arc::new(catalogue::compact_tools(Self::tool_router().list_all())),
+        }
+    }
+
+    /// The same server with another call deadline (tests use a short one).
+    pub fn with_deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// The build this request is answered from.
+    fn resolver(&self) -> Arc<Resolver> {
+        self.index.current()
+    }
+
+    /// Runs a tool's work on the blocking pool within the call deadline. Past it, the caller
+    /// gets a `timeout` answer at once and the server keeps serving others.
+    async fn run<T, F>(&self, raw: JsonObject, work: F) -> Result<Json<T>, CallToolResult>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Resolver) -> Result<T, tools::ToolError> + Send + 'static,
+    {
+        self.run_limited(None, raw, work).await
+    }
+
+    /// [`Self::run`] for a SPARQL query: it also takes one of the query places.
+    async fn run_query<T, F>(&self, raw: JsonObject, work: F) -> Result<Json<T>, CallToolResult>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Resolver) -> Result<T, tools::ToolError> + Send + 'static,
+    {
+        self.run_limited(Some(self.queries.clone()), raw, work)
+            .await
+    }
+
+    async fn run_limited<T, F>(
+        &self,
+        extra: Option<Arc<Semaphore>>,
+        raw: JsonObject,
+        work: F,
+    ) -> Result<Json<T>, CallToolResult>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Resolver) -> Result<T, tools::ToolError> + Send + 'static,
+    {
+        let resolver = self.resolver();
+        let calls = self.calls.clone();
+        let deadline = self.deadline;
+        let task = async move {
+            let extra_permit = match extra {
+                Some(places) => Some(places.acquire_owned().await),
+                None => None,
+            };
+            let permit = calls.acquire_owned().await;
+            tokio::task::spawn_blocking(move || {
+                let _permits = (permit, extra_permit);
+                work(&resolver)
+            })
+            .await
+        };
+        match tokio::time::timeout(deadline, task).await {
+            Ok(Ok(answer)) => answer
+                .map(Json)
+                .map_err(|e| tool_error(e, Value::Object(raw))),
+            Ok(Err(join)) => {
+                tracing::error!(error = %join, "a tool call failed inside the server");
+                Err(tool_error(
+                    tools::ToolError::new(
+                        "internal_error",
+                        "the server failed while answering; nothing was returned".into(),
+                        "Retry once; if it fails again, tell whoever runs the server.",
+                    ),
+                    Value::Object(raw),
+                ))
+            }
+            Err(_) => Err(tool_error(
+                tools::ToolError::new(
+                    "timeout",
+                    format!("the call ran past its {} ms deadline", deadline.as_millis()),
+                    "Narrow the question (a smaller limit, fewer identifiers, a source filter) and call again.",
+                ),
+                Value::Object(raw),
+            )),
+        }
+    }
 }
 
 /// Reads tool arguments ourselves, so that a missing, misspelled or mistyped argument is an
@@ -65,144 +186,15 @@ fn tool_error(e: tools::ToolError, input: serde_json::Value) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(e.to_json(&input).to_string())])
 }
 
-#[tool_router]
-impl OntoServer {
-    pub fn new(resolver: Arc<Resolver>) -> Self {
-        let instructions = Arc::new(instructions::instructions(resolver.manifest()));
-        OntoServer {
-            resolver,
-            instructions,
-            tool_router: Self::tool_router(),
-        }
-    }
-
-    /// What is this identifier?
-    #[tool(
-        input_schema = schema_for_type::<IdentifierArgs>(),
-        description = "What is this identifier? Normalizes any spelling (CURIE in any case, prefix synonyms such as EntrezGene or MSH, PREFIX_local, IRIs including identifiers.org and n2t links, doubled prefixes like GO:GO:) with the Bioregistry, records each step, and says exactly one of: found, obsolete (with every replacement, each followed to a live concept, and any live concept that lists it as an alternative id), not_in_loaded_sources (with the resolver link), malformed (with the pattern and an example), unknown_prefix (with the closest prefixes) or ambiguous_input (every reading of a bare local id).",
-        annotations(
-            read_only_hint = true,
-            idempotent_hint = true,
-            open_world_hint = false,
-            destructive_hint = false
-        )
-    )]
-    async fn resolve_identifier(
-        &self,
-        Parameters(raw): Parameters<JsonObject>,
-    ) -> Result<Json<Envelope<Resolution>>, CallToolResult> {
-        let args: IdentifierArgs = parse_args(&raw)?;
-        tools::resolve_identifier(&self.resolver, &args)
-            .map(Json)
-            .map_err(|e| tool_error(e, Value::Object(raw)))
-    }
-
-    /// Which concepts have this name?
-    #[tool(
-        input_schema = schema_for_type::<FindArgs>(),
-        description = "Which concepts have this name? Looks the name up as a label or synonym, as a name variant (plural, inverted heading, 'X of Y', British spelling, 'X cancer' for 'X neoplasms'), through mappings (another source has the name and maps exactly to the concept: match_kind via_mapping, with the mapping), as a near spelling and in full text, and ranks all of them by match_kind, best first. `sources` limits the candidates, not the names: a name only MONDO knows still finds MeSH concepts. Short inputs in capitals are read as abbreviations (case-exact first). Each candidate says how it matched, whether the letter case matched (gene symbols are case-significant), its status and its score's basis; `ambiguous` and `distinct_concepts` say when one name names several concepts. Obsolete and withdrawn concepts are hidden unless include_obsolete is true, and counted.",
-        annotations(
-            read_only_hint = true,
-            idempotent_hint = true,
-            open_world_hint = false,
-            destructive_hint = false
-        )
-    )]
-    async fn find_concepts(
-        &self,
-        Parameters(raw): Parameters<JsonObject>,
-    ) -> Result<Json<Envelope<Candidates>>, CallToolResult> {
-        let args: FindArgs = parse_args(&raw)?;
-        tools::find_concepts(&self.resolver, &args)
-            .map(Json)
-            .map_err(|e| tool_error(e, Value::Object(raw)))
-    }
-
-    /// What is this identifier in other vocabularies?
-    #[tool(
-        input_schema = schema_for_type::<MapArgs>(),
-        description = "What is this identifier in other vocabularies? Every candidate from the loaded mapping sets (SSSOM: MONDO, biomappings, gilda, ...) and the sources' own cross-references, one ranked list: curated asserted > a source's cross-reference > other asserted > predicted > inferred. Each candidate has its object (normalized CURIE) with label and status when loaded, predicate (hasDbXref is never read as exactMatch), justification, confidence, cardinality, rank basis, and one evidence entry per statement (mapping set id and version, source, release, author, reviewer, tool). Inferred candidates (SSSOM chaining rules, at most 2 hops, never twice through one prefix) come with their path and each hop's evidence. Negative (Not) statements are listed apart, never as candidates, and block the inferences they contradict; conflicts are flagged; predictions are hidden unless include_predicted and counted.",
-        annotations(
-            read_only_hint = true,
-            idempotent_hint = true,
-            open_world_hint = false,
-            destructive_hint = false
-        )
-    )]
-    async fn map_identifier(
-        &self,
-        Parameters(raw): Parameters<JsonObject>,
-    ) -> Result<Json<Envelope<Mappings>>, CallToolResult> {
-        let args: MapArgs = parse_args(&raw)?;
-        tools::map_identifier(&self.resolver, &args)
-            .map(Json)
-            .map_err(|e| tool_error(e, Value::Object(raw)))
-    }
-
-    /// The same for a list.
-    #[tool(
-        input_schema = schema_for_type::<MapBatchArgs>(),
-        description = "map_identifier for a list of up to 1,000 identifiers, with the same options, in compact rows: per input its outcome (or why it has no mapping), each candidate's object, label, status, predicate, justification, confidence, rank tier, sources and the identifiers an inferred one goes through, the objects of negative statements and the number of conflicts. Every input gets a row, in input order.",
-        annotations(
-            read_only_hint = true,
-            idempotent_hint = true,
-            open_world_hint = false,
-            destructive_hint = false
-        )
-    )]
-    async fn map_identifiers(
-        &self,
-        Parameters(raw): Parameters<JsonObject>,
-    ) -> Result<Json<Envelope<MappingRows>>, CallToolResult> {
-        let args: MapBatchArgs = parse_args(&raw)?;
-        tools::map_identifiers(&self.resolver, &args)
-            .map(Json)
-            .map_err(|e| tool_error(e, Value::Object(raw)))
-    }
-
-    /// Everything about one concept.
-    #[tool(
-        input_schema = schema_for_type::<IdentifierArgs>(),
-        description = "Everything about one concept: its kind (class, concept, descriptor, supplementary_record, qualifier, gene), labels by kind and language, definitions, parents, children, MeSH tree numbers, a gene's locus type, cross-references with their predicate, source and release, status with every replacement, and its source release and named graph.",
-        annotations(
-            read_only_hint = true,
-            idempotent_hint = true,
-            open_world_hint = false,
-            destructive_hint = false
-        )
-    )]
-    async fn get_concept(
-        &self,
-        Parameters(raw): Parameters<JsonObject>,
-    ) -> Result<Json<Envelope<Option<ConceptDetail>>>, CallToolResult> {
-        let args: IdentifierArgs = parse_args(&raw)?;
-        tools::get_concept(&self.resolver, &args)
-            .map(Json)
-            .map_err(|e| tool_error(e, Value::Object(raw)))
-    }
-
-    /// What is loaded?
-    #[tool(
-        description = "What is loaded? Each source with its release (and where the release came from), counts, licence and scope, and the catalogue sources that are not loaded.",
-        annotations(
-            read_only_hint = true,
-            idempotent_hint = true,
-            open_world_hint = false,
-            destructive_hint = false
-        )
-    )]
-    async fn list_sources(&self) -> Json<Envelope<SourceList>> {
-        Json(tools::list_sources(&self.resolver))
-    }
-}
-
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for OntoServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
+                .enable_tool_list_changed()
                 .enable_resources()
+                .enable_resources_list_changed()
                 .enable_prompts()
                 .enable_completions()
                 .build(),
@@ -211,7 +203,7 @@ impl ServerHandler for OntoServer {
             "ontoresolve",
             env!("CARGO_PKG_VERSION"),
         ))
-        .with_instructions(self.instructions.as_str())
+        .with_instructions(instructions::instructions(self.resolver().manifest()))
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -227,6 +219,58 @@ impl ServerHandler for OntoServer {
         .with_cache_scope(CacheScope::Public))
     }
 
+    /// 2026-07-28 clients hear of new builds on `subscriptions/listen`.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = requested.supported_by(&self.get_info().capabilities);
+        accepted.resource_subscriptions = None;
+        accepted.prompts_list_changed = None;
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        let mut switches = self.index.switches();
+        switches.mark_unchanged();
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                changed = switches.changed() => {
+                    if changed.is_err() {
+                        return Ok(());
+                    }
+                    let switch = switches.borrow_and_update().clone();
+                    let sink = context.sink();
+                    if sink.accepted().resources_list_changed == Some(true) {
+                        let _ = sink.notify_resource_list_changed().await;
+                    }
+                    if switch.sources_changed && sink.accepted().tools_list_changed == Some(true) {
+                        let _ = sink.notify_tool_list_changed().await;
+                    }
+                }
+            }
+        }
+    }
+
+    /// 2025-11-25 clients hear of new builds on their session, until it closes.
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let mut switches = self.index.switches();
+        switches.mark_unchanged();
+        let peer = context.peer;
+        tokio::spawn(async move {
+            while switches.changed().await.is_ok() {
+                let switch = switches.borrow_and_update().clone();
+                if peer.notify_resource_list_changed().await.is_err() {
+                    return;
+                }
+                if switch.sources_changed && peer.notify_tool_list_changed().await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -238,26 +282,7 @@ impl ServerHandler for OntoServer {
                 Some(json!({ "cursor": c })),
             ));
         }
-        // Descriptions name what this index holds, from its manifest, never from fixed text.
-        let loaded = self
-            .resolver
-            .manifest()
-            .sources
-            .iter()
-            .map(|s| format!("{} ({} {})", s.id, s.title, s.release))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let tools = self
-            .tool_router
-            .list_all()
-            .into_iter()
-            .map(|mut tool| {
-                if let Some(d) = tool.description.take() {
-                    tool.description = Some(format!("{d} Loaded sources: {loaded}.").into());
-                }
-                tool
-            })
-            .collect();
+        let tools = self.tools.as_ref().clone();
         Ok(ListToolsResult::with_all_items(tools)
             .with_ttl_ms(CACHE_TTL_MS)
             .with_cache_scope(CacheScope::Public))
@@ -268,24 +293,7 @@ impl ServerHandler for OntoServer {
         request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        if let Some(c) = request.and_then(|r| r.cursor) {
-            return Err(McpError::invalid_params(
-                "invalid cursor",
-                Some(json!({ "cursor": c })),
-            ));
-        }
-        Ok(ListPromptsResult::with_all_items(vec![
-            Prompt::new(
-                GROUND_PROMPT,
-                Some("Ground a mention (a name or an identifier) to a concept, with its source release, or say plainly that it cannot be grounded."),
-                Some(vec![PromptArgument::new("mention")
-                    .with_description("The text or identifier to ground, e.g. \"short stature\" or \"HP:0004322\".")
-                    .with_required(true)]),
-            )
-            .with_title("Ground a mention"),
-        ])
-        .with_ttl_ms(CACHE_TTL_MS)
-        .with_cache_scope(CacheScope::Public))
+        prompts::list(request)
     }
 
     async fn get_prompt(
@@ -293,36 +301,7 @@ impl ServerHandler for OntoServer {
         request: GetPromptRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        if request.name != GROUND_PROMPT {
-            return Err(McpError::invalid_params(
-                format!(
-                    "no prompt named '{}'; prompts/list names them",
-                    request.name
-                ),
-                None,
-            ));
-        }
-        let mention = request
-            .arguments
-            .as_ref()
-            .and_then(|a| a.get("mention"))
-            .and_then(|m| m.as_str())
-            .ok_or_else(|| McpError::invalid_params("the argument 'mention' is required", None))?;
-        let text = format!(
-            "Ground this mention to a concept: {mention:?}.\n\
-             1. If it looks like an identifier, call resolve_identifier. Only outcome \"found\" counts as resolved; \
-             for \"obsolete\" use the replacement it gives.\n\
-             2. Otherwise call find_concepts with the text. Prefer exact_label over synonym over fuzzy over full_text, \
-             and look at every candidate, not just the first.\n\
-             3. Call get_concept on your choice to check its definition and parents.\n\
-             Answer with the CURIE, the label, the source and its release, and how it matched. \
-             If nothing fits, say that it could not be grounded; never invent an identifier."
-        );
-        Ok(
-            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
-                .with_description("Ground a mention with provenance")
-                .into(),
-        )
+        prompts::get(request)
     }
 
     async fn list_resources(
@@ -330,13 +309,16 @@ impl ServerHandler for OntoServer {
         request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        let all = self.all_listed();
-        let start = page_cursor(request.and_then(|r| r.cursor), all.len())?;
+        let resolver = self.resolver();
+        let build_id = resolver.manifest().build_id.as_str();
+        let all = resources::all_listed(&resolver);
+        let start = page_cursor(request.and_then(|r| r.cursor), all.len(), build_id)?;
         let end = (start + PAGE_SIZE).min(all.len());
         let mut result = ListResourcesResult::with_all_items(all[start..end].to_vec())
             .with_ttl_ms(CACHE_TTL_MS)
             .with_cache_scope(CacheScope::Public);
-        result.next_cursor = (end < all.len()).then(|| format!("offset:{end}"));
+        result.next_cursor =
+            (end < all.len()).then(|| cursor::encode(build_id, resources::LIST_SCOPE, end));
         Ok(result)
     }
 
@@ -379,15 +361,16 @@ impl ServerHandler for OntoServer {
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri.as_str();
+        let resolver = self.resolver();
         let contents = if let Some(id) = uri.strip_prefix("ontoresolve://source/") {
-            self.resolver.manifest().source(id).and_then(|s| {
+            resolver.manifest().source(id).and_then(|s| {
                 let info = tools::source_info(s);
                 let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "files": s.files, "top_concepts": s.top_concepts });
                 Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
             })
         } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {
             let prefix = crate::resolve::percent_decode(prefix);
-            tools::prefix_document(&self.resolver, &prefix).and_then(|body| {
+            tools::prefix_document(&resolver, &prefix).and_then(|body| {
                 Some(vec![
                     ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri)
                         .with_mime_type("application/json"),
@@ -395,11 +378,11 @@ impl ServerHandler for OntoServer {
             })
         } else if let Some(curie) = uri.strip_prefix("ontoresolve://mappings/") {
             let curie = crate::resolve::percent_decode(curie);
-            json_contents(uri, tools::mappings_document(&self.resolver, &curie))
+            json_contents(uri, tools::mappings_document(&resolver, &curie))
         } else if let Some(id) = uri.strip_prefix("ontoresolve://mapping-set/") {
-            json_contents(uri, tools::mapping_set_document(&self.resolver, id))
+            json_contents(uri, tools::mapping_set_document(&resolver, id))
         } else {
-            self.read_concept(uri)
+            resources::read_concept(&resolver, uri)
         };
         let contents = contents.ok_or_else(|| not_found(uri))?;
         Ok(ReadResourceResult::new(contents)
@@ -413,30 +396,7 @@ impl ServerHandler for OntoServer {
         request: CompleteRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        let template = request.r#ref.as_resource_uri();
-        let values = if template == Some(CONCEPT_TEMPLATE) && request.argument.name == "curie" {
-            self.resolver
-                .complete_identifier(&request.argument.value, CompletionInfo::MAX_VALUES)
-        } else if template == Some(PREFIX_TEMPLATE) && request.argument.name == "prefix" {
-            let registry = self.resolver.registry();
-            registry
-                .complete(&request.argument.value, CompletionInfo::MAX_VALUES)
-                .into_iter()
-                .filter_map(|id| Some(registry.record(id)?.preferred.clone()))
-                .collect()
-        } else if template == Some(MAPPINGS_TEMPLATE) && request.argument.name == "curie" {
-            self.resolver
-                .complete_mapped(&request.argument.value, CompletionInfo::MAX_VALUES)
-        } else if template == Some(MAPPING_SET_TEMPLATE) && request.argument.name == "id" {
-            tools::mapping_set_entries(&self.resolver)
-                .into_iter()
-                .map(|e| e.0)
-                .filter(|id| id.starts_with(request.argument.value.as_str()))
-                .take(CompletionInfo::MAX_VALUES)
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let values = completion::values(&self.resolver(), &request);
         let has_more = values.len() >= CompletionInfo::MAX_VALUES;
         let info = CompletionInfo::with_pagination(values, None, has_more)
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
@@ -447,59 +407,18 @@ impl ServerHandler for OntoServer {
 /// Serves over stdin/stdout until stdin closes.
 /// Every line is checked first (`stdio.rs`): one that rmcp would drop gets a JSON-RPC error
 /// reply.
-pub async fn serve_stdio(resolver: Arc<Resolver>) -> Result<(), std::io::Error> {
+pub async fn serve_stdio(index: Arc<LiveIndex>) -> Result<(), std::io::Error> {
     use rmcp::ServiceExt;
     let (transport, framing) = stdio::framed(tokio::io::stdin(), tokio::io::stdout());
-    let running = OntoServer::new(resolver)
-        .serve(transport)
-        .await
-        .map_err(std::io::Error::other)?;
-    running.waiting().await.map_err(std::io::Error::other)?;
+    match OntoServer::live(index).serve(transport).await {
+        Ok(running) => {
+            running.waiting().await.map_err(std::io::Error::other)?;
+        }
+        // A stateless client may send only `server/discover` (answered) and close: stdin
+        // ending before a session starts is a normal end, not an error.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {}
+        Err(e) => return Err(std::io::Error::other(e)),
+    }
     framing.await.map_err(std::io::Error::other)??;
     Ok(())
-}
-
-/// HTTP settings: where to listen and which browser origins may call.
-#[derive(Clone, Debug)]
-pub struct HttpOptions {
-    pub addr: SocketAddr,
-    pub extra_origins: Vec<String>,
-    pub max_body_bytes: usize,
-}
-
-/// The axum router serving Streamable HTTP at `/mcp`.
-pub fn http_router(resolver: Arc<Resolver>, options: &HttpOptions) -> axum::Router {
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-    };
-    let mut origins = vec![
-        "http://localhost:*".to_string(),
-        "http://127.0.0.1:*".to_string(),
-        "http://[::1]:*".to_string(),
-        "https://localhost:*".to_string(),
-    ];
-    origins.extend(options.extra_origins.iter().cloned());
-    let config = StreamableHttpServerConfig::default()
-        .with_allowed_origins(origins)
-        .with_max_request_body_bytes(options.max_body_bytes)
-        .with_json_response(true);
-    let server = Arc::new(OntoServer::new(resolver));
-    let service: StreamableHttpService<Arc<OntoServer>, LocalSessionManager> =
-        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
-    axum::Router::new().nest_service("/mcp", service)
-}
-
-/// Serves Streamable HTTP until Ctrl-C.
-pub async fn serve_http(
-    resolver: Arc<Resolver>,
-    options: HttpOptions,
-) -> Result<(), std::io::Error> {
-    let router = http_router(resolver, &options);
-    let listener = tokio::net::TcpListener::bind(options.addr).await?;
-    tracing::info!(addr = %options.addr, "serving Streamable HTTP at /mcp");
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
 }

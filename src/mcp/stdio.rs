@@ -14,6 +14,54 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 const PIPE_BYTES: usize = 1 << 20;
 /// Lines waiting for the writer.
 const PENDING_LINES: usize = 64;
+/// How long, once stdin has ended, requests already read may take to be answered before
+/// the server closes: longer than any call's deadline.
+const DRAIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// Requests passed to rmcp and not yet answered. Stdin may end right after a request (a
+/// client that sends one request and closes); rmcp's input stays open until it is answered.
+#[derive(Default)]
+struct Pending {
+    open: std::sync::atomic::AtomicI64,
+    answered: tokio::sync::Notify,
+}
+
+impl Pending {
+    fn asked(&self) {
+        self.open.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    fn answered(&self) {
+        self.open.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        self.answered.notify_waiters();
+    }
+
+    /// Waits until every request read so far has its answer, or the drain timeout.
+    async fn drained(&self) {
+        let wait = async {
+            loop {
+                let notified = self.answered.notified();
+                if self.open.load(std::sync::atomic::Ordering::SeqCst) <= 0 {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(DRAIN_TIMEOUT, wait).await;
+    }
+}
+
+/// Whether a line rmcp wrote answers a request: it has an id and no method.
+fn is_response(line: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        #[serde(default)]
+        id: Option<serde::de::IgnoredAny>,
+        #[serde(default)]
+        method: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_str::<Probe>(line).is_ok_and(|p| p.id.is_some() && p.method.is_none())
+}
 
 /// JSON-RPC: the line is not JSON (or not UTF-8).
 const PARSE_ERROR: i64 = -32700;
@@ -26,9 +74,16 @@ fn refusal(code: i64, message: &str, id: Value) -> String {
 }
 
 /// The reply a line gets from this layer, or `None` when it goes on to rmcp.
-pub fn check_line(line: &[u8]) -> Option<String> {
+#[cfg(test)]
+fn check_line(line: &[u8]) -> Option<String> {
+    inspect_line(line).err()
+}
+
+/// `Ok(true)` for a request rmcp must answer, `Ok(false)` for another message it reads, or
+/// the refusal this layer sends.
+fn inspect_line(line: &[u8]) -> Result<bool, String> {
     let Ok(text) = std::str::from_utf8(line) else {
-        return Some(refusal(
+        return Err(refusal(
             PARSE_ERROR,
             "parse error: the line is not UTF-8",
             Value::Null,
@@ -37,7 +92,7 @@ pub fn check_line(line: &[u8]) -> Option<String> {
     let value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(_) => {
-            return Some(refusal(
+            return Err(refusal(
                 PARSE_ERROR,
                 "parse error: the line is not one JSON value (or is nested too deeply)",
                 Value::Null,
@@ -50,7 +105,7 @@ pub fn check_line(line: &[u8]) -> Option<String> {
         } else {
             "invalid request: a message is a JSON object"
         };
-        return Some(refusal(INVALID_REQUEST, what, Value::Null));
+        return Err(refusal(INVALID_REQUEST, what, Value::Null));
     };
     let id = message.get("id").cloned();
     let id_ok = match &id {
@@ -60,7 +115,7 @@ pub fn check_line(line: &[u8]) -> Option<String> {
         Some(_) => false,
     };
     if !id_ok {
-        return Some(refusal(
+        return Err(refusal(
             INVALID_REQUEST,
             "invalid request: id must be a string or an integer",
             Value::Null,
@@ -68,12 +123,13 @@ pub fn check_line(line: &[u8]) -> Option<String> {
     }
     let reply_id = id.unwrap_or(Value::Null);
     if message.get("jsonrpc") != Some(&Value::String("2.0".into())) {
-        return Some(refusal(
+        return Err(refusal(
             INVALID_REQUEST,
             "invalid request: jsonrpc must be \"2.0\"",
             reply_id,
         ));
     }
+    let is_request = message.contains_key("method") && message.contains_key("id");
     let shape_ok = match message.get("method") {
         Some(Value::String(_)) => {
             matches!(message.get("params"), None | Some(Value::Object(_)))
@@ -82,13 +138,13 @@ pub fn check_line(line: &[u8]) -> Option<String> {
         None => message.contains_key("result") || message.contains_key("error"),
     };
     if !shape_ok {
-        return Some(refusal(
+        return Err(refusal(
             INVALID_REQUEST,
             "invalid request: a request needs a string method and object params; a response a result or an error",
             reply_id,
         ));
     }
-    None
+    Ok(is_request)
 }
 
 /// Reads lines from `input`, refuses bad ones on `replies`, and writes good ones to `server`.
@@ -97,6 +153,7 @@ async fn read_lines(
     input: impl AsyncRead + Unpin,
     mut server: impl AsyncWrite + Unpin,
     replies: mpsc::Sender<String>,
+    pending: &Pending,
 ) -> std::io::Result<()> {
     let mut input = BufReader::new(input);
     let mut line = Vec::new();
@@ -125,19 +182,23 @@ async fn read_lines(
         if trimmed.is_empty() {
             continue;
         }
-        match check_line(trimmed) {
-            Some(reply) => {
+        match inspect_line(trimmed) {
+            Err(reply) => {
                 if replies.send(reply).await.is_err() {
                     break;
                 }
             }
-            None => {
+            Ok(is_request) => {
+                if is_request {
+                    pending.asked();
+                }
                 server.write_all(trimmed).await?;
                 server.write_all(b"\n").await?;
                 server.flush().await?;
             }
         }
     }
+    pending.drained().await;
     server.shutdown().await
 }
 
@@ -160,10 +221,16 @@ async fn skip_rest_of_line(input: &mut (impl AsyncBufReadExt + Unpin)) -> std::i
 async fn forward_replies(
     server: impl AsyncRead + Unpin,
     replies: mpsc::Sender<String>,
+    pending: &Pending,
 ) -> std::io::Result<()> {
     let mut lines = BufReader::new(server).lines();
     while let Some(line) = lines.next_line().await? {
-        if replies.send(line).await.is_err() {
+        let answers = is_response(&line);
+        let sent = replies.send(line).await;
+        if answers {
+            pending.answered();
+        }
+        if sent.is_err() {
             break;
         }
     }
@@ -199,8 +266,9 @@ pub fn framed(
     let (tx, rx) = mpsc::channel(PENDING_LINES);
     let reader_tx = tx.clone();
     let task = tokio::spawn(async move {
-        let reader = read_lines(input, to_server, reader_tx);
-        let forward = forward_replies(from_server, tx);
+        let pending = Pending::default();
+        let reader = read_lines(input, to_server, reader_tx, &pending);
+        let forward = forward_replies(from_server, tx, &pending);
         let writer = write_lines(output, rx);
         let (read, forward, write) = tokio::join!(reader, forward, writer);
         read.and(forward).and(write)
@@ -280,7 +348,7 @@ mod tests {
         input.extend_from_slice(b"\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
         let (tx, mut rx) = mpsc::channel(4);
         let mut server = Vec::new();
-        read_lines(input.as_slice(), &mut server, tx)
+        read_lines(input.as_slice(), &mut server, tx, &Pending::default())
             .await
             .expect("read");
         let reply = rx.recv().await.expect("a refusal");

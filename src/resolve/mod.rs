@@ -3,7 +3,9 @@
 //! path goes through an FST, the full-text index or the concept table's offsets.
 
 mod identifier;
+pub mod live;
 pub mod mapping;
+pub mod query;
 mod search;
 pub mod sparql;
 
@@ -17,13 +19,16 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 pub use crate::index::Manifest;
+use crate::index::lease::{Lease, LeaseError};
 pub use crate::index::manifest::{MappingSetRecord, ReleaseOrigin, SourceRecord};
 use crate::index::normalize::{id_key, label_key};
+pub use crate::index::schema::GraphShapes;
 use crate::index::spelling;
 use crate::index::{IndexFiles, Lexicon, OpenError};
 use crate::model::{Concept, Label, LinkKind, Prefixes};
 use crate::registry::Registry;
 pub use crate::registry::{PatternCheck, RecordId, percent_decode};
+pub use crate::store::GraphShape;
 use crate::store::{StoreError, StoreReader};
 
 /// A name as the label lexicon keys it: case, spacing and punctuation folded.
@@ -120,13 +125,31 @@ pub struct Resolver {
     /// Registry records of the prefixes loaded sources declare.
     loaded_records: Vec<RecordId>,
     store: OnceLock<Result<StoreReader, String>>,
+    /// Keeps later builds from removing this one while it is read.
+    _lease: Option<Lease>,
 }
 
 impl Resolver {
     /// Opens the active build under `index_dir`. Only memory maps are set up; the RDF store
     /// opens on first use.
     pub fn open(index_dir: &Path) -> Result<Resolver, OpenError> {
-        let files = IndexFiles::open(index_dir)?;
+        // The lease comes first, so the build cannot be removed while its files are opened.
+        let layout = crate::index::active_build(index_dir)?;
+        let lease = match Lease::take(&layout.dir) {
+            Ok(lease) => Some(lease),
+            Err(LeaseError::Removing) => {
+                return Err(OpenError::Damaged {
+                    path: layout.dir,
+                    message: "this build is being removed by a newer build; open the index again"
+                        .into(),
+                });
+            }
+            Err(LeaseError::Io(e)) => {
+                tracing::warn!(dir = %layout.dir.display(), error = %e, "no lease on the build: a later build may remove it while it is read");
+                None
+            }
+        };
+        let files = IndexFiles::open(&layout.dir)?;
         let registry = Registry::open(&files.layout).map_err(|e| OpenError::Damaged {
             path: files.layout.dir.clone(),
             message: format!("prefix registry: {e}"),
@@ -147,7 +170,22 @@ impl Resolver {
             registry,
             loaded_records,
             store: OnceLock::new(),
+            _lease: lease,
         })
+    }
+
+    /// Each named graph's shape as the build counted it.
+    pub fn graph_shapes(&self) -> Result<crate::index::schema::GraphShapes, OpenError> {
+        let path = self.files.layout.schema();
+        crate::index::schema::GraphShapes::read(&path).map_err(|e| OpenError::Damaged {
+            path,
+            message: e.to_string(),
+        })
+    }
+
+    /// The build directory this resolver reads.
+    pub fn build_dir(&self) -> &Path {
+        &self.files.layout.dir
     }
 
     pub fn manifest(&self) -> &Manifest {

@@ -208,25 +208,64 @@ pub fn graph_sizes() -> String {
     "SELECT ?graph (COUNT(*) AS ?triples) WHERE { GRAPH ?graph { ?s ?p ?o } } GROUP BY ?graph ORDER BY ?graph".into()
 }
 
+/// How many triples use each predicate, and how many subjects each class has, in `graphs`:
+/// what `describe_schema` reports.
+pub fn graph_shapes(graphs: &[&str]) -> String {
+    format!(
+        "SELECT ?graph ?predicate (COUNT(*) AS ?triples) WHERE {{\n\
+         \x20 VALUES ?graph {{ {} }}\n\
+         \x20 GRAPH ?graph {{ ?s ?predicate ?o }}\n\
+         }} GROUP BY ?graph ?predicate ORDER BY ?graph DESC(?triples)",
+        bracketed(graphs.iter().copied())
+    )
+}
+
+/// Up to `limit` members of `class` in `graph`, with their labels.
+pub fn class_members(graph: &str, class: &str, limit: usize) -> String {
+    format!(
+        "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n\
+         SELECT ?concept ?label WHERE {{\n\
+         \x20 GRAPH <{}> {{ ?concept a <{}> . OPTIONAL {{ ?concept rdfs:label ?label }} }}\n\
+         }} LIMIT {limit}",
+        iri(graph),
+        iri(class)
+    )
+}
+
+/// Up to `limit` SSSOM mapping axioms of one mapping set's graph.
+pub fn mapping_axioms(graph: &str, limit: usize) -> String {
+    format!(
+        "PREFIX owl: <http://www.w3.org/2002/07/owl#>\n\
+         PREFIX sssom: <https://w3id.org/sssom/>\n\
+         SELECT ?subject ?predicate ?object ?justification WHERE {{\n\
+         \x20 GRAPH <{}> {{ ?axiom owl:annotatedSource ?subject ; owl:annotatedProperty ?predicate ;\n\
+         \x20   owl:annotatedTarget ?object ; sssom:mapping_justification ?justification }}\n\
+         }} LIMIT {limit}",
+        iri(graph)
+    )
+}
+
 /// The statements a mapping answer used: the SSSOM axioms of every set that name one of the
 /// identifiers (as subject or object), and those identifiers' own cross-reference triples.
 pub fn mapping_statements(identifiers: &[&str]) -> String {
     let xref_predicates = bracketed(XrefKind::ALL.iter().map(|k| k.predicate()));
+    // The identifiers are bound inside each branch: bound outside, the store would read every
+    // cross-reference of every graph before joining (tens of seconds on the default index).
+    let values = bracketed(identifiers.iter().copied());
     format!(
         "PREFIX owl: <http://www.w3.org/2002/07/owl#>\n\
          PREFIX sssom: <https://w3id.org/sssom/>\n\
          SELECT ?graph ?subject ?predicate ?modifier ?object ?justification ?confidence WHERE {{\n\
-         \x20 VALUES ?x {{ {} }}\n\
          \x20 {{ GRAPH ?graph {{\n\
+         \x20   VALUES ?x {{ {values} }}\n\
          \x20   {{ ?axiom owl:annotatedSource ?x }} UNION {{ ?axiom owl:annotatedTarget ?x }}\n\
          \x20   ?axiom owl:annotatedSource ?subject ; owl:annotatedProperty ?predicate ;\n\
          \x20          owl:annotatedTarget ?object ; sssom:mapping_justification ?justification .\n\
          \x20   OPTIONAL {{ ?axiom sssom:predicate_modifier ?modifier }}\n\
          \x20   OPTIONAL {{ ?axiom sssom:confidence ?confidence }} }} }}\n\
          \x20 UNION\n\
-         \x20 {{ GRAPH ?graph {{ ?x ?predicate ?object . VALUES ?predicate {{ {xref_predicates} }} }} BIND(?x AS ?subject) }}\n\
-         }}\nORDER BY ?subject ?object ?graph",
-        bracketed(identifiers.iter().copied())
+         \x20 {{ GRAPH ?graph {{ VALUES ?subject {{ {values} }} VALUES ?predicate {{ {xref_predicates} }} ?subject ?predicate ?object }} }}\n\
+         }}\nORDER BY ?subject ?object ?graph"
     )
 }
 

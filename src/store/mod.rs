@@ -1,6 +1,16 @@
 //! The RDF store: every triple of every source, in an Oxigraph RocksDB store, one named graph
 //! per source release. The only module that opens the store or evaluates SPARQL.
 
+mod query;
+mod shape;
+
+pub use shape::GraphShape;
+
+pub use query::{
+    AnswerTerm, MAX_COUNTED_ROWS, MAX_QUERY_BYTES, QueryFailure, QueryForm, QueryRefusal,
+    QueryRows, ReadOnlyQuery, TermKind, parse_read_only,
+};
+
 use std::path::Path;
 
 use oxigraph::model::{GraphName, NamedNode, Quad, Triple};
@@ -30,12 +40,15 @@ pub fn graph_iri(source_id: &str, release: &str) -> String {
 /// A store being written by a build.
 pub struct StoreWriter {
     store: Store,
+    /// Each loaded graph's shape, by graph IRI.
+    shapes: std::sync::Mutex<std::collections::BTreeMap<String, GraphShape>>,
 }
 
 impl StoreWriter {
     pub fn create(path: &Path) -> Result<Self, StoreError> {
         Ok(StoreWriter {
             store: Store::open(path)?,
+            shapes: Default::default(),
         })
     }
 
@@ -48,24 +61,39 @@ impl StoreWriter {
     ) -> Result<(), LoadError<E>> {
         let graph = NamedNode::new(graph)
             .map_err(|e| LoadError::Store(StoreError::GraphName(e.to_string())))?;
+        let graph_name = graph.as_str().to_string();
         let graph = GraphName::NamedNode(graph);
+        let mut counter = shape::ShapeCounter::default();
         let mut loader = self
             .store
             .bulk_loader()
             .with_max_memory_size_in_megabytes(512);
         loader.load_ok_quads::<LoadError<E>, LoadError<E>>(triples.into_iter().map(|t| {
-            t.map(|t| Quad::new(t.subject, t.predicate, t.object, graph.clone()))
-                .map_err(LoadError::Input)
+            t.map(|t| {
+                counter.count(&t);
+                Quad::new(t.subject, t.predicate, t.object, graph.clone())
+            })
+            .map_err(LoadError::Input)
         }))?;
-        loader.commit().map_err(|e| LoadError::Store(e.into()))
+        loader.commit().map_err(|e| LoadError::Store(e.into()))?;
+        let mut shapes = match self.shapes.lock() {
+            Ok(s) => s,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        shapes.insert(graph_name, counter.finish());
+        Ok(())
     }
 
     /// Flushes and compacts: the bulk loader leaves many small files behind, and a compacted
     /// store is several times smaller on disk and faster to open.
-    pub fn finish(self) -> Result<(), StoreError> {
+    /// Returns each loaded graph's shape.
+    pub fn finish(self) -> Result<std::collections::BTreeMap<String, GraphShape>, StoreError> {
         self.store.flush()?;
         self.store.optimize()?;
-        Ok(())
+        Ok(match self.shapes.into_inner() {
+            Ok(s) => s,
+            Err(poisoned) => poisoned.into_inner(),
+        })
     }
 }
 

@@ -29,7 +29,16 @@ async def exercise(client, label, expected_version):
     check("TOOL GUIDE" in (client.instructions or ""), f"{label}: instructions")
     tools = await client.list_tools()
     names = sorted(t.name for t in tools.tools)
-    check(names == ["find_concepts", "get_concept", "list_sources", "map_identifier", "map_identifiers", "resolve_identifier"], f"{label}: tools {names}")
+    check(names == ["describe_schema", "find_concepts", "get_concept", "list_sources", "map_identifier", "map_identifiers", "resolve_identifier", "sparql_query"], f"{label}: tools {names}")
+
+    # An answer's SPARQL re-runs through sparql_query; an update is refused.
+    result = await client.call_tool("get_concept", {"identifier": "HP:0000118"})
+    query = result.structured_content["sparql"]
+    result = await client.call_tool("sparql_query", {"query": query, "limit": 5})
+    check(not result.is_error, f"{label}: sparql_query runs an answer's query")
+    check(len(result.structured_content["result"]["rows"]) == 5, f"{label}: rows capped at 5")
+    result = await client.call_tool("sparql_query", {"query": "DROP ALL"})
+    check(result.is_error and json.loads(result.content[0].text)["error"]["code"] == "read_only_query", f"{label}: update refused")
 
     result = await client.call_tool("map_identifier", {"identifier": "MONDO:0005148", "targets": ["mesh"]})
     check(not result.is_error, f"{label}: map_identifier is not an error")

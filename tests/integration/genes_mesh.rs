@@ -17,6 +17,7 @@ fn find(r: &Resolver, text: &str, include_obsolete: bool) -> Value {
         sources: None,
         include_obsolete: Some(include_obsolete),
         limit: Some(100),
+        cursor: None,
     };
     serde_json::to_value(tools::find_concepts(r, &args).expect("find_concepts answers"))
         .expect("json")

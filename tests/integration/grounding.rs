@@ -15,6 +15,7 @@ fn find(r: &Resolver, text: &str, sources: Option<&[&str]>) -> Value {
         sources: sources.map(|s| s.iter().map(|s| s.to_string()).collect()),
         include_obsolete: None,
         limit: Some(10),
+        cursor: None,
     };
     serde_json::to_value(tools::find_concepts(r, &args).expect("find_concepts answers"))
         .expect("json")

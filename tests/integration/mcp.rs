@@ -136,12 +136,14 @@ async fn handshake_names_the_server_and_carries_instructions() {
         assert_eq!(
             names,
             [
+                "describe_schema",
                 "find_concepts",
                 "get_concept",
                 "list_sources",
                 "map_identifier",
                 "map_identifiers",
-                "resolve_identifier"
+                "resolve_identifier",
+                "sparql_query"
             ]
         );
         for tool in &tools.tools {
@@ -159,13 +161,8 @@ async fn handshake_names_the_server_and_carries_instructions() {
                 .and_then(Value::as_object)
                 .map_or(0, |p| p.keys().filter(|k| *k != "cursor").count());
             assert!(params <= 4, "{} takes {params} parameters", tool.name);
-            let description = tool.description.as_deref().unwrap_or("");
-            assert!(
-                description.contains("Loaded sources: hp (Human Phenotype Ontology 2025-01-16)")
-                    && description.contains("hgnc (HGNC human gene nomenclature"),
-                "{} names what is loaded: {description}",
-                tool.name
-            );
+            // Loaded sources are named once, in the instructions, not in every description.
+            assert!(!tool.description.as_deref().unwrap_or("").is_empty());
         }
         // The output schema lists every value of the enumerated fields, from the core's enums.
         let find = tools
@@ -710,6 +707,35 @@ async fn resources_read_list_and_not_found_per_revision() {
             panic!("not a protocol error: {bad:?}")
         };
         assert_eq!(e.code.0, -32602);
+        assert_eq!(
+            e.data.as_ref().map(|d| d["code"].clone()),
+            Some(json!("invalid_cursor"))
+        );
+        // A cursor of another build is refused, not read as an offset into this one.
+        let foreign = ontoresolve::mcp::cursor::encode("another-build", "resources/list", 1);
+        let bad = client
+            .list_resources(Some(
+                PaginatedRequestParams::default().with_cursor(Some(foreign)),
+            ))
+            .await
+            .expect_err("a cursor from another build is refused");
+        let ServiceError::McpError(e) = bad else {
+            panic!("not a protocol error: {bad:?}")
+        };
+        assert_eq!(e.code.0, -32602);
+        assert!(e.message.contains("another build"), "{}", e.message);
+        assert_eq!(
+            e.data.as_ref().map(|d| d["code"].clone()),
+            Some(json!("invalid_cursor"))
+        );
+        let foreign = ontoresolve::mcp::cursor::encode("another-build", "anything", 50);
+        let answer = call(
+            client,
+            "map_identifier",
+            json!({ "identifier": "MONDO:0005148", "cursor": foreign }),
+        )
+        .await;
+        assert_eq!(error_code(&answer), "invalid_cursor");
 
         let err = client
             .read_resource(ReadResourceRequestParams::new("http://example.org/nothing"))
@@ -771,32 +797,146 @@ async fn completion_of_the_curie_template() {
     .await;
 }
 
+async fn prompt_text(
+    client: &RunningService<RoleClient, ClientConfig>,
+    name: &str,
+    arguments: Value,
+) -> String {
+    let prompt = client
+        .get_prompt(
+            GetPromptRequestParams::new(name)
+                .with_arguments(arguments.as_object().cloned().unwrap_or_default()),
+        )
+        .await
+        .expect("prompts/get");
+    serde_json::to_string(&prompt).expect("json")
+}
+
 #[tokio::test]
-async fn ground_mention_prompt_guides_grounding() {
+async fn prompts_carry_grounding_through_mappings_and_explain_them() {
     both(async |revision, client| {
         let prompts = client.list_prompts(None).await.expect("prompts/list");
         let names: Vec<&str> = prompts.prompts.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names, ["ground_mention"], "{revision:?}");
-        let mut arguments = serde_json::Map::new();
-        arguments.insert("mention".into(), json!("short stature"));
-        let prompt = client
-            .get_prompt(GetPromptRequestParams::new("ground_mention").with_arguments(arguments))
-            .await
-            .expect("prompts/get");
-        let text = serde_json::to_string(&prompt).expect("json");
-        assert!(
-            text.contains("short stature")
-                && text.contains("find_concepts")
-                && text.contains("never invent")
+        assert_eq!(
+            names,
+            ["ground_mention", "map_identifier_list", "explain_mapping"],
+            "{revision:?}"
         );
-        let missing = client
-            .get_prompt(GetPromptRequestParams::new("ground_mention"))
-            .await
-            .expect_err("the mention is required");
-        let ServiceError::McpError(e) = missing else {
-            panic!("not a protocol error: {missing:?}")
-        };
-        assert_eq!(e.code.0, -32602);
+        let ground = prompt_text(
+            client,
+            "ground_mention",
+            json!({ "mention": "short stature" }),
+        )
+        .await;
+        for step in [
+            "short stature",
+            "find_concepts",
+            "get_concept",
+            "map_identifier",
+            "never invent",
+        ] {
+            assert!(ground.contains(step), "{step}: {ground}");
+        }
+        let list = prompt_text(
+            client,
+            "map_identifier_list",
+            json!({ "identifiers": "MONDO:0005148, DOID:9352\nHP:0004322", "targets": "MESH" }),
+        )
+        .await;
+        assert!(
+            list.contains("Map these 3 identifiers") && list.contains("map_identifiers"),
+            "{list}"
+        );
+        let explain = prompt_text(
+            client,
+            "explain_mapping",
+            json!({ "subject": "MONDO:0005148", "object": "DOID:9352" }),
+        )
+        .await;
+        assert!(
+            explain.contains("every hop") && explain.contains("sparql_query"),
+            "{explain}"
+        );
+        for (name, args) in [
+            ("ground_mention", json!({})),
+            ("explain_mapping", json!({ "subject": "MONDO:0005148" })),
+            (
+                "map_identifier_list",
+                json!({ "identifiers": "x".repeat(30_000) }),
+            ),
+            ("no_such_prompt", json!({})),
+        ] {
+            let refused = client
+                .get_prompt(
+                    GetPromptRequestParams::new(name)
+                        .with_arguments(args.as_object().cloned().unwrap_or_default()),
+                )
+                .await
+                .expect_err("refused");
+            let ServiceError::McpError(e) = refused else {
+                panic!("not a protocol error: {refused:?}")
+            };
+            assert_eq!(e.code.0, -32602, "{name}");
+        }
     })
     .await;
+}
+
+/// Every tool's schemas are read by the model on every turn: the whole `tools/list` stays
+/// under 24 KB, and every tool or prompt the instructions, descriptions and prompts name
+/// exists.
+#[tokio::test]
+async fn the_tool_catalogue_stays_small_and_names_only_what_exists() {
+    let client = connect(Revision::Modern).await;
+    let tools = client.list_tools(None).await.expect("tools/list");
+    let bytes = serde_json::to_vec(&tools).expect("json").len();
+    assert!(bytes <= 24 * 1024, "tools/list is {bytes} bytes");
+    let prompts = client.list_prompts(None).await.expect("prompts/list");
+    let mut known: Vec<String> = tools.tools.iter().map(|t| t.name.to_string()).collect();
+    known.extend(prompts.prompts.iter().map(|p| p.name.clone()));
+    let mut texts: Vec<String> = tools
+        .tools
+        .iter()
+        .map(|t| t.description.as_deref().unwrap_or_default().to_string())
+        .collect();
+    texts.push(
+        client
+            .peer_info()
+            .and_then(|i| i.instructions.clone())
+            .unwrap_or_default(),
+    );
+    texts.push(prompt_text(&client, "ground_mention", json!({ "mention": "x" })).await);
+    texts.push(
+        prompt_text(
+            &client,
+            "map_identifier_list",
+            json!({ "identifiers": "x" }),
+        )
+        .await,
+    );
+    texts.push(
+        prompt_text(
+            &client,
+            "explain_mapping",
+            json!({ "subject": "x", "object": "y" }),
+        )
+        .await,
+    );
+    let named = regex::Regex::new(
+        r"\b(?:resolve|find|map|get|list|describe|sparql|ground|explain|search|lookup)_[a-z_]*[a-z]\b",
+    )
+    .expect("regex");
+    let mut mentioned = 0;
+    for text in &texts {
+        for m in named.find_iter(text) {
+            mentioned += 1;
+            assert!(
+                known.iter().any(|k| k == m.as_str()),
+                "{} is named but is no tool or prompt",
+                m.as_str()
+            );
+        }
+    }
+    assert!(mentioned > 10, "the check saw {mentioned} names");
+    let _ = client.cancel().await;
 }

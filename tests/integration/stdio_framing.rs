@@ -99,3 +99,39 @@ fn every_unreadable_line_gets_an_error_reply_and_the_server_keeps_answering() {
             .any(|r| r["id"] == 101 && r["result"].is_object())
     );
 }
+
+/// A client that sends one request and closes stdin at once (a shell pipe) still gets its
+/// answer, and the server exits cleanly: requests already read are answered before it closes.
+#[test]
+fn a_request_followed_by_end_of_input_is_answered_before_the_server_exits() {
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    for request in [
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"find_concepts","arguments":{{"text":"breast cancer"}},{meta}}}}}"#
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ontoresolve"))
+            .args(["serve", "--index"])
+            .arg(default_index_dir())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the server");
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(stdin, "{request}").expect("write");
+        drop(stdin);
+        let out = child.wait_with_output().expect("exit");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let reply: Value = serde_json::from_str(stdout.lines().next().unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{e}: {stdout}"));
+        assert_eq!(reply["id"], 1);
+        assert!(reply["result"].is_object(), "{reply}");
+    }
+}

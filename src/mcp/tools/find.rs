@@ -13,7 +13,7 @@ use crate::resolve::{
 
 pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
     let input = json!({
-        "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit
+        "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit, "cursor": args.cursor
     });
     let text = args.text.trim();
     if text.is_empty() || text.len() > MAX_TEXT_BYTES {
@@ -54,18 +54,26 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let distinct = search.distinct_concepts() as u64;
     let entities = search.distinct_entities as u64;
     let total = search.candidates.len() as u64;
-    let mut candidates: Vec<Candidate> = search
-        .candidates
+    let build_id = r.manifest().build_id.as_str();
+    let scope =
+        format!("find_concepts\u{0}{text}\u{0}{wanted:?}\u{0}{include_obsolete}\u{0}{limit}");
+    let offset = match args.cursor.as_deref() {
+        None => 0,
+        Some(c) => crate::mcp::cursor::decode(c, build_id, &scope)
+            .map_err(|e| ToolError::new("invalid_cursor", e.message().into(), e.next_step()))?,
+    };
+    let page = offset..(offset + limit).min(search.candidates.len()).max(offset);
+    let candidates: Vec<Candidate> = search.candidates[page.clone()]
         .iter()
-        .take(limit)
         .filter_map(|c| candidate(r, c))
         .collect();
-    candidates.truncate(limit);
     let returned = candidates.len() as u64;
+    let next_page = (page.end < search.candidates.len())
+        .then(|| crate::mcp::cursor::encode(build_id, &scope, page.end));
     let sparql = find_sparql(
         r,
         &search,
-        limit,
+        page,
         &candidates,
         &graphs,
         text,
@@ -74,7 +82,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let obsolete_hidden = search.obsolete_hidden();
     let filtered = args.sources.as_ref().is_some_and(|s| !s.is_empty());
     let suggestion = find_suggestion(r, &search, filtered);
-    let truncated = total > returned || search.more_exist;
+    let truncated = next_page.is_some() || search.more_exist;
     Ok(Envelope {
         query: QueryEcho {
             input,
@@ -86,7 +94,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         total,
         returned,
         truncated,
-        cursor: truncated.then(|| next_step(&search, total)),
+        cursor: next_page,
         sources: r
             .manifest()
             .sources
@@ -109,18 +117,6 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             via_limited: search.via_limited,
         },
     })
-}
-
-/// What to do for more candidates than this answer lists.
-fn next_step(search: &NameSearch, total: u64) -> String {
-    if search.more_exist {
-        format!("more than {FULL_TEXT_DEPTH} full-text matches exist: use more specific words")
-    } else {
-        format!(
-            "call again with limit={}",
-            (total as usize).min(MAX_LIMIT as usize)
-        )
-    }
 }
 
 fn stage_names(stages: &[Stage]) -> Vec<String> {
@@ -167,7 +163,7 @@ fn name_steps(search: &NameSearch) -> Vec<String> {
 fn find_sparql(
     r: &Resolver,
     search: &NameSearch,
-    limit: usize,
+    page: std::ops::Range<usize>,
     candidates: &[Candidate],
     graphs: &[String],
     text: &str,
@@ -177,10 +173,8 @@ fn find_sparql(
     let graphs: Vec<&str> = graphs.iter().map(String::as_str).collect();
     // Via-mapping candidates: the mapping statements between each and its origin, as the
     // mapping index names them (registry IRIs), in every graph.
-    let pairs: Vec<(String, String)> = search
-        .candidates
+    let pairs: Vec<(String, String)> = search.candidates[page]
         .iter()
-        .take(limit)
         .filter_map(|c| {
             let via = c.via.as_ref()?;
             Some((mapping_iri(r, via.from)?, mapping_iri(r, c.concept)?))
@@ -217,6 +211,10 @@ fn find_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<
         } else {
             "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, or check list_sources for what is loaded.".into()
         })
+    } else if search.more_exist {
+        Some(format!(
+            "More than {FULL_TEXT_DEPTH} full-text matches exist and only those were ranked: use more specific words."
+        ))
     } else if entities > 1 {
         Some(format!(
             "The name matches {entities} distinct concepts: choose by match_kind (an alias or previous symbol may name another gene) and source, then confirm with get_concept."

@@ -82,9 +82,12 @@ pub fn map_identifier(r: &Resolver, args: &MapArgs) -> Result<Envelope<Mappings>
         args.include_predicted,
         &mut defaults,
     )?;
+    let build_id = r.manifest().build_id.as_str();
+    let scope = cursor_scope(args);
     let offset = match args.cursor.as_deref() {
         None => 0,
-        Some(cursor) => parse_cursor(cursor)?,
+        Some(c) => crate::mcp::cursor::decode(c, build_id, &scope)
+            .map_err(|e| ToolError::new("invalid_cursor", e.message().into(), e.next_step()))?,
     };
     let answer = r
         .map_identifier(&args.identifier, &options)
@@ -118,7 +121,7 @@ pub fn map_identifier(r: &Resolver, args: &MapArgs) -> Result<Envelope<Mappings>
         total: total as u64,
         returned: page.len() as u64,
         truncated: end < total,
-        cursor: (end < total).then(|| format!("offset:{end}")),
+        cursor: (end < total).then(|| crate::mcp::cursor::encode(build_id, &scope, end)),
         sources: releases(r, &answer),
         index: r.manifest().build_id.clone(),
         sparql: mapping_sparql(r, &answer.nodes_read),
@@ -127,17 +130,15 @@ pub fn map_identifier(r: &Resolver, args: &MapArgs) -> Result<Envelope<Mappings>
     })
 }
 
-fn parse_cursor(cursor: &str) -> Result<usize, ToolError> {
-    cursor
-        .strip_prefix("offset:")
-        .and_then(|n| n.parse::<usize>().ok())
-        .ok_or_else(|| {
-            ToolError::new(
-                "invalid_cursor",
-                "the cursor is not one this server gave".into(),
-                "Pass the `cursor` value of the previous answer unchanged, or omit it for the first page.",
-            )
-        })
+/// The question a `map_identifier` cursor pages: the same identifier and options.
+fn cursor_scope(args: &MapArgs) -> String {
+    format!(
+        "map_identifier\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{:?}",
+        args.identifier.trim(),
+        args.targets,
+        args.include_inferred,
+        args.include_predicted
+    )
 }
 
 pub(super) fn damaged(e: crate::resolve::mapping::MapError) -> ToolError {

@@ -8,6 +8,8 @@ mod find;
 mod identifier;
 mod mapping;
 mod mapping_batch;
+mod query;
+mod schema;
 
 pub use concept::{detail, get_concept, list_sources, source_info};
 pub use find::find_concepts;
@@ -16,6 +18,8 @@ pub use mapping::{
     MAP_PAGE, map_identifier, mapping_set_document, mapping_set_entries, mappings_document,
 };
 pub use mapping_batch::map_identifiers;
+pub use query::sparql_query;
+pub use schema::describe_schema;
 
 use serde_json::{Value, json};
 

@@ -1,0 +1,145 @@
+//! The tool catalogue as clients see it. Every tool's schemas are read by the model on every
+//! turn, so output schemas are sent compact: types, enums and structure, without per-field
+//! prose, number formats, `required` lists or the envelope's echo and release parts (the same in
+//! every tool, and described once in the instructions). The answers themselves are unchanged
+//! and still conform. A test keeps the whole `tools/list` under 24 KB.
+
+use std::sync::Arc;
+
+use rmcp::model::{JsonObject, Tool};
+use serde_json::{Value, json};
+
+/// Keys that carry prose or precision a model does not need to read an answer.
+const DROPPED_KEYS: [&str; 6] = [
+    "$schema",
+    "description",
+    "title",
+    "format",
+    "minimum",
+    "required",
+];
+
+fn compact(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for key in DROPPED_KEYS {
+                map.remove(key);
+            }
+            map.values_mut().for_each(compact);
+        }
+        Value::Array(items) => items.iter_mut().for_each(compact),
+        _ => {}
+    }
+}
+
+/// An output schema as sent: compact, with the envelope's `query` and `sources` as plain
+/// object and array (their definitions dropped).
+pub fn compact_output_schema(schema: &JsonObject) -> JsonObject {
+    let mut value = Value::Object(schema.clone());
+    compact(&mut value);
+    if let Some(properties) = value.get_mut("properties").and_then(Value::as_object_mut) {
+        if properties.contains_key("query") {
+            properties.insert("query".into(), json!({ "type": "object" }));
+        }
+        if properties.contains_key("sources") {
+            properties.insert("sources".into(), json!({ "type": "array" }));
+        }
+    }
+    if let Some(defs) = value.get_mut("$defs").and_then(Value::as_object_mut) {
+        for unused in ["QueryEcho", "SourceRelease"] {
+            let still_used = defs
+                .iter()
+                .filter(|(name, _)| name.as_str() != unused)
+                .any(|(_, def)| def.to_string().contains(&format!("#/$defs/{unused}\"")));
+            if !still_used {
+                defs.remove(unused);
+            }
+        }
+    }
+    match value {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    }
+}
+
+/// An input schema as sent: its descriptions kept (they say how to call), its `$schema`,
+/// title, number formats and null defaults dropped.
+pub fn compact_input_schema(schema: &JsonObject) -> JsonObject {
+    fn walk(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for key in ["$schema", "title", "format", "minimum"] {
+                    map.remove(key);
+                }
+                if map.get("default") == Some(&Value::Null) {
+                    map.remove("default");
+                }
+                // Property names are data here, not keywords: only their schemas are walked.
+                map.values_mut().for_each(walk);
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    let mut value = Value::Object(schema.clone());
+    walk(&mut value);
+    match value {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    }
+}
+
+/// The tools as `tools/list` sends them.
+pub fn compact_tools(tools: Vec<Tool>) -> Vec<Tool> {
+    tools
+        .into_iter()
+        .map(|mut tool| {
+            tool.input_schema = Arc::new(compact_input_schema(&tool.input_schema));
+            if let Some(schema) = tool.output_schema.take() {
+                tool.output_schema = Some(Arc::new(compact_output_schema(&schema)));
+            }
+            tool
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_and_formats_go_and_types_and_enums_stay() {
+        let schema = json!({
+            "type": "object",
+            "description": "an envelope",
+            "required": ["query", "total"],
+            "properties": {
+                "query": { "$ref": "#/$defs/QueryEcho", "description": "what was asked" },
+                "total": { "type": "integer", "format": "uint64", "minimum": 0 },
+                "result": { "$ref": "#/$defs/Answer" }
+            },
+            "$defs": {
+                "QueryEcho": { "type": "object", "properties": { "input": {} } },
+                "Answer": { "type": "object", "properties": { "kind": { "type": "string", "enum": ["a", "b"] } } }
+            }
+        });
+        let Value::Object(schema) = schema else {
+            unreachable!()
+        };
+        let compacted = Value::Object(compact_output_schema(&schema));
+        assert_eq!(
+            compacted,
+            json!({
+                "type": "object",
+                "properties": {
+                    "query": { "type": "object" },
+                    "total": { "type": "integer" },
+                    "result": { "$ref": "#/$defs/Answer" }
+                },
+                "$defs": {
+                    "Answer": { "type": "object", "properties": { "kind": { "type": "string", "enum": ["a", "b"] } } }
+                }
+            })
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! Completion of resource-template and prompt arguments: identifiers, prefixes, mapping sets
+//! and source ids, from the build that answers.
+
+use rmcp::model::{CompleteRequestParams, CompletionInfo};
+
+use super::{
+    CONCEPT_TEMPLATE, EXPLAIN_PROMPT, GROUND_PROMPT, MAP_LIST_PROMPT, MAPPING_SET_TEMPLATE,
+    MAPPINGS_TEMPLATE, PREFIX_TEMPLATE, tools,
+};
+use crate::resolve::Resolver;
+
+const MAX: usize = CompletionInfo::MAX_VALUES;
+
+fn prefixes(r: &Resolver, written: &str) -> Vec<String> {
+    let registry = r.registry();
+    registry
+        .complete(written, MAX)
+        .into_iter()
+        .filter_map(|id| Some(registry.record(id)?.preferred.clone()))
+        .collect()
+}
+
+/// Completes the last item of a comma- or line-separated list, keeping the items before it.
+fn last_item(value: &str, complete: impl Fn(&str) -> Vec<String>) -> Vec<String> {
+    let cut = value.rfind([',', '\n']).map_or(0, |i| i + 1);
+    let (head, tail) = value.split_at(cut);
+    let spacing = &tail[..tail.len() - tail.trim_start().len()];
+    complete(tail.trim_start())
+        .into_iter()
+        .map(|c| format!("{head}{spacing}{c}"))
+        .collect()
+}
+
+/// The values offered for one argument; empty for arguments without completion.
+pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Vec<String> {
+    let value = request.argument.value.as_str();
+    let argument = request.argument.name.as_str();
+    if let Some(template) = request.r#ref.as_resource_uri() {
+        return match (template, argument) {
+            (CONCEPT_TEMPLATE, "curie") => r.complete_identifier(value, MAX),
+            (PREFIX_TEMPLATE, "prefix") => prefixes(r, value),
+            (MAPPINGS_TEMPLATE, "curie") => r.complete_mapped(value, MAX),
+            (MAPPING_SET_TEMPLATE, "id") => tools::mapping_set_entries(r)
+                .into_iter()
+                .map(|e| e.0)
+                .filter(|id| id.starts_with(value))
+                .take(MAX)
+                .collect(),
+            _ => Vec::new(),
+        };
+    }
+    match (request.r#ref.as_prompt_name(), argument) {
+        (Some(GROUND_PROMPT), "mention")
+        | (Some(EXPLAIN_PROMPT), "subject")
+        | (Some(EXPLAIN_PROMPT), "object") => r.complete_identifier(value, MAX),
+        (Some(GROUND_PROMPT), "source") => r
+            .manifest()
+            .sources
+            .iter()
+            .map(|s| s.id.clone())
+            .filter(|id| id.starts_with(value))
+            .take(MAX)
+            .collect(),
+        (Some(MAP_LIST_PROMPT), "identifiers") => {
+            last_item(value, |item| r.complete_identifier(item, MAX))
+        }
+        (Some(MAP_LIST_PROMPT), "targets") => last_item(value, |item| prefixes(r, item)),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_list_item_is_completed_and_the_rest_kept() {
+        let complete = |item: &str| vec![format!("{item}X")];
+        assert_eq!(last_item("A, B", complete), ["A, BX"]);
+        assert_eq!(last_item("A\nB", complete), ["A\nBX"]);
+        assert_eq!(last_item("B", complete), ["BX"]);
+        assert_eq!(last_item("A,", complete), ["A,X"]);
+    }
+}

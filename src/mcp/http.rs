@@ -1,0 +1,351 @@
+//! Streamable HTTP: rmcp's service at `/mcp` behind one gate that checks the bearer token,
+//! applies the per-client rate limit and the body limit, answers unparsable bodies with a
+//! JSON-RPC error, and writes one structured access-log line per request (never argument
+//! values).
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::OntoServer;
+use crate::resolve::live::LiveIndex;
+
+/// The rate limit when `--rate-limit` is not given: calls per second per client.
+pub const DEFAULT_RATE_LIMIT: u32 = 200;
+/// The largest request body accepted, in bytes.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 1 << 20;
+/// Clients remembered by the rate limiter before idle ones are forgotten.
+const MAX_TRACKED_CLIENTS: usize = 10_000;
+
+/// HTTP settings: where to listen, who may call and how often.
+#[derive(Clone, Debug)]
+pub struct HttpOptions {
+    pub addr: SocketAddr,
+    /// Browser origins accepted besides localhost.
+    pub extra_origins: Vec<String>,
+    pub max_body_bytes: usize,
+    /// The bearer token every request must carry; `None` serves without authentication.
+    pub auth_token: Option<String>,
+    /// Calls per second per client (its token when auth is on, else its address); 0 = none.
+    pub rate_limit: u32,
+}
+
+impl HttpOptions {
+    pub fn new(addr: SocketAddr) -> Self {
+        HttpOptions {
+            addr,
+            extra_origins: Vec::new(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            auth_token: None,
+            rate_limit: DEFAULT_RATE_LIMIT,
+        }
+    }
+}
+
+/// A token bucket per client: `rate` calls a second, bursts of up to `rate`.
+struct RateLimiter {
+    rate: f64,
+    buckets: Mutex<HashMap<String, (f64, Instant)>>,
+}
+
+impl RateLimiter {
+    /// `Ok` when the client may call now, else how long until it may.
+    fn check(&self, client: &str) -> Result<(), Duration> {
+        let now = Instant::now();
+        let mut buckets = match self.buckets.lock() {
+            Ok(b) => b,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if buckets.len() >= MAX_TRACKED_CLIENTS && !buckets.contains_key(client) {
+            // Full buckets are the same as forgotten ones.
+            let rate = self.rate;
+            buckets.retain(|_, (tokens, at)| {
+                *tokens + now.duration_since(*at).as_secs_f64() * rate < rate
+            });
+        }
+        let (tokens, at) = buckets
+            .entry(client.to_string())
+            .or_insert((self.rate, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.rate).min(self.rate);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64((1.0 - *tokens) / self.rate))
+        }
+    }
+}
+
+struct Gate {
+    token_digest: Option<[u8; 32]>,
+    limiter: Option<RateLimiter>,
+    max_body_bytes: usize,
+}
+
+fn digest(text: &str) -> [u8; 32] {
+    Sha256::digest(text.as_bytes()).into()
+}
+
+/// Compares digests in constant time, so response timing says nothing about the token.
+fn same_digest(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn jsonrpc_error(id: Value, code: i64, message: &str, data: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message, "data": data } })
+}
+
+fn json_response(status: StatusCode, body: Value) -> Response {
+    let mut response = (status, body.to_string()).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+fn unauthorized(presented: bool) -> Response {
+    let challenge = if presented {
+        "Bearer realm=\"ontoresolve\", error=\"invalid_token\""
+    } else {
+        "Bearer realm=\"ontoresolve\""
+    };
+    let mut response = json_response(
+        StatusCode::UNAUTHORIZED,
+        jsonrpc_error(
+            Value::Null,
+            -32001,
+            "a valid bearer token is required",
+            json!({ "code": "unauthorized" }),
+        ),
+    );
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static(challenge),
+    );
+    response
+}
+
+/// What the access log and the error replies need from a JSON-RPC body.
+#[derive(Default)]
+struct Probe {
+    id: Value,
+    method: Option<String>,
+    name: Option<String>,
+}
+
+fn probe(body: &[u8]) -> Result<Probe, serde_json::Error> {
+    let value: Value = serde_json::from_slice(body)?;
+    let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+    Ok(Probe {
+        id: value.get("id").cloned().unwrap_or(Value::Null),
+        method: text(value.get("method")),
+        name: text(value.pointer("/params/name"))
+            .or_else(|| text(value.pointer("/params/uri")).map(|u| u.chars().take(200).collect())),
+    })
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+async fn gate(
+    State(gate): State<Arc<Gate>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request<Body>,
+    next: Next,
+) -> Response {
+    let started = Instant::now();
+    let http_method = request.method().clone();
+    let mut client = peer.ip().to_string();
+    if let Some(expected) = &gate.token_digest {
+        let presented = bearer(request.headers());
+        match presented {
+            Some(t) if same_digest(&digest(t), expected) => {
+                // One bucket per token; a short digest names it in logs without revealing it.
+                client = format!(
+                    "token:{:02x}{:02x}{:02x}{:02x}",
+                    expected[0], expected[1], expected[2], expected[3]
+                );
+            }
+            _ => {
+                tracing::info!(target: "ontoresolve::access", %client, http = %http_method, status = 401, outcome = "unauthorized");
+                return unauthorized(presented.is_some());
+            }
+        }
+    }
+    let (parts, body) = request.into_parts();
+    let bytes: Bytes = match axum::body::to_bytes(body, gate.max_body_bytes).await {
+        Ok(b) => b,
+        Err(_) => {
+            tracing::info!(target: "ontoresolve::access", %client, http = %http_method, status = 413, outcome = "body_too_large");
+            return json_response(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                jsonrpc_error(
+                    Value::Null,
+                    -32600,
+                    "the request body is too large",
+                    json!({ "code": "limit_exceeded", "max_body_bytes": gate.max_body_bytes }),
+                ),
+            );
+        }
+    };
+    let probed = if http_method == axum::http::Method::POST {
+        match probe(&bytes) {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::info!(target: "ontoresolve::access", %client, http = %http_method, status = 400, outcome = "parse_error");
+                return json_response(
+                    StatusCode::BAD_REQUEST,
+                    jsonrpc_error(
+                        Value::Null,
+                        -32700,
+                        "parse error: the body is not JSON",
+                        json!({ "code": "parse_error", "line": e.line(), "column": e.column() }),
+                    ),
+                );
+            }
+        }
+    } else {
+        Probe::default()
+    };
+    if let Some(limiter) = &gate.limiter
+        && let Err(wait) = limiter.check(&client)
+    {
+        let retry_after_ms = wait.as_millis().max(1) as u64;
+        tracing::info!(target: "ontoresolve::access", %client, method = probed.method.as_deref().unwrap_or("-"), status = 429, outcome = "rate_limited");
+        let mut response = json_response(
+            StatusCode::TOO_MANY_REQUESTS,
+            jsonrpc_error(
+                probed.id,
+                -32000,
+                "rate limit exceeded: slow down",
+                json!({ "code": "rate_limited", "retry_after_ms": retry_after_ms }),
+            ),
+        );
+        let seconds = retry_after_ms.div_ceil(1000).to_string();
+        if let Ok(v) = HeaderValue::from_str(&seconds) {
+            response.headers_mut().insert(header::RETRY_AFTER, v);
+        }
+        return response;
+    }
+    let response = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
+    tracing::info!(
+        target: "ontoresolve::access",
+        %client,
+        http = %http_method,
+        method = probed.method.as_deref().unwrap_or("-"),
+        name = probed.name.as_deref().unwrap_or("-"),
+        status = response.status().as_u16(),
+        ms = started.elapsed().as_secs_f64() * 1000.0,
+    );
+    response
+}
+
+/// The axum router serving Streamable HTTP at `/mcp`. Serve it with
+/// `into_make_service_with_connect_info::<SocketAddr>()`: the gate keys clients by address.
+pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router {
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    let mut origins = vec![
+        "http://localhost:*".to_string(),
+        "http://127.0.0.1:*".to_string(),
+        "http://[::1]:*".to_string(),
+        "https://localhost:*".to_string(),
+    ];
+    origins.extend(options.extra_origins.iter().cloned());
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(origins)
+        .with_max_request_body_bytes(options.max_body_bytes)
+        .with_json_response(true);
+    let server = Arc::new(OntoServer::live(index));
+    let service: StreamableHttpService<Arc<OntoServer>, LocalSessionManager> =
+        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
+    let gate = Arc::new(Gate {
+        token_digest: options.auth_token.as_deref().map(digest),
+        limiter: (options.rate_limit > 0).then(|| RateLimiter {
+            rate: f64::from(options.rate_limit),
+            buckets: Mutex::new(HashMap::new()),
+        }),
+        max_body_bytes: options.max_body_bytes,
+    });
+    axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(middleware::from_fn_with_state(gate, self::gate))
+}
+
+/// Serves Streamable HTTP until Ctrl-C.
+pub async fn serve_http(index: Arc<LiveIndex>, options: HttpOptions) -> Result<(), std::io::Error> {
+    let router = http_router(index, &options);
+    let listener = tokio::net::TcpListener::bind(options.addr).await?;
+    tracing::info!(addr = %options.addr, "serving Streamable HTTP at /mcp");
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_client_over_its_rate_waits_and_others_do_not() {
+        let limiter = RateLimiter {
+            rate: 5.0,
+            buckets: Mutex::new(HashMap::new()),
+        };
+        for _ in 0..5 {
+            assert!(limiter.check("a").is_ok());
+        }
+        let wait = limiter
+            .check("a")
+            .expect_err("the sixth call in a burst of five");
+        assert!(
+            wait > Duration::ZERO && wait <= Duration::from_millis(200),
+            "{wait:?}"
+        );
+        assert!(
+            limiter.check("b").is_ok(),
+            "another client has its own bucket"
+        );
+    }
+
+    #[test]
+    fn digests_compare_equal_only_for_the_same_token() {
+        assert!(same_digest(&digest("s3cret"), &digest("s3cret")));
+        assert!(!same_digest(&digest("s3cret"), &digest("s3cret ")));
+    }
+
+    #[test]
+    fn a_body_is_probed_for_id_method_and_tool_name() {
+        let p = probe(br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"find_concepts","arguments":{"text":"x"}}}"#)
+            .expect("json");
+        assert_eq!(p.id, json!(7));
+        assert_eq!(p.method.as_deref(), Some("tools/call"));
+        assert_eq!(p.name.as_deref(), Some("find_concepts"));
+        assert!(probe(b"{not json").is_err());
+    }
+}

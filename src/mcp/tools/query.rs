@@ -1,0 +1,155 @@
+//! `sparql_query`: "run this query", read-only, with its row cap and deadline echoed.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::{ToolError, all_sources};
+use crate::mcp::dto::*;
+use crate::resolve::Resolver;
+use crate::resolve::query::{
+    AnswerTerm, DEFAULT_QUERY_ROWS, MAX_QUERY_BYTES, MAX_QUERY_ROWS, QUERY_TIMEOUT, QueryError,
+    QueryFailure, QueryRefusal,
+};
+
+fn term(t: AnswerTerm) -> TermDto {
+    TermDto {
+        kind: t.kind.as_str().into(),
+        value: t.value,
+        datatype: t.datatype,
+        language: t.language,
+    }
+}
+
+fn query_error(e: QueryError) -> ToolError {
+    match e {
+        QueryError::Refused(QueryRefusal::TooLong { bytes }) => ToolError::new(
+            "limit_exceeded",
+            format!("the query is {bytes} bytes; at most {MAX_QUERY_BYTES} are accepted"),
+            "Shorten the query, e.g. with PREFIX declarations or fewer VALUES.",
+        ),
+        QueryError::Refused(QueryRefusal::Syntax(message)) => ToolError::new(
+            "invalid_query",
+            message,
+            "Fix the query at the position given; describe_schema has example queries that run.",
+        ),
+        QueryError::Refused(QueryRefusal::Update) => ToolError::new(
+            "read_only_query",
+            "updates (INSERT, DELETE, LOAD, CLEAR, CREATE, DROP, ...) are refused: the index is read-only".into(),
+            "Ask with SELECT, ASK, CONSTRUCT or DESCRIBE. The data changes only with `ontoresolve build`.",
+        ),
+        QueryError::Refused(QueryRefusal::Service) => ToolError::new(
+            "read_only_query",
+            "SERVICE is refused: queries run on the loaded sources only, never on other servers".into(),
+            "Remove the SERVICE clause and query the local graphs (describe_schema lists them).",
+        ),
+        QueryError::Failed(QueryFailure::Timeout(t)) => ToolError::new(
+            "timeout",
+            format!("the query ran past its {} ms deadline and was stopped", t.as_millis()),
+            "Narrow it: bind a subject or predicate, name a GRAPH, or add a LIMIT before ORDER BY.",
+        ),
+        QueryError::Failed(QueryFailure::Evaluation(message)) => ToolError::new(
+            "query_failed",
+            format!("the query could not be evaluated: {message}"),
+            "Check the functions and types it uses; describe_schema has example queries that run.",
+        ),
+        QueryError::Unavailable(e) => {
+            tracing::error!(error = %e, "RDF store unavailable");
+            ToolError::new(
+                "index_damaged",
+                "the RDF store could not be opened".into(),
+                "Do not treat this as no rows. Tell whoever runs the server; rebuilding the index repairs it.",
+            )
+        }
+    }
+}
+
+pub fn sparql_query(
+    r: &Resolver,
+    args: &SparqlArgs,
+) -> Result<Envelope<QueryResultDto>, ToolError> {
+    let input = json!({ "query": args.query, "limit": args.limit, "cursor": args.cursor });
+    let mut defaults = Vec::new();
+    let limit = match args.limit {
+        None => {
+            defaults.push(format!("limit={DEFAULT_QUERY_ROWS}"));
+            DEFAULT_QUERY_ROWS
+        }
+        Some(n) if (1..=MAX_QUERY_ROWS as u32).contains(&n) => n as usize,
+        Some(n) => {
+            return Err(ToolError::new(
+                "limit_exceeded",
+                format!("limit {n} is outside 1 to {MAX_QUERY_ROWS}"),
+                format!(
+                    "Pass a limit from 1 to {MAX_QUERY_ROWS}; add LIMIT and OFFSET to the query to page."
+                ),
+            ));
+        }
+    };
+    defaults.push(format!("timeout_ms={}", QUERY_TIMEOUT.as_millis()));
+    let build_id = r.manifest().build_id.as_str();
+    let scope = format!("sparql_query\u{0}{}\u{0}{limit}", args.query);
+    let offset = match args.cursor.as_deref() {
+        None => 0,
+        Some(c) => crate::mcp::cursor::decode(c, build_id, &scope)
+            .map_err(|e| ToolError::new("invalid_cursor", e.message().into(), e.next_step()))?,
+    };
+    let answer = r
+        .run_query(&args.query, offset, limit, QUERY_TIMEOUT)
+        .map_err(query_error)?;
+    let variables = answer.rows.variables;
+    let rows: Vec<BTreeMap<String, TermDto>> = answer
+        .rows
+        .rows
+        .into_iter()
+        .map(|row| {
+            variables
+                .iter()
+                .zip(row)
+                .filter_map(|(v, t)| Some((v.clone(), term(t?))))
+                .collect()
+        })
+        .collect();
+    let rows_len = rows.len();
+    let returned = rows_len as u64;
+    let capped = answer.rows.capped;
+    let timeout_ms = answer.timeout.as_millis() as u64;
+    let total_exact = answer.rows.total_exact;
+    Ok(Envelope {
+        query: QueryEcho {
+            input,
+            normalized: args.query.trim().to_string(),
+            steps: Vec::new(),
+            filters: json!({ "limit": answer.row_cap, "timeout_ms": timeout_ms }),
+            defaults_applied: defaults,
+        },
+        total: answer.rows.total,
+        returned,
+        truncated: capped,
+        cursor: capped.then(|| crate::mcp::cursor::encode(build_id, &scope, offset + rows_len)),
+        sources: all_sources(r),
+        index: r.manifest().build_id.clone(),
+        sparql: args.query.clone(),
+        suggestion: if capped {
+            Some(format!(
+                "{rows_len} of {}{} rows: pass `cursor` for the next page (ORDER BY in the query keeps pages stable).",
+                if total_exact { "" } else { "at least " },
+                answer.rows.total
+            ))
+        } else if returned == 0 && answer.rows.boolean.is_none() {
+            Some("No rows. describe_schema lists each graph's classes and predicates; name a GRAPH or drop a pattern.".into())
+        } else {
+            None
+        },
+        result: QueryResultDto {
+            form: answer.form.as_str().into(),
+            variables,
+            rows,
+            boolean: answer.rows.boolean,
+            row_cap: answer.row_cap as u32,
+            cap_hit: capped,
+            total_exact,
+            timeout_ms,
+        },
+    })
+}

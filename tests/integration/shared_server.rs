@@ -1,0 +1,344 @@
+//! A server a team shares, driven through the real binary over HTTP: bearer tokens, rate
+//! limits, unparsable bodies, refusing a public address without a token, and live reload of a
+//! new build with leases keeping builds in use.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::support::{build_into, fixtures, scratch};
+
+fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_ontoresolve")
+}
+
+struct Server(Child, u16);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port")
+        .port()
+}
+
+fn serve(index: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
+    let port = free_port();
+    let mut command = Command::new(binary());
+    command
+        .args(["serve", "--index"])
+        .arg(index)
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(args)
+        .env_remove("ONTORESOLVE_AUTH_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let child = command.spawn().expect("spawn serve --http");
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Server(child, port)
+}
+
+/// One HTTP/1.1 POST to /mcp: status, raw headers and body.
+fn post(port: u16, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    let _ = stream.write_all(request.as_bytes());
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+fn call_body(tool: &str, arguments: Value) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},{META}}}}}"#
+    )
+}
+
+fn modern_call(
+    port: u16,
+    extra: &[(&str, &str)],
+    tool: &str,
+    arguments: Value,
+) -> (u16, String, String) {
+    let mut headers = vec![
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", tool),
+    ];
+    headers.extend_from_slice(extra);
+    post(port, &headers, &call_body(tool, arguments))
+}
+
+fn fixtures_index(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let index = dir.join("index");
+    build_into(&fixtures().join("fixtures.toml"), &index);
+    index
+}
+
+#[test]
+fn http_requires_the_bearer_token_when_one_is_set() {
+    let index = fixtures_index("auth");
+    let token_file = index.parent().expect("dir").join("token");
+    std::fs::write(&token_file, "correct-horse-battery-staple\n").expect("write token");
+    let server = serve(
+        &index,
+        &["--auth-token-file", token_file.to_str().expect("utf-8")],
+        &[],
+    );
+    let args = json!({ "identifier": "XO:0000001" });
+    let (status, head, body) = modern_call(server.1, &[], "resolve_identifier", args.clone());
+    assert_eq!(status, 401, "{body}");
+    assert!(head.contains("www-authenticate: bearer"), "{head}");
+    let (status, head, _) = modern_call(
+        server.1,
+        &[("Authorization", "Bearer wrong-token")],
+        "resolve_identifier",
+        args.clone(),
+    );
+    assert_eq!(status, 401);
+    assert!(head.contains("invalid_token"), "{head}");
+    let (status, _, body) = modern_call(
+        server.1,
+        &[("Authorization", "Bearer correct-horse-battery-staple")],
+        "resolve_identifier",
+        args.clone(),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"found\""), "{body}");
+    // The environment variable is the alternative to the file.
+    let by_env = serve(&index, &[], &[("ONTORESOLVE_AUTH_TOKEN", "from-env")]);
+    assert_eq!(
+        modern_call(by_env.1, &[], "resolve_identifier", args.clone()).0,
+        401
+    );
+    assert_eq!(
+        modern_call(
+            by_env.1,
+            &[("Authorization", "Bearer from-env")],
+            "resolve_identifier",
+            args
+        )
+        .0,
+        200
+    );
+}
+
+#[test]
+fn a_client_over_its_rate_limit_gets_429_with_retry_after() {
+    let index = fixtures_index("rate-limit");
+    let server = serve(&index, &["--rate-limit", "5"], &[]);
+    let args = json!({ "identifier": "XO:0000001" });
+    let statuses: Vec<(u16, String, String)> = (0..12)
+        .map(|_| modern_call(server.1, &[], "resolve_identifier", args.clone()))
+        .collect();
+    assert_eq!(statuses[0].0, 200);
+    let limited = statuses
+        .iter()
+        .find(|(status, _, _)| *status == 429)
+        .expect("a burst of 12 over a limit of 5 a second");
+    assert!(limited.1.contains("retry-after: 1"), "{}", limited.1);
+    let body: Value = serde_json::from_str(&limited.2).expect("JSON-RPC error body");
+    assert_eq!(body["error"]["data"]["code"], "rate_limited");
+    assert_eq!(body["id"], 1, "the error answers the request's id");
+    let wait = body["error"]["data"]["retry_after_ms"]
+        .as_u64()
+        .expect("retry_after_ms");
+    assert!((1..=1000).contains(&wait), "{wait}");
+    std::thread::sleep(Duration::from_millis(wait + 50));
+    assert_eq!(
+        modern_call(server.1, &[], "resolve_identifier", args).0,
+        200,
+        "after waiting"
+    );
+}
+
+#[test]
+fn unparsable_http_bodies_get_a_jsonrpc_parse_error_and_the_server_goes_on() {
+    let index = fixtures_index("http-parse");
+    let server = serve(&index, &[], &[]);
+    let modern = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+    ];
+    for bad in ["{not json", "", "\u{feff}{}", "[1,2"] {
+        let (status, _, body) = post(server.1, &modern, bad);
+        assert_eq!(status, 400, "{bad:?}: {body}");
+        let v: Value = serde_json::from_str(&body).expect("JSON-RPC error");
+        assert_eq!(v["error"]["code"], -32700, "{bad:?}");
+        assert_eq!(v["id"], Value::Null);
+    }
+    let (status, _, body) = modern_call(
+        server.1,
+        &[],
+        "resolve_identifier",
+        json!({ "identifier": "XO:0000001" }),
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
+#[test]
+fn a_public_address_without_a_token_is_refused_unless_insecure_public() {
+    let index = fixtures_index("public");
+    let port = free_port();
+    let out = Command::new(binary())
+        .args(["serve", "--index"])
+        .arg(&index)
+        .args(["--http", &format!("0.0.0.0:{port}")])
+        .env_remove("ONTORESOLVE_AUTH_TOKEN")
+        .output()
+        .expect("run serve");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--insecure-public") && stderr.contains("--auth-token-file"),
+        "{stderr}"
+    );
+    let mut child = Command::new(binary())
+        .args(["serve", "--index"])
+        .arg(&index)
+        .args(["--http", &format!("0.0.0.0:{port}"), "--insecure-public"])
+        .env_remove("ONTORESOLVE_AUTH_TOKEN")
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(20), "did not start");
+        assert!(child.try_wait().ok().flatten().is_none(), "exited");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The fixtures catalogue with absolute paths and one title changed, so its build id differs.
+fn catalogue_variant(dir: &Path, n: usize) -> PathBuf {
+    let text = std::fs::read_to_string(fixtures().join("fixtures.toml"))
+        .expect("read")
+        .replace("path = \"", &format!("path = \"{}/", fixtures().display()))
+        .replace(
+            "title = \"Example OWL ontology\"",
+            &format!("title = \"Example OWL ontology, edition {n}\""),
+        );
+    let path = dir.join(format!("catalog-{n}.toml"));
+    std::fs::write(&path, text).expect("write catalogue");
+    path
+}
+
+fn build_dirs(index: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(index)
+        .expect("index dir")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("build-"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_rebuild_is_served_within_seconds_and_builds_in_use_are_kept() {
+    let dir = scratch("live-reload");
+    let index = dir.join("index");
+    let first = build_into(&catalogue_variant(&dir, 1), &index);
+    let server = serve(&index, &[], &[]);
+    let answered_by = || {
+        let (status, _, body) = modern_call(server.1, &[], "list_sources", json!({}));
+        assert_eq!(status, 200, "{body}");
+        let v: Value = serde_json::from_str(&body).expect("json");
+        v["result"]["structuredContent"]["index"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(answered_by(), first.manifest.build_id);
+
+    let second = build_into(&catalogue_variant(&dir, 2), &index);
+    assert_ne!(second.manifest.build_id, first.manifest.build_id);
+    let switched = Instant::now();
+    while answered_by() != second.manifest.build_id {
+        assert!(
+            switched.elapsed() < Duration::from_secs(5),
+            "the new build was not served within 5 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // A reader in this process holds the second build; two more builds may not remove it.
+    let reader = ontoresolve::resolve::Resolver::open(&index).expect("open");
+    assert_eq!(reader.manifest().build_id, second.manifest.build_id);
+    let second_dir = second
+        .dir
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    build_into(&catalogue_variant(&dir, 3), &index);
+    let fourth = build_into(&catalogue_variant(&dir, 4), &index);
+    while answered_by() != fourth.manifest.build_id {
+        assert!(
+            switched.elapsed() < Duration::from_secs(30),
+            "the fourth build was not served"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        build_dirs(&index).contains(&second_dir),
+        "a leased build stays: {:?}",
+        build_dirs(&index)
+    );
+    let first_dir = first
+        .dir
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        !build_dirs(&index).contains(&first_dir),
+        "an unleased old build goes"
+    );
+    drop(reader);
+    build_into(&catalogue_variant(&dir, 5), &index);
+    assert!(
+        !build_dirs(&index).contains(&second_dir),
+        "once released it goes too"
+    );
+}
