@@ -73,6 +73,7 @@ fn main() {
             sources: sources.cloned(),
             include_obsolete: None,
             limit: Some(10),
+            cursor: None,
         };
         let tool = time_each(&texts, |text| {
             tools::find_concepts(&r, &args(text)).expect("find_concepts");

@@ -1,7 +1,9 @@
 //! MCP server benchmark against the real binary: tool-call round trip over stdio and over HTTP
-//! (p50/p99), calls per second over HTTP with 8 concurrent clients, time from process start to
-//! the first `server/discover` answer, and idle RSS. `scripts/bench` runs it on the HPO index
-//! (`ONTORESOLVE_BENCH_INDEX`).
+//! (p50/p99), calls per second and p99 over HTTP with 8 concurrent clients without and with a
+//! bearer token, p99 of a cheap call while another client runs slow SPARQL, time from the end
+//! of a rebuild to the first answer from the new build, time from process start to the first
+//! `server/discover` answer, and idle RSS. `scripts/bench` runs it on the HPO index
+//! (`ONTORESOLVE_BENCH_INDEX`); the rebuild uses `ONTORESOLVE_BENCH_CATALOG` when set.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -66,28 +68,50 @@ fn stdio_round_trips() {
     let _ = child.wait();
 }
 
-fn http_server(port: u16) -> Child {
-    let child = Command::new(binary())
+const TOKEN: &str = "bench-token-0123456789abcdef";
+
+/// A server on `index`; `--rate-limit 0` so that the load measures the server, not the limit.
+fn http_server_on(index: &str, port: u16, token: bool) -> Child {
+    let mut command = Command::new(binary());
+    command
         .args([
             "serve",
             "--index",
-            &index(),
+            index,
             "--http",
             &format!("127.0.0.1:{port}"),
         ])
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
+        .args(["--rate-limit", "0"])
+        .env_remove("ONTORESOLVE_AUTH_TOKEN")
+        .stderr(Stdio::null());
+    if token {
+        command.env("ONTORESOLVE_AUTH_TOKEN", TOKEN);
+    }
+    let child = command.spawn().expect("spawn");
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         std::thread::sleep(Duration::from_millis(10));
     }
     child
 }
 
+fn http_server(port: u16) -> Child {
+    http_server_on(&index(), port, false)
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port")
+        .port()
+}
+
 /// One keep-alive HTTP/1.1 connection.
 struct Conn {
     reader: BufReader<TcpStream>,
     port: u16,
+    token: bool,
+    /// The status of the last answer.
+    status: u16,
 }
 
 impl Conn {
@@ -97,12 +121,35 @@ impl Conn {
         Conn {
             reader: BufReader::new(stream),
             port,
+            token: false,
+            status: 0,
         }
     }
 
+    fn with_token(mut self) -> Conn {
+        self.token = true;
+        self
+    }
+
     fn post(&mut self, body: &str) -> usize {
+        self.post_body(body).len()
+    }
+
+    /// Posts a tools/call and returns the answer's body.
+    fn post_body(&mut self, body: &str) -> Vec<u8> {
+        let tool = body
+            .split("\"name\":\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or("resolve_identifier")
+            .to_string();
+        let auth = if self.token {
+            format!("Authorization: Bearer {TOKEN}\r\n")
+        } else {
+            String::new()
+        };
         let request = format!(
-            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: resolve_identifier\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: {tool}\r\n{auth}Content-Length: {}\r\n\r\n{body}",
             self.port,
             body.len()
         );
@@ -112,11 +159,19 @@ impl Conn {
             .expect("write");
         let mut length = 0;
         let mut line = String::new();
+        self.status = 0;
         loop {
             line.clear();
             self.reader.read_line(&mut line).expect("read header");
             if line == "\r\n" || line.is_empty() {
                 break;
+            }
+            if self.status == 0 {
+                self.status = line
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(0);
             }
             if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
                 length = v.trim().parse().unwrap_or(0);
@@ -124,8 +179,154 @@ impl Conn {
         }
         let mut body = vec![0; length];
         self.reader.read_exact(&mut body).expect("read body");
-        length
+        body
     }
+}
+
+/// 8 clients, each on its own keep-alive connection, for `per_client` calls: calls per second
+/// and the latency percentiles of every call. Any answer other than 200 is counted as failed.
+fn load(port: u16, token: bool, per_client: usize, label: &str) {
+    let clients = 8;
+    let ids = ids();
+    let start = Instant::now();
+    let threads: Vec<_> = (0..clients)
+        .map(|c| {
+            let ids = ids.clone();
+            std::thread::spawn(move || {
+                let mut conn = Conn::new(port);
+                if token {
+                    conn = conn.with_token();
+                }
+                let mut samples = Vec::with_capacity(per_client);
+                let mut failed = 0;
+                for i in 0..per_client {
+                    let t = Instant::now();
+                    conn.post(&call(i as u64, &ids[(i + c * 17) % ids.len()]));
+                    samples.push(t.elapsed());
+                    if conn.status != 200 {
+                        failed += 1;
+                    }
+                }
+                (samples, failed)
+            })
+        })
+        .collect();
+    let mut samples = Vec::new();
+    let mut failed = 0;
+    for t in threads {
+        let (s, f) = t.join().expect("client thread");
+        samples.extend(s);
+        failed += f;
+    }
+    let elapsed = start.elapsed();
+    println!(
+        "{:<44} {:.0} calls/s ({} calls in {:.2?}, {failed} failed)",
+        format!("HTTP throughput, {clients} clients, {label}"),
+        samples.len() as f64 / elapsed.as_secs_f64(),
+        samples.len(),
+        elapsed
+    );
+    report(&format!("HTTP latency under that load, {label}"), samples);
+}
+
+/// The p99 of a cheap call while another client keeps the server busy with SPARQL that runs
+/// into its deadline.
+fn cheap_call_beside_slow_queries(port: u16) {
+    let slow = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"sparql_query","arguments":{{"query":"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?a ?b ?c . ?d ?e ?f }} }}"}},{META}}}}}"#
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let slow_client = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut conn = Conn::new(port);
+            let mut answers = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let body = conn.post_body(&slow);
+                answers += usize::from(String::from_utf8_lossy(&body).contains("timeout"));
+            }
+            answers
+        })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    let ids = ids();
+    let mut conn = Conn::new(port);
+    let mut samples = Vec::new();
+    let started = Instant::now();
+    let mut i = 0;
+    while started.elapsed() < Duration::from_secs(12) {
+        let t = Instant::now();
+        conn.post(&call(i as u64, &ids[i % ids.len()]));
+        samples.push(t.elapsed());
+        i += 1;
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let timeouts = slow_client.join().expect("slow client");
+    report("cheap call beside slow SPARQL (HTTP)", samples);
+    println!("{:<44} {timeouts}", "slow queries stopped with `timeout`");
+}
+
+/// From the moment `ontoresolve build` exits to the first answer naming the new build.
+fn reload_latency() {
+    let Ok(catalog) = std::env::var("ONTORESOLVE_BENCH_CATALOG") else {
+        println!(
+            "{:<44} skipped (ONTORESOLVE_BENCH_CATALOG not set)",
+            "reload latency"
+        );
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("ontoresolve-bench-reload-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let index = dir.join("index");
+    let build = |n: usize| {
+        let text = std::fs::read_to_string(&catalog).expect("catalogue");
+        let edited = dir.join(format!("catalog-{n}.toml"));
+        std::fs::create_dir_all(&dir).expect("dir");
+        // A comment changes nothing; a title does, and so the build id.
+        std::fs::write(
+            &edited,
+            text.replacen("title = \"", &format!("title = \"[{n}] "), 1),
+        )
+        .expect("write");
+        let status = Command::new(binary())
+            .args(["build", "--sources"])
+            .arg(&edited)
+            .arg("--index")
+            .arg(&index)
+            .stderr(Stdio::null())
+            .status()
+            .expect("build");
+        assert!(status.success());
+    };
+    build(0);
+    let port = free_port();
+    let mut server = http_server_on(index.to_str().expect("utf-8"), port, false);
+    let list = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"list_sources","arguments":{{}},{META}}}}}"#
+    );
+    let mut conn = Conn::new(port);
+    let build_of = |conn: &mut Conn| {
+        let body = String::from_utf8_lossy(&conn.post_body(&list)).into_owned();
+        body.split("\"index\":\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut samples = Vec::new();
+    for n in 1..=5 {
+        let before = build_of(&mut conn);
+        build(n);
+        let t = Instant::now();
+        while build_of(&mut conn) == before {
+            assert!(t.elapsed() < Duration::from_secs(10), "no reload");
+        }
+        samples.push(t.elapsed());
+    }
+    report("end of rebuild to first answer from it", samples);
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn http_benchmarks() {
@@ -145,32 +346,7 @@ fn http_benchmarks() {
         }
     }
     report("tools/call round trip over HTTP", samples);
-
-    let clients = 8;
-    let per_client = 2500;
-    let start = Instant::now();
-    let threads: Vec<_> = (0..clients)
-        .map(|c| {
-            let ids = ids.clone();
-            std::thread::spawn(move || {
-                let mut conn = Conn::new(port);
-                for i in 0..per_client {
-                    conn.post(&call(i as u64, &ids[(i + c * 17) % ids.len()]));
-                }
-            })
-        })
-        .collect();
-    for t in threads {
-        t.join().expect("client thread");
-    }
-    let elapsed = start.elapsed();
-    println!(
-        "{:<44} {:.0} calls/s ({} calls in {:.2?})",
-        format!("HTTP throughput, {clients} concurrent clients"),
-        (clients * per_client) as f64 / elapsed.as_secs_f64(),
-        clients * per_client,
-        elapsed
-    );
+    load(port, false, 2500, "no token");
     std::thread::sleep(Duration::from_secs(2));
     let rss = std::fs::read_to_string(format!("/proc/{}/status", server.id()))
         .ok()
@@ -185,6 +361,13 @@ fn http_benchmarks() {
         "server RSS after the load (HTTP)",
         rss.trim_start_matches("VmRSS:").trim()
     );
+    cheap_call_beside_slow_queries(port);
+    let _ = server.kill();
+    let _ = server.wait();
+
+    let port = free_port();
+    let mut server = http_server_on(&index(), port, true);
+    load(port, true, 2500, "bearer token");
     let _ = server.kill();
     let _ = server.wait();
 }
@@ -230,4 +413,5 @@ fn main() {
     first_discover_and_idle_rss();
     stdio_round_trips();
     http_benchmarks();
+    reload_latency();
 }
