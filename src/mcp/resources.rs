@@ -93,7 +93,12 @@ impl OntoServer {
             }
             None => uri,
         };
-        let (_, outcome) = self.resolver.resolve_identifier(key);
+        // Damage is logged (naming the file); a resource has no other way to say it.
+        let (_, outcome) = self
+            .resolver
+            .resolve_identifier(key)
+            .inspect_err(|e| tracing::error!("index damaged: {e}"))
+            .ok()?;
         let id = match outcome {
             Outcome::Found(m) => m.first()?.concept,
             Outcome::Obsolete { concept, .. } => concept,

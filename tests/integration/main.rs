@@ -11,6 +11,7 @@ mod genes_mesh;
 mod grounding;
 mod hpo;
 mod identifiers;
+mod index_check;
 mod map_cli;
 mod mappings;
 mod mcp;

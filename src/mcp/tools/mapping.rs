@@ -141,12 +141,7 @@ fn parse_cursor(cursor: &str) -> Result<usize, ToolError> {
 }
 
 pub(super) fn damaged(e: crate::resolve::mapping::MapError) -> ToolError {
-    tracing::error!("mapping index: {e}");
-    ToolError::new(
-        "index_damaged",
-        "the mapping index could not be read; the answer would be incomplete".into(),
-        "Report this to the server's operator: the index needs rebuilding (ontoresolve build).",
-    )
+    super::index_damaged(&e)
 }
 
 /// Why an input that is no identifier has no mappings.
