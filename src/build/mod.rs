@@ -199,6 +199,9 @@ pub fn build(
     counts.mappings = mapping_counts;
     // The store holds the sets' axioms too.
     counts.triples += mapping_sets.iter().map(|s| s.counts.triples).sum::<u64>();
+    observer.stage("recording the index files' lengths and checksums");
+    let files = crate::index::integrity::record_files(&layout, rules_record.is_some())
+        .map_err(|e| io_err("recording the index files' checksums")(e.into()))?;
 
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
@@ -216,6 +219,7 @@ pub fn build(
         counts,
         mapping_sets,
         name_rules: rules_record,
+        files,
         built: BuildTime {
             finished_unix: SystemTime::now()
                 .duration_since(UNIX_EPOCH)

@@ -38,7 +38,8 @@ pub(super) fn build_registry(
     let (records, spellings, uris) = data.finish();
     let counts = crate::index::registry::write(layout, &records, spellings, uris)
         .map_err(io_err("writing the prefix registry"))?;
-    let registry = Registry::open(layout).map_err(io_err("opening the prefix registry"))?;
+    let registry =
+        Registry::open(layout).map_err(|e| io_err("opening the prefix registry")(e.into()))?;
     Ok((RegistryRecord { source, counts }, registry))
 }
 

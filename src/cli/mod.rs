@@ -2,6 +2,7 @@
 //! into the library.
 
 mod build;
+mod check;
 mod lookup;
 mod map;
 mod normalize;
@@ -43,6 +44,13 @@ enum Command {
         /// Skip a source that fails instead of failing the build.
         #[arg(long)]
         keep_going: bool,
+    },
+    /// Verify the active build: every file's length and checksum, the full-text index's own
+    /// checksums, that the RDF store opens. One line per file on stdout; exit 0 when sound,
+    /// 1 when anything is damaged.
+    Check {
+        #[command(flatten)]
+        index: IndexArg,
     },
     /// Serve MCP over stdio (default) or Streamable HTTP; builds the index first if missing.
     Serve {
@@ -149,6 +157,7 @@ pub fn run() -> ExitCode {
             index,
             keep_going,
         } => build::run(sources, index.index, keep_going),
+        Command::Check { index } => check::run(&index.index),
         Command::Serve {
             index,
             http,

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use ontoresolve::resolve::{Outcome, Resolver};
+use ontoresolve::resolve::{Outcome, ResolveError, Resolver};
 
 use crate::cli::rows::{MAX_ROW_BYTES, Rows};
 use rayon::prelude::*;
@@ -94,6 +94,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         if chunk.is_empty() {
             break;
         }
+        // A damaged index stops the run: a row is never written with a wrong outcome.
         let rows: Vec<(u64, String, &'static str)> = chunk
             .par_iter()
             .map(|row| {
@@ -106,11 +107,11 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
                         "malformed",
                     )
                 } else {
-                    resolve_row(&resolver, &row.text, &column)
+                    resolve_row(&resolver, &row.text, &column)?
                 };
-                (row.line, fields, code)
+                Ok((row.line, fields, code))
             })
-            .collect();
+            .collect::<Result<_, ResolveError>>()?;
         for (line, row, code) in rows {
             *counts.entry(code).or_default() += 1;
             writeln!(output, "{line}\t{row}")?;
@@ -125,13 +126,17 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
 }
 
 /// The output fields after the line number, and the outcome code.
-fn resolve_row(resolver: &Resolver, text: &str, column: &Column) -> (String, &'static str) {
+fn resolve_row(
+    resolver: &Resolver,
+    text: &str,
+    column: &Column,
+) -> Result<(String, &'static str), ResolveError> {
     let field = match column {
         Column::WholeLine => Some(text),
         Column::Field(i) => text.split('\t').nth(*i),
     };
     let Some(field) = field else {
-        return (
+        return Ok((
             format!(
                 "{}\t\t\tmalformed\tthe row has no column {}",
                 escape(text),
@@ -141,9 +146,9 @@ fn resolve_row(resolver: &Resolver, text: &str, column: &Column) -> (String, &'s
                 }
             ),
             "malformed",
-        );
+        ));
     };
-    let (normalized, outcome) = resolver.resolve_identifier(field);
+    let (normalized, outcome) = resolver.resolve_identifier(field)?;
     let mut steps = normalized.steps.clone();
     let detail = match &outcome {
         Outcome::Malformed { reason, .. } => Some(reason.clone()),
@@ -162,7 +167,7 @@ fn resolve_row(resolver: &Resolver, text: &str, column: &Column) -> (String, &'s
         _ => None,
     };
     steps.extend(detail);
-    (
+    Ok((
         format!(
             "{}\t{}\t{}\t{}\t{}",
             escape(field),
@@ -172,7 +177,7 @@ fn resolve_row(resolver: &Resolver, text: &str, column: &Column) -> (String, &'s
             escape(&steps.join("; "))
         ),
         outcome.code(),
-    )
+    ))
 }
 
 /// Keeps a field on one TSV cell: backslash, tab, CR and LF are escaped.

@@ -2,16 +2,14 @@
 //! searches may return it), so that filtering hundreds of candidates never decodes their
 //! records.
 //!
-//! Layout: one little-endian u32 per concept id: bits 0-15 the source index, bit 16 obsolete,
-//! bit 17 searchable. Memory-mapped when read.
+//! Layout: the index header (`header.rs`), then one little-endian u32 per concept id: bits 0-15
+//! the source index, bit 16 obsolete, bit 17 searchable. Memory-mapped when read.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use memmap2::Mmap;
-
-use super::mmap::map_file;
+use super::header::{CONCEPT_FLAGS, FileError, FileProblem, HeadedFile, write_header};
 use crate::model::Concept;
 
 const OBSOLETE: u32 = 1 << 16;
@@ -57,9 +55,9 @@ pub struct FlagsWriter {
 
 impl FlagsWriter {
     pub fn create(path: &Path) -> io::Result<FlagsWriter> {
-        Ok(FlagsWriter {
-            out: BufWriter::new(File::create(path)?),
-        })
+        let mut out = BufWriter::new(File::create(path)?);
+        write_header(&mut out, CONCEPT_FLAGS)?;
+        Ok(FlagsWriter { out })
     }
 
     pub fn push(&mut self, flags: ConceptFlags) -> io::Result<()> {
@@ -76,30 +74,34 @@ impl FlagsWriter {
 
 /// The flags of every concept, memory-mapped.
 pub struct Flags {
-    map: Mmap,
+    file: HeadedFile,
 }
 
 impl Flags {
-    /// Opens the file; its length must be four bytes per concept.
-    pub fn open(path: &Path, concepts: u32) -> io::Result<Flags> {
-        let map = map_file(path)?;
-        if map.len() != concepts as usize * BYTES {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "{}: {} bytes for {concepts} concepts (expected {})",
-                    path.display(),
-                    map.len(),
-                    concepts as usize * BYTES
-                ),
+    /// Opens the file; its body must be four bytes per concept.
+    pub fn open(path: &Path, concepts: u32) -> Result<Flags, FileError> {
+        let file = HeadedFile::open(path, CONCEPT_FLAGS)?;
+        let expected = concepts as usize * BYTES;
+        if file.body().len() != expected {
+            return Err(FileError::new(
+                path,
+                FileProblem::Inconsistent(format!(
+                    "its body has {} bytes for {concepts} concepts (expected {expected})",
+                    file.body().len()
+                )),
             ));
         }
-        Ok(Flags { map })
+        Ok(Flags { file })
     }
 
     pub fn get(&self, id: u32) -> Option<ConceptFlags> {
         let start = (id as usize).checked_mul(BYTES)?;
-        let bytes: [u8; BYTES] = self.map.get(start..start + BYTES)?.try_into().ok()?;
+        let bytes: [u8; BYTES] = self
+            .file
+            .body()
+            .get(start..start.checked_add(BYTES)?)?
+            .try_into()
+            .ok()?;
         Some(ConceptFlags::decode(u32::from_le_bytes(bytes)))
     }
 }
@@ -130,9 +132,10 @@ mod tests {
         assert_eq!(flags.get(0), Some(a));
         assert_eq!(flags.get(1), Some(b));
         assert_eq!(flags.get(2), None);
-        assert!(
-            Flags::open(&path, 3).is_err(),
-            "a file of the wrong length is damaged"
-        );
+        let error = Flags::open(&path, 3)
+            .err()
+            .expect("a file of the wrong length is damaged");
+        assert_eq!(error.path, path);
+        assert!(error.to_string().contains("for 3 concepts"), "{error}");
     }
 }

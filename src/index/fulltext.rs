@@ -82,6 +82,21 @@ impl FullTextWriter {
     }
 }
 
+/// Files of the full-text index at `dir` whose bytes no longer match the checksum tantivy
+/// wrote in their footer, sorted. An error when the index cannot be opened or a file cannot
+/// be read to its footer (a truncated file).
+pub fn damaged_files(dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
+    let index = Index::open_in_dir(dir).map_err(|e| e.to_string())?;
+    let mut damaged: Vec<std::path::PathBuf> = index
+        .validate_checksum()
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|file| dir.join(file))
+        .collect();
+    damaged.sort();
+    Ok(damaged)
+}
+
 /// A full-text hit: the concept id and its BM25 score (labels weigh 3, synonyms 2,
 /// definitions 1).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,17 +1,24 @@
 //! FST lexicons: sorted keys in an `fst::Map` whose values point into a postings file.
 //!
-//! Postings file layout, little-endian: for each key, `count: u32` then `count` postings of
-//! `concept: u32, detail: u16`. Both files are memory-mapped when read.
+//! Postings file layout, little-endian: the index header (`header.rs`), then for each key
+//! `count: u32` and `count` postings of `concept: u32, detail: u16`; the FST's values are
+//! offsets into that body. Both files are memory-mapped when read.
+//!
+//! The FST file has no header of ours: `fst` writes its own (format version and type) and a
+//! CRC32C footer, the manifest records its length and checksum, and opening checks that its
+//! root address fits its length (the check `fst::Map::new` skips for non-empty FSTs), so a
+//! truncated FST fails at open instead of at a lookup.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use fst::{Automaton, IntoStreamer, Map, MapBuilder, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder};
 use memmap2::Mmap;
 
+use super::header::{FileError, FileProblem, HeadedFile, POSTINGS, write_header};
 use super::mmap::map_file;
 use super::runs::RunWriter;
 
@@ -82,6 +89,7 @@ impl LexiconWriter {
         let runs = self.runs;
         let mut merge = runs.into_sorted()?;
         let mut postings = BufWriter::new(File::create(postings_path)?);
+        write_header(&mut postings, POSTINGS)?;
         let mut map =
             MapBuilder::new(BufWriter::new(File::create(fst_path)?)).map_err(io::Error::other)?;
         let mut offset: u64 = 0;
@@ -137,7 +145,9 @@ pub struct FuzzyHit {
 
 pub struct Lexicon {
     map: Map<Mmap>,
-    postings: Mmap,
+    postings: HeadedFile,
+    /// Named when a posting list the FST points at cannot be read.
+    postings_path: PathBuf,
     /// Unique per opened lexicon, so that a thread's walk memo never outlives its lexicon.
     id: u64,
 }
@@ -167,12 +177,12 @@ fn automaton_builder(distance: u8) -> &'static LevenshteinAutomatonBuilder {
 }
 
 impl Lexicon {
-    pub fn open(fst_path: &Path, postings_path: &Path) -> io::Result<Lexicon> {
-        let map = Map::new(map_file(fst_path)?)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    pub fn open(fst_path: &Path, postings_path: &Path) -> Result<Lexicon, FileError> {
+        let map = open_fst(fst_path).map_err(|problem| FileError::new(fst_path, problem))?;
         Ok(Lexicon {
             map,
-            postings: map_file(postings_path)?,
+            postings: HeadedFile::open(postings_path, POSTINGS)?,
+            postings_path: postings_path.to_path_buf(),
             id: NEXT_LEXICON_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
@@ -191,28 +201,30 @@ impl Lexicon {
         automaton_builder(2);
     }
 
+    /// The bytes of the posting list at `offset`. `None` when it lies beyond the postings
+    /// file: damage, logged naming the file, which must not pass silently for "no match".
+    fn posting_list(&self, offset: u64) -> Option<&[u8]> {
+        let list = usize::try_from(offset).ok().and_then(|start| {
+            let bytes = self.postings.body();
+            let count: [u8; 4] = bytes.get(start..start.checked_add(4)?)?.try_into().ok()?;
+            let body = start + 4;
+            let len = (u32::from_le_bytes(count) as usize).checked_mul(POSTING_BYTES)?;
+            bytes.get(body..body.checked_add(len)?)
+        });
+        if list.is_none() {
+            tracing::error!(
+                "index damaged: {}: the posting list at offset {offset} lies beyond the file",
+                self.postings_path.display()
+            );
+        }
+        list
+    }
+
     fn postings_at(&self, offset: u64) -> Vec<Posting> {
-        let bytes: &[u8] = &self.postings;
-        let Ok(start) = usize::try_from(offset) else {
-            return Vec::new();
-        };
-        let Some(count) = bytes
-            .get(start..start.saturating_add(4))
-            .and_then(|b| b.try_into().ok())
-            .map(u32::from_le_bytes)
-        else {
-            return Vec::new();
-        };
-        let body = start + 4;
-        let len = (count as usize).saturating_mul(POSTING_BYTES);
-        let Some(body) = bytes.get(body..body.saturating_add(len)) else {
-            return Vec::new();
-        };
-        body.chunks_exact(POSTING_BYTES)
-            .map(|c| Posting {
-                concept: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-                detail: u16::from_le_bytes([c[4], c[5]]),
-            })
+        self.posting_list(offset)
+            .unwrap_or_default()
+            .chunks_exact(POSTING_BYTES)
+            .map(decode_posting)
             .collect()
     }
 
@@ -335,15 +347,9 @@ impl Lexicon {
     }
 
     fn first_posting_at(&self, offset: u64) -> Option<Posting> {
-        let offset = usize::try_from(offset).ok()?;
-        let bytes: &[u8] = &self.postings;
-        let body = offset.checked_add(4)?;
-        let count = u32::from_le_bytes(bytes.get(offset..body)?.try_into().ok()?);
-        let c = bytes.get(body..body.checked_add(POSTING_BYTES)?)?;
-        (count > 0).then(|| Posting {
-            concept: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-            detail: u16::from_le_bytes([c[4], c[5]]),
-        })
+        self.posting_list(offset)?
+            .get(..POSTING_BYTES)
+            .map(decode_posting)
     }
 
     /// Keys starting with `prefix`, in key order, at most `limit`.
@@ -362,6 +368,68 @@ impl Lexicon {
         }
         out
     }
+}
+
+/// Maps an FST file and checks its layout (not its checksum).
+fn open_fst(path: &Path) -> Result<Map<Mmap>, FileProblem> {
+    let bytes = map_file(path).map_err(|e| FileError::io(path, &e).problem)?;
+    let map = Map::new(bytes).map_err(|e| FileProblem::Inconsistent(format!("not an FST: {e}")))?;
+    check_fst_layout(map.as_fst().as_bytes())?;
+    Ok(map)
+}
+
+/// Checks an FST file's layout and recomputes its own CRC32C: reads every byte.
+pub fn verify_fst_file(path: &Path) -> Result<(), FileProblem> {
+    open_fst(path)?
+        .as_fst()
+        .verify()
+        .map_err(|e| FileProblem::Inconsistent(format!("FST checksum: {e}")))
+}
+
+/// One posting from its `POSTING_BYTES` bytes.
+fn decode_posting(c: &[u8]) -> Posting {
+    Posting {
+        concept: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+        detail: u16::from_le_bytes([c[4], c[5]]),
+    }
+}
+
+/// Checks what `fst::Map::new` leaves unchecked: the format version with a checksum, and that
+/// the root node's address fits the file's length (for a non-empty FST the root is the last
+/// node, followed by 20 bytes: key count, root address, checksum).
+fn check_fst_layout(bytes: &[u8]) -> Result<(), FileProblem> {
+    let read_u64 = |at: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(
+            bytes.get(at..at.checked_add(8)?)?.try_into().ok()?,
+        ))
+    };
+    let too_short =
+        || FileProblem::Inconsistent(format!("{} bytes, too short for an FST", bytes.len()));
+    let version = read_u64(0).ok_or_else(too_short)?;
+    if version != fst::raw::VERSION {
+        return Err(FileProblem::Inconsistent(format!(
+            "FST format version {version}, this program writes {}",
+            fst::raw::VERSION
+        )));
+    }
+    let len = bytes.len() as u64;
+    let root = bytes
+        .len()
+        .checked_sub(12)
+        .and_then(read_u64)
+        .ok_or_else(too_short)?;
+    const EMPTY_FST_BYTES: u64 = 36;
+    let fits = if root == 0 {
+        len == EMPTY_FST_BYTES
+    } else {
+        root.checked_add(21) == Some(len)
+    };
+    if !fits {
+        return Err(FileProblem::Inconsistent(format!(
+            "truncated or damaged FST: its root address {root} does not fit its {len} bytes"
+        )));
+    }
+    Ok(())
 }
 
 /// A Levenshtein DFA restricted to keys that start with an exact prefix.
@@ -406,6 +474,7 @@ impl Automaton for PrefixedDfa<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::header::HEADER_BYTES;
     use super::*;
 
     fn lexicon(dir: &Path, keys: &[&str]) -> Lexicon {
@@ -423,6 +492,50 @@ mod tests {
             .write(&dir.join("k.fst"), &dir.join("k.postings"))
             .expect("write");
         Lexicon::open(&dir.join("k.fst"), &dir.join("k.postings")).expect("open")
+    }
+
+    #[test]
+    fn a_truncated_or_empty_fst_fails_at_open_naming_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let keys = ["alpha", "beta", "gamma", "delta", "epsilon"];
+        drop(lexicon(dir.path(), &keys));
+        let fst = dir.path().join("k.fst");
+        let postings = dir.path().join("k.postings");
+        let bytes = std::fs::read(&fst).expect("read");
+        for len in [bytes.len() - 1, bytes.len() - 7, 40, 36, 10, 0] {
+            std::fs::write(&fst, &bytes[..len.min(bytes.len())]).expect("truncate");
+            let error = Lexicon::open(&fst, &postings)
+                .err()
+                .unwrap_or_else(|| panic!("an FST cut to {len} bytes opened"));
+            assert_eq!(error.path, fst, "{len} bytes: {error}");
+        }
+        std::fs::write(&fst, &bytes).expect("restore");
+        assert!(verify_fst_file(&fst).is_ok());
+        let mut flipped = bytes.clone();
+        flipped[20] ^= 0x40;
+        std::fs::write(&fst, &flipped).expect("flip");
+        assert!(
+            verify_fst_file(&fst).is_err(),
+            "a flipped byte fails the FST's own checksum"
+        );
+    }
+
+    #[test]
+    fn postings_without_their_header_fail_at_open_naming_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        drop(lexicon(dir.path(), &["a", "b"]));
+        let fst = dir.path().join("k.fst");
+        let postings = dir.path().join("k.postings");
+        let bytes = std::fs::read(&postings).expect("read");
+        std::fs::write(&postings, &bytes[HEADER_BYTES..]).expect("strip header");
+        let error = Lexicon::open(&fst, &postings)
+            .err()
+            .expect("postings without a header are damaged");
+        assert_eq!(error.path, postings);
+        assert!(
+            matches!(error.problem, FileProblem::WrongMagic { .. }),
+            "{error}"
+        );
     }
 
     /// The walk memo must give the same answers as a fresh walk, in any order of queries and

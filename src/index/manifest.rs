@@ -8,8 +8,9 @@ use super::lexicon::LexiconCounts;
 use super::registry::RegistryCounts;
 use crate::model::PrefixRule;
 
-/// Bumped whenever a file layout under a build directory changes.
-pub const FORMAT_VERSION: u32 = 6;
+/// Bumped whenever a file layout under a build directory changes. 7: binary files start with
+/// a header (`header.rs`) and the manifest records every file's length and checksum.
+pub const FORMAT_VERSION: u32 = 7;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -32,8 +33,21 @@ pub struct Manifest {
     /// The name variant rules this build's variant lexicon was written with, if any.
     #[serde(default)]
     pub name_rules: Option<NameRulesRecord>,
+    /// Every file of the build this program writes itself (`BuildLayout::recorded_files`),
+    /// by name, with its length and checksum. Empty only in manifests of older versions.
+    #[serde(default)]
+    pub files: Vec<IndexFileRecord>,
     /// When and how long; the only fields that differ between builds of the same inputs.
     pub built: BuildTime,
+}
+
+/// One file of a build as it was written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexFileRecord {
+    /// Its name in the build directory.
+    pub name: String,
+    pub bytes: u64,
+    pub sha256: String,
 }
 
 /// The name variant rules a build used: copied into the build as `name-rules.toml`.
@@ -331,5 +345,10 @@ impl Manifest {
 
     pub fn source(&self, id: &str) -> Option<&SourceRecord> {
         self.sources.iter().find(|s| s.id == id)
+    }
+
+    /// What the manifest records of the build file with this name.
+    pub fn file(&self, name: &str) -> Option<&IndexFileRecord> {
+        self.files.iter().find(|f| f.name == name)
     }
 }

@@ -15,6 +15,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::header::FileError;
 use super::lexicon::{Lexicon, LexiconWriter, Posting};
 use super::manifest::MappingIndexCounts;
 use super::runs::RunWriter;
@@ -302,7 +303,7 @@ pub struct MappingIndex {
 }
 
 impl MappingIndex {
-    pub fn open(files: &MappingFiles) -> io::Result<MappingIndex> {
+    pub fn open(files: &MappingFiles) -> Result<MappingIndex, FileError> {
         Ok(MappingIndex {
             keys: Lexicon::open(&files.fst, &files.postings)?,
             table: Table::open(&files.data, &files.index)?,
@@ -316,7 +317,7 @@ impl MappingIndex {
         let Some(posting) = self.keys.get_first(curie) else {
             return Ok(None);
         };
-        self.hops.get_checked(posting.concept).map(Some)
+        Ok(Some(self.hops.get_checked(posting.concept)?))
     }
 
     /// How many distinct identifiers `curie` maps to, per prefix.
@@ -324,7 +325,7 @@ impl MappingIndex {
         let Some(posting) = self.keys.get_first(curie) else {
             return Ok(Vec::new());
         };
-        self.fan_out.get_checked(posting.concept)
+        Ok(self.fan_out.get_checked(posting.concept)?)
     }
 
     /// Every mapping that names `curie` (a normalized CURIE), or `None` when none does. A
@@ -333,7 +334,7 @@ impl MappingIndex {
         let Some(posting) = self.keys.get_first(curie) else {
             return Ok(None);
         };
-        self.table.get_checked(posting.concept).map(Some)
+        Ok(Some(self.table.get_checked(posting.concept)?))
     }
 
     /// Identifiers with mappings that start with `prefix`, for completion.

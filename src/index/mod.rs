@@ -7,6 +7,8 @@
 
 pub mod flags;
 pub mod fulltext;
+pub mod header;
+pub mod integrity;
 pub mod lease;
 pub mod lexicon;
 pub mod manifest;
@@ -33,6 +35,7 @@ pub mod spelling {
 }
 
 pub use fulltext::{FullText, FullTextWriter, TextHit};
+pub use header::{FileError, FileProblem};
 pub use lexicon::{FuzzyHit, Lexicon, LexiconCounts, LexiconWriter, Posting};
 pub use manifest::{FORMAT_VERSION, Manifest};
 pub use registry::RegistryFiles;
@@ -113,6 +116,46 @@ impl BuildLayout {
     pub fn registry_index(&self) -> PathBuf {
         self.dir.join("registry.idx")
     }
+    /// The files of a build this program writes itself, whose length and checksum the
+    /// manifest records: everything but the manifest, `fulltext/` (tantivy keeps its own
+    /// checksums, and its file names are not the same from build to build) and `store/`
+    /// (RocksDB's). The name variant files exist only when the build had name rules.
+    pub fn recorded_files(&self, with_name_rules: bool) -> Vec<PathBuf> {
+        let mappings = self.mappings();
+        let mut files = vec![
+            self.ids_fst(),
+            self.ids_postings(),
+            self.labels_fst(),
+            self.labels_postings(),
+            self.concept_flags(),
+            self.concepts_data(),
+            self.concepts_index(),
+            self.registry_spellings_fst(),
+            self.registry_spellings_postings(),
+            self.registry_uris_fst(),
+            self.registry_uris_postings(),
+            self.registry_data(),
+            self.registry_index(),
+            self.schema(),
+            mappings.data,
+            mappings.index,
+            mappings.hops_data,
+            mappings.hops_index,
+            mappings.fan_out_data,
+            mappings.fan_out_index,
+            mappings.fst,
+            mappings.postings,
+        ];
+        if with_name_rules {
+            files.extend([
+                self.variants_fst(),
+                self.variants_postings(),
+                self.name_rules(),
+            ]);
+        }
+        files
+    }
+
     pub fn mappings(&self) -> mappings::MappingFiles {
         mappings::MappingFiles {
             spill: self.dir.clone(),
@@ -134,12 +177,26 @@ pub enum OpenError {
     NotBuilt(PathBuf),
     #[error("index at {}: {message}", path.display())]
     Damaged { path: PathBuf, message: String },
+    /// A file of the build is missing, truncated, of another kind or version, or does not fit
+    /// the manifest: the error names it.
+    #[error(
+        "damaged index file {0}; `ontoresolve check` lists every damaged file, `ontoresolve build` rebuilds the index"
+    )]
+    DamagedFile(FileError),
     #[error("index at {} has format version {found}, this program reads {expected}: rebuild it", path.display())]
     Version {
         path: PathBuf,
         found: u32,
         expected: u32,
     },
+}
+
+// By hand rather than `#[from]`, which would also make the file error the source and print
+// it twice in an error chain.
+impl From<FileError> for OpenError {
+    fn from(error: FileError) -> OpenError {
+        OpenError::DamagedFile(error)
+    }
 }
 
 /// The build directory an index directory points at: the one named in `CURRENT`, or the
@@ -178,11 +235,9 @@ pub struct IndexFiles {
 impl IndexFiles {
     pub fn open(index_dir: &Path) -> Result<Self, OpenError> {
         let layout = active_build(index_dir)?;
-        let damaged = |e: &dyn std::fmt::Display| OpenError::Damaged {
-            path: layout.dir.clone(),
-            message: e.to_string(),
-        };
-        let manifest = Manifest::read(&layout.manifest()).map_err(|e| damaged(&e))?;
+        let manifest_path = layout.manifest();
+        let manifest =
+            Manifest::read(&manifest_path).map_err(|e| FileError::io(&manifest_path, &e))?;
         if manifest.format_version != FORMAT_VERSION {
             return Err(OpenError::Version {
                 path: layout.dir.clone(),
@@ -190,28 +245,42 @@ impl IndexFiles {
                 expected: FORMAT_VERSION,
             });
         }
-        let ids =
-            Lexicon::open(&layout.ids_fst(), &layout.ids_postings()).map_err(|e| damaged(&e))?;
-        let labels = Lexicon::open(&layout.labels_fst(), &layout.labels_postings())
-            .map_err(|e| damaged(&e))?;
+        // Cheap before anything is mapped: every recorded file is there with its length.
+        if manifest.files.is_empty() {
+            let problem = FileProblem::Inconsistent("it records no index files".into());
+            return Err(FileError::new(&manifest_path, problem).into());
+        }
+        integrity::verify_lengths(&layout, &manifest)?;
+        let ids = Lexicon::open(&layout.ids_fst(), &layout.ids_postings())?;
+        let labels = Lexicon::open(&layout.labels_fst(), &layout.labels_postings())?;
         let variants = match &manifest.name_rules {
             None => None,
             Some(_) => {
-                let text = std::fs::read_to_string(layout.name_rules())
-                    .map_err(|e| damaged(&format!("{}: {e}", layout.name_rules().display())))?;
+                let path = layout.name_rules();
+                let text = std::fs::read_to_string(&path).map_err(|e| FileError::io(&path, &e))?;
                 let rules = names::NameRules::from_toml(&text)
-                    .map_err(|e| damaged(&format!("{}: {e}", layout.name_rules().display())))?;
-                let lexicon = Lexicon::open(&layout.variants_fst(), &layout.variants_postings())
-                    .map_err(|e| damaged(&e))?;
+                    .map_err(|e| FileError::new(&path, FileProblem::Inconsistent(e)))?;
+                let lexicon = Lexicon::open(&layout.variants_fst(), &layout.variants_postings())?;
                 Some((lexicon, rules))
             }
         };
-        let table = Table::open(&layout.concepts_data(), &layout.concepts_index())
-            .map_err(|e| damaged(&e))?;
-        let flags =
-            flags::Flags::open(&layout.concept_flags(), table.len()).map_err(|e| damaged(&e))?;
-        let fulltext = FullText::open(&layout.fulltext()).map_err(|e| damaged(&e))?;
-        let mappings = mappings::MappingIndex::open(&layout.mappings()).map_err(|e| damaged(&e))?;
+        let table = Table::open(&layout.concepts_data(), &layout.concepts_index())?;
+        if u64::from(table.len()) != manifest.counts.concepts {
+            return Err(OpenError::DamagedFile(FileError::new(
+                &layout.concepts_index(),
+                FileProblem::Inconsistent(format!(
+                    "it holds {} records, the manifest counts {} concepts",
+                    table.len(),
+                    manifest.counts.concepts
+                )),
+            )));
+        }
+        let flags = flags::Flags::open(&layout.concept_flags(), table.len())?;
+        let fulltext = FullText::open(&layout.fulltext()).map_err(|e| OpenError::Damaged {
+            path: layout.fulltext(),
+            message: e.to_string(),
+        })?;
+        let mappings = mappings::MappingIndex::open(&layout.mappings())?;
         Ok(IndexFiles {
             mappings,
             layout,

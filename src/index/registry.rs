@@ -8,6 +8,7 @@
 
 use std::io;
 
+use super::header::FileError;
 use super::{BuildLayout, Lexicon, LexiconCounts, LexiconWriter, Posting, Table, TableWriter};
 use crate::model::PrefixRecord;
 
@@ -95,7 +96,7 @@ pub struct RegistryFiles {
 }
 
 impl RegistryFiles {
-    pub fn open(layout: &BuildLayout) -> io::Result<RegistryFiles> {
+    pub fn open(layout: &BuildLayout) -> Result<RegistryFiles, FileError> {
         Ok(RegistryFiles {
             spellings: Lexicon::open(
                 &layout.registry_spellings_fst(),

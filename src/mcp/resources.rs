@@ -92,7 +92,11 @@ pub(super) fn read_concept(r: &Resolver, uri: &str) -> Option<Vec<ResourceConten
         }
         None => uri,
     };
-    let (_, outcome) = r.resolve_identifier(key);
+    // Damage is logged (naming the file); a resource has no other way to say it.
+    let (_, outcome) = r
+        .resolve_identifier(key)
+        .inspect_err(|e| tracing::error!("index damaged: {e}"))
+        .ok()?;
     let id = match outcome {
         Outcome::Found(m) => m.first()?.concept,
         Outcome::Obsolete { concept, .. } => concept,

@@ -14,12 +14,12 @@ pub use normalize::{
 };
 
 use std::borrow::Cow;
-use std::io;
 use std::sync::OnceLock;
 
 use regex::Regex;
 
 use crate::index::BuildLayout;
+use crate::index::header::FileError;
 use crate::index::registry::{RegistryFiles, SPELLING_BANANA, SPELLING_DEPRECATED, URI_TWIN};
 use crate::model::{PrefixRecord, Prefixes};
 
@@ -67,7 +67,7 @@ pub struct Registry {
 }
 
 impl Registry {
-    pub fn open(layout: &BuildLayout) -> io::Result<Registry> {
+    pub fn open(layout: &BuildLayout) -> Result<Registry, FileError> {
         let files = RegistryFiles::open(layout)?;
         let entries = (0..files.records.len()).map(|_| OnceLock::new()).collect();
         Ok(Registry { files, entries })

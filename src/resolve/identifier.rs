@@ -1,7 +1,7 @@
 //! "What is this identifier?": the registry normalizes the input, the index says whether a
 //! loaded source has it, and the answer is one specific outcome per case, never a guess.
 
-use super::{ConceptId, IdMatch, Resolver};
+use super::{ConceptId, IdMatch, ResolveError, Resolver};
 use crate::index::manifest::IdShape;
 use crate::model::{Concept, ReplacementKind};
 use crate::registry::{Normalization, PatternCheck, Reading, RecordId};
@@ -150,10 +150,11 @@ impl Outcome {
 pub const MAX_IDENTIFIER_BYTES: usize = 4_096;
 
 impl Resolver {
-    /// Normalizes `text` and says what it identifies.
-    pub fn resolve_identifier(&self, text: &str) -> (Normalized, Outcome) {
+    /// Normalizes `text` and says what it identifies. An error only when a concept the index
+    /// matched cannot be read: damage is never answered as "not found".
+    pub fn resolve_identifier(&self, text: &str) -> Result<(Normalized, Outcome), ResolveError> {
         if text.len() > MAX_IDENTIFIER_BYTES {
-            return (
+            return Ok((
                 Normalized {
                     input: text.chars().take(64).collect::<String>() + "…",
                     ..Normalized::default()
@@ -166,25 +167,32 @@ impl Resolver {
                     expected: Some("PREFIX:local, e.g. HP:0000118".into()),
                     example: None,
                 },
-            );
+            ));
         }
         self.resolve_normalized(&self.registry().normalize(text))
     }
 
     /// Says what an already normalized input identifies.
-    pub fn resolve_normalized(&self, normalization: &Normalization) -> (Normalized, Outcome) {
+    pub fn resolve_normalized(
+        &self,
+        normalization: &Normalization,
+    ) -> Result<(Normalized, Outcome), ResolveError> {
         let mut n = Normalized {
             input: normalization.input.clone(),
             curie: None,
             iri: None,
             steps: normalization.steps.iter().map(|s| s.to_string()).collect(),
         };
-        let outcome = self.judge(normalization, &mut n);
-        (n, outcome)
+        let outcome = self.judge(normalization, &mut n)?;
+        Ok((n, outcome))
     }
 
-    fn judge(&self, normalization: &Normalization, n: &mut Normalized) -> Outcome {
-        match &normalization.reading {
+    fn judge(
+        &self,
+        normalization: &Normalization,
+        n: &mut Normalized,
+    ) -> Result<Outcome, ResolveError> {
+        Ok(match &normalization.reading {
             Reading::Empty => Outcome::Malformed {
                 reason: "the identifier is empty".into(),
                 expected: Some("PREFIX:local, e.g. HP:0000118".into()),
@@ -218,7 +226,7 @@ impl Resolver {
                     namespace: true,
                 }
             }
-            Reading::Bare { local } => self.bare(local, n),
+            Reading::Bare { local } => self.bare(local, n)?,
             Reading::Identifier(id) => {
                 n.curie = Some(id.curie.clone());
                 n.iri = id.iri.clone();
@@ -233,25 +241,25 @@ impl Resolver {
                 }
                 let record = self.registry().record(id.record);
                 if id.pattern == PatternCheck::Fails {
-                    return Outcome::Malformed {
+                    return Ok(Outcome::Malformed {
                         reason: format!("'{}' is not a valid {} local id", id.local, id.prefix),
                         expected: record.and_then(|r| r.pattern.clone()),
                         example: record
                             .and_then(|r| r.example.as_ref())
                             .map(|x| format!("{}:{x}", id.prefix)),
-                    };
+                    });
                 }
                 if id.pattern == PatternCheck::NoPattern
                     && let Some(shape) = self.shape_mismatch(&id.prefix, &id.local)
                 {
-                    return Outcome::Malformed {
+                    return Ok(Outcome::Malformed {
                         reason: format!(
                             "'{}' does not look like a {} local id",
                             id.local, id.prefix
                         ),
                         expected: Some(shape.describe()),
                         example: Some(format!("{}:{}", id.prefix, shape.example)),
-                    };
+                    });
                 }
                 let catalogued = record.map(|r| r.sources.clone()).unwrap_or_default();
                 let loaded = catalogued
@@ -269,7 +277,7 @@ impl Resolver {
                     pattern: id.pattern,
                 }
             }
-        }
+        })
     }
 
     /// Concepts whose IRI is the input (unwrapped), for IRIs outside every registry namespace.
@@ -300,18 +308,20 @@ impl Resolver {
 
     /// A bare local id: the concepts that have it as their local id, and every loaded prefix
     /// whose pattern it fits.
-    fn bare(&self, local: &str, n: &mut Normalized) -> Outcome {
-        let mut readings: Vec<BareReading> = self
+    fn bare(&self, local: &str, n: &mut Normalized) -> Result<Outcome, ResolveError> {
+        let mut readings: Vec<BareReading> = Vec::new();
+        for m in self
             .lookup_id(local)
             .into_iter()
             .filter(|m| m.spelling == super::Spelling::LocalId)
-            .filter_map(|m| {
-                Some(BareReading {
-                    curie: self.concept(m.concept)?.curie?,
+        {
+            if let Some(curie) = self.concept_checked(m.concept)?.curie {
+                readings.push(BareReading {
+                    curie,
                     concept: Some(m.concept),
-                })
-            })
-            .collect();
+                });
+            }
+        }
         for &record in self.loaded_records() {
             let Some(r) = self.registry().record(record) else {
                 continue;
@@ -341,24 +351,24 @@ impl Resolver {
             }
         }
         if readings.is_empty() {
-            return Outcome::Malformed {
+            return Ok(Outcome::Malformed {
                 reason: format!(
                     "'{local}' has no prefix and fits no loaded prefix's local ids; it is not an identifier"
                 ),
                 expected: Some("PREFIX:local, e.g. HP:0000118".into()),
                 example: None,
-            };
+            });
         }
         n.steps.push(format!(
             "'{local}' has no prefix; read it under every loaded prefix it fits"
         ));
-        Outcome::Ambiguous {
+        Ok(Outcome::Ambiguous {
             local: local.to_string(),
             readings,
-        }
+        })
     }
 
-    fn found(&self, n: &mut Normalized, matches: Vec<IdMatch>) -> Outcome {
+    fn found(&self, n: &mut Normalized, matches: Vec<IdMatch>) -> Result<Outcome, ResolveError> {
         // The concept's own identifier wins over another concept's alternative id: an obsolete
         // term whose id a live term lists as alt_id is reported as obsolete, with its chain.
         let (own, alt): (Vec<IdMatch>, Vec<IdMatch>) = matches
@@ -366,26 +376,24 @@ impl Resolver {
             .partition(|m| m.spelling != super::Spelling::AltId);
         // Both readings are reported when the identifier is an obsolete term of its own and
         // also an alternative id of a live one.
-        let alt_id_of: Vec<ConceptId> = if own.is_empty() {
-            Vec::new()
-        } else {
-            alt.iter()
-                .filter(|m| {
-                    self.concept(m.concept).is_some_and(|c| {
-                        !c.obsolete
-                            && n.curie
-                                .as_ref()
-                                .is_none_or(|curie| c.alt_ids.iter().any(|a| a == curie))
-                    })
-                })
-                .map(|m| m.concept)
-                .collect()
-        };
+        let mut alt_id_of: Vec<ConceptId> = Vec::new();
+        if !own.is_empty() {
+            for m in &alt {
+                let c = self.concept_checked(m.concept)?;
+                let lists_it = n
+                    .curie
+                    .as_ref()
+                    .is_none_or(|curie| c.alt_ids.iter().any(|a| a == curie));
+                if !c.obsolete && lists_it {
+                    alt_id_of.push(m.concept);
+                }
+            }
+        }
         let matches = if own.is_empty() { alt } else { own };
         let concepts: Vec<(IdMatch, Concept)> = matches
             .into_iter()
-            .filter_map(|m| Some((m.clone(), self.concept(m.concept)?)))
-            .collect();
+            .map(|m| Ok((m.clone(), self.concept_checked(m.concept)?)))
+            .collect::<Result<_, ResolveError>>()?;
         // The index matches without regard to case; identifiers are case-sensitive. Keep the
         // exact matches when there are any, and say so when only other-case ones exist.
         let wanted = |c: &Concept, m: &IdMatch| match m.spelling {
@@ -429,10 +437,10 @@ impl Resolver {
             .map(|(m, _)| m.clone())
             .collect();
         if !live.is_empty() {
-            return Outcome::Found(live);
+            return Ok(Outcome::Found(live));
         }
         let Some((m, c)) = concepts.into_iter().next() else {
-            return Outcome::Found(Vec::new());
+            return Ok(Outcome::Found(Vec::new()));
         };
         let consider = c
             .replacements_of(ReplacementKind::Consider)
@@ -442,17 +450,16 @@ impl Resolver {
             n.steps.push(format!(
                 "'{}' is also an alternative id (alt_id) of {}",
                 n.curie.as_deref().unwrap_or(n.input.trim()),
-                self.concept(live)
-                    .map(|l| l.curie.unwrap_or(l.iri))
-                    .unwrap_or_default()
+                self.concept_checked(live)
+                    .map(|l| l.curie.unwrap_or(l.iri))?
             ));
         }
-        Outcome::Obsolete {
+        Ok(Outcome::Obsolete {
             concept: m.concept,
             chains: self.replacement_chains(&c),
             consider,
             alt_id_of,
-        }
+        })
     }
 
     /// Follows every replaced_by link of an obsolete concept, one chain per replacement, each

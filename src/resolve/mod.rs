@@ -24,7 +24,7 @@ pub use crate::index::manifest::{MappingSetRecord, ReleaseOrigin, SourceRecord};
 use crate::index::normalize::{id_key, label_key};
 pub use crate::index::schema::GraphShapes;
 use crate::index::spelling;
-use crate::index::{IndexFiles, Lexicon, OpenError};
+use crate::index::{FileError, IndexFiles, Lexicon, OpenError};
 use crate::model::{Concept, Label, LinkKind, Prefixes};
 use crate::registry::Registry;
 pub use crate::registry::{PatternCheck, RecordId, percent_decode};
@@ -117,6 +117,17 @@ pub enum ResolveError {
     MappingIndex(String),
     #[error("full-text search failed: {0}")]
     FullText(#[from] crate::index::fulltext::FullTextError),
+    /// A record the index points at cannot be read: damage, never "not found".
+    #[error("damaged index file {0}")]
+    Damaged(FileError),
+}
+
+// By hand rather than `#[from]`, which would also make the file error the source and print it
+// twice in an error chain.
+impl From<FileError> for ResolveError {
+    fn from(error: FileError) -> ResolveError {
+        ResolveError::Damaged(error)
+    }
 }
 
 pub struct Resolver {
@@ -131,7 +142,9 @@ pub struct Resolver {
 
 impl Resolver {
     /// Opens the active build under `index_dir`. Only memory maps are set up; the RDF store
-    /// opens on first use.
+    /// opens on first use. Every file the manifest records must be there with its recorded
+    /// length and a valid header, or the error names it (`ontoresolve check` reads every
+    /// byte; opening does not).
     pub fn open(index_dir: &Path) -> Result<Resolver, OpenError> {
         // The lease comes first, so the build cannot be removed while its files are opened.
         let layout = crate::index::active_build(index_dir)?;
@@ -150,10 +163,7 @@ impl Resolver {
             }
         };
         let files = IndexFiles::open(&layout.dir)?;
-        let registry = Registry::open(&files.layout).map_err(|e| OpenError::Damaged {
-            path: files.layout.dir.clone(),
-            message: format!("prefix registry: {e}"),
-        })?;
+        let registry = Registry::open(&files.layout)?;
         let mut loaded_records: Vec<RecordId> = Vec::new();
         for rule in &files.manifest.prefixes {
             if let Some(hit) = registry.spelling(&rule.prefix)
@@ -240,8 +250,16 @@ impl Resolver {
             .map_err(|e| ResolveError::StoreUnavailable(e.clone()))
     }
 
+    /// The concept with this id, or `None`; a record that cannot be read is logged as damage.
+    /// Paths that must not turn damage into an empty answer use [`Resolver::concept_checked`].
     pub fn concept(&self, id: ConceptId) -> Option<Concept> {
         self.files.table.get(id)
+    }
+
+    /// The concept with this id, for ids the index itself gave: a record that cannot be read
+    /// is an error naming the concept table, never "not found".
+    pub fn concept_checked(&self, id: ConceptId) -> Result<Concept, ResolveError> {
+        Ok(self.files.table.get_checked(id)?)
     }
 
     /// The source a concept belongs to.
@@ -266,43 +284,73 @@ impl Resolver {
         matches
     }
 
-    fn label_matches(&self, postings: &[crate::index::Posting], distance: u8) -> Vec<LabelMatch> {
-        postings
-            .iter()
-            .filter_map(|p| {
-                let concept = self.files.table.get(p.concept)?;
-                let label = concept.labels.get(usize::from(p.detail))?.clone();
-                Some(LabelMatch {
+    /// The labels the postings point at. A concept record that cannot be read is an error;
+    /// a posting past its concept's labels (which the build never writes) is skipped.
+    fn label_matches(
+        &self,
+        postings: &[crate::index::Posting],
+        distance: u8,
+    ) -> Result<Vec<LabelMatch>, FileError> {
+        let mut out = Vec::with_capacity(postings.len());
+        for p in postings {
+            let concept = self.files.table.get_checked(p.concept)?;
+            if let Some(label) = concept.labels.get(usize::from(p.detail)) {
+                out.push(LabelMatch {
                     concept: p.concept,
-                    label,
+                    label: label.clone(),
                     distance,
-                })
-            })
-            .collect()
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// Concepts with a label or synonym equal to `text` after normalization (case, spacing and
-    /// punctuation folded). Primary labels come before synonyms.
+    /// punctuation folded). Primary labels come before synonyms. A damaged concept record is
+    /// logged and left out; the name search uses [`Resolver::lookup_label_checked`].
     pub fn lookup_label(&self, text: &str) -> Vec<LabelMatch> {
+        self.lookup_label_checked(text).unwrap_or_else(|e| {
+            tracing::error!("index damaged: {e}");
+            Vec::new()
+        })
+    }
+
+    /// [`Resolver::lookup_label`], with a damaged concept record as an error.
+    pub fn lookup_label_checked(&self, text: &str) -> Result<Vec<LabelMatch>, ResolveError> {
         let key = label_key(text);
-        let mut matches = self.label_matches(&self.files.labels.get(&key), 0);
+        let mut matches = self.label_matches(&self.files.labels.get(&key), 0)?;
         matches.sort_by_key(|m| (!m.label.kind.is_primary(), m.label.kind, m.concept));
-        matches
+        Ok(matches)
     }
 
     /// Labels within `max_distance` edits (1 or 2) of `text`, closest first, from at most
-    /// `limit` distinct label keys.
+    /// `limit` distinct label keys. A damaged concept record is logged and left out; the name
+    /// search uses [`Resolver::fuzzy_checked`].
     pub fn fuzzy(&self, text: &str, max_distance: u8, limit: usize) -> Vec<LabelMatch> {
+        self.fuzzy_checked(text, max_distance, limit)
+            .unwrap_or_else(|e| {
+                tracing::error!("index damaged: {e}");
+                Vec::new()
+            })
+    }
+
+    /// [`Resolver::fuzzy`], with a damaged concept record as an error.
+    pub fn fuzzy_checked(
+        &self,
+        text: &str,
+        max_distance: u8,
+        limit: usize,
+    ) -> Result<Vec<LabelMatch>, ResolveError> {
         let key = label_key(text);
         if key.is_empty() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let limit = limit.min(crate::index::fulltext::MAX_HITS);
         let mut out = Vec::new();
         for hit in self.files.labels.fuzzy(&key, max_distance, limit) {
-            out.extend(self.label_matches(&hit.postings, hit.distance));
+            out.extend(self.label_matches(&hit.postings, hit.distance)?);
         }
-        out
+        Ok(out)
     }
 
     /// Full-text search over labels, synonyms and definitions: the best `limit` concepts and the

@@ -11,6 +11,8 @@ mod genes_mesh;
 mod grounding;
 mod hpo;
 mod identifiers;
+mod index_check;
+mod live_reload;
 mod map_cli;
 mod mappings;
 mod mcp;

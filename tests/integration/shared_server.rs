@@ -250,7 +250,7 @@ fn a_public_address_without_a_token_is_refused_unless_insecure_public() {
 }
 
 /// The fixtures catalogue with absolute paths and one title changed, so its build id differs.
-fn catalogue_variant(dir: &Path, n: usize) -> PathBuf {
+pub(crate) fn catalogue_variant(dir: &Path, n: usize) -> PathBuf {
     let text = std::fs::read_to_string(fixtures().join("fixtures.toml"))
         .expect("read")
         .replace("path = \"", &format!("path = \"{}/", fixtures().display()))

@@ -284,7 +284,9 @@ fn describe(resolver: &Resolver, outcome: &ontoresolve::resolve::Outcome) -> Str
 pub fn check_identifiers(resolver: &Resolver, cases: &[IdCase<'_>]) {
     let mut failures = Vec::new();
     for case in cases {
-        let (normalized, outcome) = resolver.resolve_identifier(case.input);
+        let (normalized, outcome) = resolver
+            .resolve_identifier(case.input)
+            .expect("a sound index answers");
         let details = describe(resolver, &outcome);
         let steps = normalized.steps.join("; ");
         let curie = normalized.curie.as_deref().unwrap_or("");

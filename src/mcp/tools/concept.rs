@@ -96,7 +96,9 @@ pub fn get_concept(
     args: &IdentifierArgs,
 ) -> Result<Envelope<Option<ConceptDetail>>, ToolError> {
     let input = json!({ "identifier": args.identifier });
-    let (normalized, outcome) = r.resolve_identifier(&args.identifier);
+    let (normalized, outcome) = r
+        .resolve_identifier(&args.identifier)
+        .map_err(|e| super::index_damaged(&e))?;
     if let Some(error) = identifier_error(&outcome, &normalized) {
         return Err(error);
     }

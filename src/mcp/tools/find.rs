@@ -43,14 +43,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             sources: Some(&wanted),
             include_obsolete,
         })
-        .map_err(|e| {
-            tracing::error!(error = %e, "name search failed");
-            ToolError::new(
-                "index_damaged",
-                "part of the index could not be read, so the answer would be incomplete".into(),
-                "Do not treat this as no match. Tell whoever runs the server; rebuilding the index repairs it.",
-            )
-        })?;
+        .map_err(|e| index_damaged(&e))?;
     let distinct = search.distinct_concepts() as u64;
     let entities = search.distinct_entities as u64;
     let total = search.candidates.len() as u64;

@@ -230,7 +230,9 @@ pub fn resolve_identifier(
     args: &IdentifierArgs,
 ) -> Result<Envelope<Resolution>, ToolError> {
     let input = json!({ "identifier": args.identifier });
-    let (normalized, outcome) = r.resolve_identifier(&args.identifier);
+    let (normalized, outcome) = r
+        .resolve_identifier(&args.identifier)
+        .map_err(|e| super::index_damaged(&e))?;
     let echo = QueryEcho {
         input,
         normalized: normalized

@@ -142,12 +142,7 @@ fn cursor_scope(args: &MapArgs) -> String {
 }
 
 pub(super) fn damaged(e: crate::resolve::mapping::MapError) -> ToolError {
-    tracing::error!("mapping index: {e}");
-    ToolError::new(
-        "index_damaged",
-        "the mapping index could not be read; the answer would be incomplete".into(),
-        "Report this to the server's operator: the index needs rebuilding (ontoresolve build).",
-    )
+    super::index_damaged(&e)
 }
 
 /// Why an input that is no identifier has no mappings.

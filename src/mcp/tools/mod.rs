@@ -59,6 +59,17 @@ impl ToolError {
     }
 }
 
+/// The answer when part of the index cannot be read: an error, never "no match". The damage
+/// is logged; it names the file, never the request.
+pub(super) fn index_damaged(error: &dyn std::fmt::Display) -> ToolError {
+    tracing::error!("index damaged: {error}");
+    ToolError::new(
+        "index_damaged",
+        "part of the index could not be read, so the answer would be incomplete".into(),
+        "Do not treat this as no match. Tell whoever runs the server; rebuilding the index repairs it.",
+    )
+}
+
 pub const DEFAULT_LIMIT: u32 = 10;
 pub const MAX_LIMIT: u32 = 100;
 pub(super) const MAX_CHILDREN: usize = 100;

@@ -240,12 +240,15 @@ pub struct MapAnswer {
 pub enum MapError {
     #[error("the mapping index is damaged: {0}")]
     Damaged(#[from] std::io::Error),
+    /// A concept the identifier matched cannot be read.
+    #[error(transparent)]
+    Index(#[from] crate::resolve::ResolveError),
 }
 
 impl Resolver {
     /// Every mapping of one identifier (normalized first), ranked.
     pub fn map_identifier(&self, text: &str, options: &MapOptions) -> Result<MapAnswer, MapError> {
-        let (normalized, outcome) = self.resolve_identifier(text);
+        let (normalized, outcome) = self.resolve_identifier(text)?;
         let subject = match &outcome {
             Outcome::Found(_) | Outcome::Obsolete { .. } | Outcome::NotInLoadedSources { .. } => {
                 normalized.curie.clone()

@@ -207,22 +207,22 @@ impl Resolver {
         };
         let mut hidden = HashSet::new();
         out.stages_tried.push(Stage::Identifier);
-        let identified = self.identifier_stage(text);
+        let identified = self.identifier_stage(text)?;
         let mut kept = self.keep(identified, query, &mut hidden);
         // An identifier that was found is not a name: no name stages, near spellings or
         // full text.
         if !kept.is_empty() {
-            return Ok(self.finish(out, kept, hidden));
+            return self.finish(out, kept, hidden);
         }
         out.stages_tried.push(Stage::ExactName);
-        let exact = self.exact_name_stage(text);
+        let exact = self.exact_name_stage(text)?;
         // A near spelling guesses at a typo: when the name matched a label as typed, in any
         // source, it is not one.
         let typed = !exact.is_empty();
         let mut names = exact;
         if self.files.variants.is_some() {
             out.stages_tried.push(Stage::NameVariant);
-            let (variants, steps) = self.name_variant_stage(text);
+            let (variants, steps) = self.name_variant_stage(text)?;
             out.variant_steps = steps;
             names.extend(variants);
         }
@@ -238,7 +238,7 @@ impl Resolver {
             let mut more = Vec::new();
             if !typed {
                 out.stages_tried.push(Stage::NearSpelling);
-                more = self.near_spelling_stage(text);
+                more = self.near_spelling_stage(text)?;
             }
             let depth = if live_names {
                 FULL_TEXT_DEPTH_BESIDE_NAMES
@@ -261,7 +261,7 @@ impl Resolver {
             more.extend(full_text);
             kept.extend(self.keep(more, query, &mut hidden));
         }
-        Ok(self.finish(out, kept, hidden))
+        self.finish(out, kept, hidden)
     }
 
     /// Ranks the candidates and fills in what the answer says about them.
@@ -270,7 +270,7 @@ impl Resolver {
         mut out: NameSearch,
         kept: Vec<NameCandidate>,
         hidden: HashSet<ConceptId>,
-    ) -> NameSearch {
+    ) -> Result<NameSearch, ResolveError> {
         out.candidates = rank(kept, out.abbreviation);
         let mut matched: Vec<Stage> = out.candidates.iter().map(|c| c.stage).collect();
         matched.sort_unstable();
@@ -279,8 +279,8 @@ impl Resolver {
         out.hidden = hidden.into_iter().collect();
         out.hidden.sort_unstable();
         let decisive = out.decisive().to_vec();
-        out.distinct_entities = self.distinct_entities(&decisive);
-        out
+        out.distinct_entities = self.distinct_entities(&decisive)?;
+        Ok(out)
     }
 
     /// The candidates in the chosen sources and searchable; obsolete ones go to `hidden`
@@ -315,12 +315,12 @@ impl Resolver {
     /// Candidates that are the same thing count as one entity: joined by an exact-match
     /// cross-reference in either record, by a curated exact mapping, or as a via-mapping
     /// candidate and the concept whose name led to it.
-    fn distinct_entities(&self, candidates: &[NameCandidate]) -> usize {
+    fn distinct_entities(&self, candidates: &[NameCandidate]) -> Result<usize, ResolveError> {
         let mut ids: Vec<ConceptId> = candidates.iter().map(|c| c.concept).collect();
         ids.sort_unstable();
         ids.dedup();
         if ids.len() > MAX_ENTITY_GROUPING {
-            return ids.len();
+            return Ok(ids.len());
         }
         let position = |id: ConceptId| ids.binary_search(&id).ok();
         let mut group: Vec<usize> = (0..ids.len()).collect();
@@ -342,13 +342,13 @@ impl Resolver {
                 join(&mut group, i, j);
             }
         }
-        let concepts: Vec<Option<Concept>> = ids.iter().map(|&id| self.concept(id)).collect();
+        let concepts: Vec<Concept> = ids
+            .iter()
+            .map(|&id| self.concept_checked(id))
+            .collect::<Result<_, _>>()?;
         for (i, a) in concepts.iter().enumerate() {
-            let Some(a) = a else { continue };
             for (j, b) in concepts.iter().enumerate().skip(i + 1) {
-                if let Some(b) = b
-                    && (same_entity(a, b) || same_entity(b, a))
-                {
+                if same_entity(a, b) || same_entity(b, a) {
                     join(&mut group, i, j);
                 }
             }
@@ -359,7 +359,7 @@ impl Resolver {
                 }
             }
         }
-        (0..ids.len()).filter(|&i| root(&mut group, i) == i).count()
+        Ok((0..ids.len()).filter(|&i| root(&mut group, i) == i).count())
     }
 
     fn source_wanted(&self, source: u16, sources: Option<&[String]>) -> bool {

@@ -27,15 +27,15 @@ pub fn allowed_edits(chars: usize) -> u8 {
 impl Resolver {
     /// The text read as an identifier in any spelling the registry knows; bare local ids are
     /// left to the name stages.
-    pub(super) fn identifier_stage(&self, text: &str) -> Vec<NameCandidate> {
+    pub(super) fn identifier_stage(&self, text: &str) -> Result<Vec<NameCandidate>, ResolveError> {
         let normalization = self.registry().normalize(text);
         if !matches!(
             normalization.reading,
             Reading::Identifier(_) | Reading::UnknownNamespace { .. }
         ) {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        let (normalized, outcome) = self.resolve_normalized(&normalization);
+        let (normalized, outcome) = self.resolve_normalized(&normalization)?;
         let mut ids: Vec<(ConceptId, MatchKind)> = match outcome {
             Outcome::Found(matches) => {
                 let alt = matches
@@ -64,26 +64,26 @@ impl Resolver {
                 Step::PrefixCaseFolded { .. } | Step::LocalCaseFolded { .. }
             )
         });
-        ids.into_iter()
-            .map(|(concept, kind)| {
-                // Case-exact when nothing was folded and the identifier is the concept's own
-                // (the index matches without regard to case).
-                let case_exact = !folded
-                    && self.concept(concept).is_some_and(|c| {
-                        kind == MatchKind::AltId
-                            || c.curie.is_some() && c.curie == normalized.curie
-                            || normalized.iri.as_deref() == Some(c.iri.as_str())
-                    });
-                let mut candidate =
-                    NameCandidate::new(concept, Stage::Identifier, kind, case_exact);
-                candidate.text = Some(text.to_string());
-                candidate
-            })
-            .collect()
+        let mut candidates = Vec::with_capacity(ids.len());
+        for (concept, kind) in ids {
+            // Case-exact when nothing was folded and the identifier is the concept's own
+            // (the index matches without regard to case).
+            let case_exact = !folded && {
+                let c = self.concept_checked(concept)?;
+                kind == MatchKind::AltId
+                    || c.curie.is_some() && c.curie == normalized.curie
+                    || normalized.iri.as_deref() == Some(c.iri.as_str())
+            };
+            let mut candidate = NameCandidate::new(concept, Stage::Identifier, kind, case_exact);
+            candidate.text = Some(text.to_string());
+            candidates.push(candidate);
+        }
+        Ok(candidates)
     }
 
-    pub(super) fn exact_name_stage(&self, text: &str) -> Vec<NameCandidate> {
-        self.lookup_label(text)
+    pub(super) fn exact_name_stage(&self, text: &str) -> Result<Vec<NameCandidate>, ResolveError> {
+        Ok(self
+            .lookup_label_checked(text)?
             .into_iter()
             .map(|m| {
                 let kind = MatchKind::of_label(m.label.kind);
@@ -91,14 +91,17 @@ impl Resolver {
                 NameCandidate::new(m.concept, Stage::ExactName, kind, case_exact)
                     .with_label(m.label)
             })
-            .collect()
+            .collect())
     }
 
     /// Labels that meet the name after the name rules (plural, word order, spelling, head
     /// words), and the steps the name went through. Nothing without name rules.
-    pub(super) fn name_variant_stage(&self, text: &str) -> (Vec<NameCandidate>, Vec<NameStep>) {
+    pub(super) fn name_variant_stage(
+        &self,
+        text: &str,
+    ) -> Result<(Vec<NameCandidate>, Vec<NameStep>), ResolveError> {
         let Some((lexicon, rules)) = &self.files.variants else {
-            return (Vec::new(), Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         };
         let variants = rules.variants(text);
         let steps = variants
@@ -108,25 +111,29 @@ impl Resolver {
         let kind = MatchKind::NameVariant;
         let mut out = Vec::new();
         for variant in variants.iter().filter(|v| !v.key.is_empty()) {
-            for m in self.label_matches(&lexicon.get(&variant.key), 0) {
+            for m in self.label_matches(&lexicon.get(&variant.key), 0)? {
                 out.push(
                     NameCandidate::new(m.concept, Stage::NameVariant, kind, false)
                         .with_label(m.label),
                 );
             }
         }
-        (out, steps)
+        Ok((out, steps))
     }
 
     /// Labels within the allowed edits of the name ([`allowed_edits`]); none for very short
     /// names.
-    pub(super) fn near_spelling_stage(&self, text: &str) -> Vec<NameCandidate> {
+    pub(super) fn near_spelling_stage(
+        &self,
+        text: &str,
+    ) -> Result<Vec<NameCandidate>, ResolveError> {
         let max = allowed_edits(label_key(text).chars().count());
         if max == 0 {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let kind = MatchKind::NearSpelling;
-        self.fuzzy(text, max, FUZZY_DEPTH)
+        Ok(self
+            .fuzzy_checked(text, max, FUZZY_DEPTH)?
             .into_iter()
             .filter(|m| m.distance > 0)
             .map(|m| {
@@ -134,7 +141,7 @@ impl Resolver {
                 candidate.distance = Some(m.distance);
                 candidate.with_label(m.label).scored()
             })
-            .collect()
+            .collect())
     }
 
     /// The best `depth` full-text hits and how many documents matched in all.

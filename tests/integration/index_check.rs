@@ -1,0 +1,336 @@
+//! A damaged index is an error that names the file, never an empty answer: `ontoresolve
+//! check` finds every damaged file (exit 1), opening the index (and so `serve`) refuses a
+//! missing, truncated or foreign file, and a record that cannot be read fails the lookup.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use ontoresolve::index::{FileProblem, OpenError};
+use ontoresolve::resolve::{NameQuery, ResolveError, Resolver};
+
+use crate::support::{build_into, fixtures, scratch};
+
+fn exe() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ontoresolve"))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create copy");
+    for entry in std::fs::read_dir(from).expect("read dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
+
+/// A fresh copy of one sound fixture index (built once per test binary): the index directory
+/// and its active build directory.
+fn sound_index(name: &str) -> (PathBuf, PathBuf) {
+    static PRISTINE: OnceLock<PathBuf> = OnceLock::new();
+    let pristine = PRISTINE.get_or_init(|| {
+        let dir = scratch("check-pristine");
+        build_into(&fixtures().join("fixtures.toml"), &dir.join("index"));
+        dir.join("index")
+    });
+    let index = scratch(&format!("check-{name}")).join("index");
+    copy_dir(pristine, &index);
+    let current = std::fs::read_to_string(index.join("CURRENT")).expect("CURRENT");
+    let build = index.join(current.trim());
+    (index, build)
+}
+
+fn check(index: &Path) -> (Option<i32>, String, String) {
+    let out: Output = exe()
+        .arg("check")
+        .arg("--index")
+        .arg(index)
+        .output()
+        .expect("run check");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn truncate(path: &Path, by: usize) {
+    let bytes = std::fs::read(path).expect("read");
+    std::fs::write(path, &bytes[..bytes.len().saturating_sub(by)]).expect("truncate");
+}
+
+fn flip_byte(path: &Path, at: usize) {
+    let mut bytes = std::fs::read(path).expect("read");
+    bytes[at] ^= 0x20;
+    std::fs::write(path, bytes).expect("flip");
+}
+
+/// The file an open error names, and its problem.
+fn open_failure(index: &Path) -> (PathBuf, FileProblem) {
+    match Resolver::open(index) {
+        Err(OpenError::DamagedFile(e)) => (e.path, e.problem),
+        Err(other) => panic!("expected a damaged file, got: {other}"),
+        Ok(_) => panic!("a damaged index opened"),
+    }
+}
+
+#[test]
+fn check_passes_a_sound_index_and_lists_every_file() {
+    let (index, build) = sound_index("sound");
+    let (code, stdout, stderr) = check(&index);
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    for file in [
+        "concepts.dat",
+        "concepts.idx",
+        "concepts.flags",
+        "labels.fst",
+        "labels.postings",
+        "registry.dat",
+        "mapping-hops.idx",
+        "fulltext/",
+        "store/",
+    ] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with("ok") && l.contains(file)),
+            "no ok line for {file}:\n{stdout}"
+        );
+    }
+    assert!(!stdout.contains("DAMAGED"), "{stdout}");
+    assert!(stdout.contains("sound:"), "{stdout}");
+    // The manifest records every file a reader maps, with its length.
+    let r = Resolver::open(&index).expect("open");
+    for record in &r.manifest().files {
+        let len = std::fs::metadata(build.join(&record.name))
+            .expect("recorded file exists")
+            .len();
+        assert_eq!(len, record.bytes, "{}", record.name);
+        assert_eq!(record.sha256.len(), 64);
+    }
+    assert!(r.manifest().file("concepts.dat").is_some());
+    assert!(r.manifest().file("manifest.json").is_none());
+}
+
+#[test]
+fn a_truncated_table_file_fails_check_and_open_naming_it() {
+    let (index, build) = sound_index("truncated-table");
+    truncate(&build.join("concepts.dat"), 10);
+    let (code, stdout, stderr) = check(&index);
+    assert_eq!(code, Some(1), "{stdout}\n{stderr}");
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("concepts.dat"))
+        .unwrap_or_else(|| panic!("concepts.dat not named:\n{stdout}"));
+    assert!(
+        line.starts_with("DAMAGED") && line.contains("the manifest records"),
+        "{line}"
+    );
+    assert!(
+        stdout.contains("damaged: 1 of") && stderr.contains("concepts.dat"),
+        "{stdout}\n{stderr}"
+    );
+    let (path, problem) = open_failure(&index);
+    assert_eq!(path, build.join("concepts.dat"));
+    assert!(matches!(problem, FileProblem::Length { .. }), "{problem}");
+}
+
+#[test]
+fn a_flipped_byte_in_a_postings_file_fails_check_naming_it() {
+    let (index, build) = sound_index("flipped-postings");
+    let postings = build.join("labels.postings");
+    let len = std::fs::metadata(&postings).expect("stat").len() as usize;
+    flip_byte(&postings, len / 2);
+    let (code, stdout, stderr) = check(&index);
+    assert_eq!(code, Some(1), "{stdout}\n{stderr}");
+    let damaged: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("DAMAGED"))
+        .collect();
+    assert_eq!(damaged.len(), 1, "{stdout}");
+    assert!(
+        damaged[0].contains("labels.postings") && damaged[0].contains("checksum mismatch"),
+        "{stdout}"
+    );
+    // Opening stays cheap: it checks lengths and headers, not every byte.
+    assert!(Resolver::open(&index).is_ok());
+}
+
+#[test]
+fn a_truncated_file_makes_serve_refuse_naming_it_instead_of_serving_or_rebuilding() {
+    let (index, build) = sound_index("truncated-serve");
+    truncate(&build.join("labels.fst"), 3);
+    let (path, _) = open_failure(&index);
+    assert_eq!(path, build.join("labels.fst"));
+    let current = std::fs::read_to_string(index.join("CURRENT")).expect("CURRENT");
+    let out = exe()
+        .args(["serve", "--index"])
+        .arg(&index)
+        .arg("--sources")
+        .arg(fixtures().join("fixtures.toml"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("run serve");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("labels.fst") && stderr.contains("damaged index file"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "nothing was served");
+    assert_eq!(
+        std::fs::read_to_string(index.join("CURRENT")).expect("CURRENT"),
+        current,
+        "a damaged index is not rebuilt behind the operator's back"
+    );
+}
+
+#[test]
+fn a_file_with_the_wrong_magic_is_named_by_open_and_check() {
+    let (index, build) = sound_index("wrong-magic");
+    let file = build.join("mappings.dat");
+    let mut bytes = std::fs::read(&file).expect("read");
+    bytes[..8].copy_from_slice(b"ORPOSTNG");
+    std::fs::write(&file, bytes).expect("write");
+    let (path, problem) = open_failure(&index);
+    assert_eq!(path, file);
+    assert_eq!(
+        problem,
+        FileProblem::WrongMagic {
+            expected: "record table data",
+            found: "ORPOSTNG".into()
+        }
+    );
+    let (code, stdout, _) = check(&index);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("DAMAGED  mappings.dat: not a record table data file")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_zero_length_file_is_named_not_read_as_empty() {
+    let (index, build) = sound_index("zero-length");
+    std::fs::write(build.join("concepts.flags"), b"").expect("empty it");
+    let (path, problem) = open_failure(&index);
+    assert_eq!(path, build.join("concepts.flags"));
+    assert!(
+        matches!(problem, FileProblem::Length { found: 0, .. }),
+        "{problem}"
+    );
+    let (code, stdout, _) = check(&index);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("DAMAGED  concepts.flags") && l.contains("truncated")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_missing_file_or_one_the_manifest_leaves_out_is_named() {
+    let (index, build) = sound_index("missing");
+    std::fs::remove_file(build.join("registry.idx")).expect("remove");
+    let (path, problem) = open_failure(&index);
+    assert_eq!(
+        (path, problem),
+        (build.join("registry.idx"), FileProblem::Missing)
+    );
+
+    let (index, build) = sound_index("unrecorded");
+    let manifest_path = build.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest_path).expect("read")).expect("json");
+    let files = manifest["files"].as_array_mut().expect("files");
+    files.retain(|f| f["name"] != "ids.postings");
+    std::fs::write(&manifest_path, manifest.to_string()).expect("write");
+    let (path, problem) = open_failure(&index);
+    assert_eq!(
+        (path, problem),
+        (build.join("ids.postings"), FileProblem::NotRecorded)
+    );
+    let (code, stdout, _) = check(&index);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("DAMAGED  ids.postings: the manifest does not record it"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_damaged_full_text_file_fails_check() {
+    let (index, build) = sound_index("fulltext");
+    let mut segment_files: Vec<(u64, PathBuf)> = std::fs::read_dir(build.join("fulltext"))
+        .expect("read fulltext")
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().ends_with(".json"))
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| (e.metadata().expect("stat").len(), e.path()))
+        .collect();
+    segment_files.sort();
+    let (len, largest) = segment_files.pop().expect("a segment file");
+    flip_byte(&largest, len as usize / 2);
+    let (code, stdout, stderr) = check(&index);
+    assert_eq!(code, Some(1), "{stdout}\n{stderr}");
+    let name = largest
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("DAMAGED") && l.contains(&name)),
+        "{name} not named:\n{stdout}"
+    );
+}
+
+#[test]
+fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_nothing() {
+    let (index, build) = sound_index("damaged-record");
+    let (id, name) = {
+        let r = Resolver::open(&index).expect("open");
+        let id = r.lookup_id("XD:0000004")[0].concept;
+        let name = r
+            .concept(id)
+            .and_then(|c| c.preferred_label().map(|l| l.text.clone()))
+            .expect("label");
+        (id, name)
+    };
+    // The record's first byte (`{`) becomes a letter: same length, no longer JSON.
+    let offsets = std::fs::read(build.join("concepts.idx")).expect("read offsets");
+    let at = 16 + id as usize * 8;
+    let start = u64::from_le_bytes(offsets[at..at + 8].try_into().expect("8 bytes")) as usize;
+    let data = build.join("concepts.dat");
+    let mut bytes = std::fs::read(&data).expect("read data");
+    assert_eq!(bytes[16 + start], b'{');
+    bytes[16 + start] = b'X';
+    std::fs::write(&data, bytes).expect("write");
+
+    let r = Resolver::open(&index).expect("lengths and headers still fit");
+    let named = |e: &ResolveError| e.to_string().contains("concepts.dat");
+    let error = r
+        .resolve_identifier("XD:0000004")
+        .expect_err("a damaged record is no answer");
+    assert!(
+        named(&error) && error.to_string().contains(&format!("record {id}")),
+        "{error}"
+    );
+    let error = r
+        .find_by_name(&NameQuery {
+            text: &name,
+            sources: None,
+            include_obsolete: true,
+        })
+        .expect_err("a name search that meets the damaged record fails");
+    assert!(named(&error), "{error}");
+    assert!(r.concept_checked(id).is_err());
+    assert!(r.lookup_label_checked(&name).is_err());
+}

@@ -1,0 +1,152 @@
+//! In-process: a session hears of a new build and answers from it, and a tool call past its
+//! deadline is a `timeout` answer.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ontoresolve::mcp::OntoServer;
+use ontoresolve::resolve::Resolver;
+use ontoresolve::resolve::live::{LiveIndex, Reload};
+use rmcp::model::*;
+use rmcp::service::NotificationContext;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+use crate::shared_server::catalogue_variant;
+use crate::support::{build_into, scratch};
+
+#[derive(Clone)]
+struct Listener {
+    resources_changed: Arc<tokio::sync::Notify>,
+}
+
+impl ClientHandler for Listener {
+    fn get_info(&self) -> ClientConfig {
+        let mut config = ClientConfig::default();
+        config.protocol_version = ProtocolVersion::V_2025_11_25;
+        config
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.resources_changed.notify_one();
+    }
+}
+
+async fn answered_by(client: &rmcp::service::RunningService<RoleClient, Listener>) -> String {
+    let result = client
+        .call_tool(CallToolRequestParams::new("list_sources"))
+        .await
+        .expect("tools/call");
+    let value: Value = serde_json::to_value(&result).expect("json");
+    value["structuredContent"]["index"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_legacy_session_hears_of_a_new_build_and_answers_from_it() {
+    let dir = scratch("live-notify");
+    let index_dir = dir.join("index");
+    let first = build_into(&catalogue_variant(&dir, 1), &index_dir);
+    let resolver = Arc::new(Resolver::open(&index_dir).expect("open"));
+    let live = Arc::new(LiveIndex::watching(&index_dir, resolver));
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server = OntoServer::live(live.clone());
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let changed = Arc::new(tokio::sync::Notify::new());
+    let client = Listener {
+        resources_changed: changed.clone(),
+    }
+    .serve(client_io)
+    .await
+    .expect("initialize");
+    assert_eq!(answered_by(&client).await, first.manifest.build_id);
+
+    let second = build_into(&catalogue_variant(&dir, 2), &index_dir);
+    assert_eq!(
+        live.reload_if_changed().expect("reload"),
+        Reload::Switched {
+            build_id: second.manifest.build_id.clone()
+        }
+    );
+    tokio::time::timeout(Duration::from_secs(5), changed.notified())
+        .await
+        .expect("notifications/resources/list_changed within 5 s");
+    assert_eq!(answered_by(&client).await, second.manifest.build_id);
+    assert_eq!(live.reload_if_changed().expect("check"), Reload::Unchanged);
+    let _ = client.cancel().await;
+}
+
+async fn call(
+    client: &rmcp::service::RunningService<RoleClient, ClientConfig>,
+    tool: &str,
+    args: Value,
+) -> Value {
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new(tool.to_string())
+                .with_arguments(args.as_object().cloned().unwrap_or_default()),
+        )
+        .await
+        .expect("tools/call");
+    if result.is_error == Some(true) {
+        let text = result
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        serde_json::from_str(&text).expect("error JSON")
+    } else {
+        serde_json::to_value(&result.structured_content).expect("json")
+    }
+}
+
+/// A runaway query outlives the call's deadline: the caller gets `timeout` at the deadline,
+/// and the next cheap call is answered at once while the query still runs on the pool.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_past_its_deadline_is_a_timeout_answer_and_others_go_on() {
+    let resolver = Arc::new(
+        Resolver::open(&crate::support::default_index_dir()).expect("open the default index"),
+    );
+    let server = OntoServer::new(resolver).with_deadline(Duration::from_millis(300));
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ClientConfig::default()
+        .serve(client_io)
+        .await
+        .expect("initialize");
+    let runaway =
+        json!({ "query": "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f } }" });
+    let started = std::time::Instant::now();
+    let answer = call(&client, "sparql_query", runaway).await;
+    assert_eq!(answer["error"]["code"], "timeout", "{answer}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    let started = std::time::Instant::now();
+    let answer = call(
+        &client,
+        "resolve_identifier",
+        json!({ "identifier": "HP:0000118" }),
+    )
+    .await;
+    assert_eq!(answer["result"]["outcome"], "found", "{answer}");
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    let _ = client.cancel().await;
+}
