@@ -266,6 +266,52 @@ fn cheap_call_beside_slow_queries(port: u16) {
     println!("{:<44} {timeouts}", "slow queries stopped with `timeout`");
 }
 
+/// The peer: the Python MCP SDK's server (`peer_server.py`) with the same tool shape over the
+/// same HPO data, under the same 8-client load, without and with a token.
+fn peer_load() {
+    let python = std::env::var("ONTORESOLVE_BENCH_PYTHON")
+        .unwrap_or_else(|_| "/var/tmp/ontoresolve-venv/bin/python".into());
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/benches/peer_server.py");
+    let hpo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ontologies/hp-2025-01-16.obo.gz");
+    if !std::path::Path::new(&python).exists() {
+        println!(
+            "{:<44} skipped (no Python with mcp at {python})",
+            "peer (Python MCP SDK)"
+        );
+        return;
+    }
+    for token in [false, true] {
+        let port = free_port();
+        let mut command = Command::new(&python);
+        command
+            .arg(&script)
+            .arg(port.to_string())
+            .arg(&hpo)
+            .stderr(Stdio::null());
+        command.env_remove("ONTORESOLVE_AUTH_TOKEN");
+        if token {
+            command.env("ONTORESOLVE_AUTH_TOKEN", TOKEN);
+        }
+        let mut peer = command.spawn().expect("spawn the peer");
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "peer did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let label = if token {
+            "peer, bearer token"
+        } else {
+            "peer, no token"
+        };
+        load(port, token, 400, label);
+        let _ = peer.kill();
+        let _ = peer.wait();
+    }
+}
+
 /// From the moment `ontoresolve build` exits to the first answer naming the new build.
 fn reload_latency() {
     let Ok(catalog) = std::env::var("ONTORESOLVE_BENCH_CATALOG") else {
@@ -413,5 +459,6 @@ fn main() {
     first_discover_and_idle_rss();
     stdio_round_trips();
     http_benchmarks();
+    peer_load();
     reload_latency();
 }
