@@ -72,6 +72,7 @@ pub(super) fn install(
         n += 1;
     }
     let dir = index_dir.join(&name);
+    lease::create(temp).map_err(io_err("creating the build's lease file"))?;
     sync_dir(temp).map_err(io_err("syncing the build"))?;
     fs::rename(temp, &dir).map_err(io_err("moving the build into place"))?;
     let pointer = index_dir.join(format!(".{CURRENT}.{}", std::process::id()));

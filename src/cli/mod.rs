@@ -62,6 +62,10 @@ enum Command {
         /// Also accept browser requests from this Origin (localhost is always accepted).
         #[arg(long, value_name = "ORIGIN")]
         allow_origin: Vec<String>,
+        /// Also accept this Host header (a name or address clients use to reach the server,
+        /// e.g. ontoresolve.example.org); loopback names are always accepted.
+        #[arg(long, value_name = "HOST")]
+        allow_host: Vec<String>,
         /// Source catalogue used when the index must be built first.
         #[arg(long, default_value = "ontologies/sources.toml")]
         sources: PathBuf,
@@ -162,6 +166,7 @@ pub fn run() -> ExitCode {
             index,
             http,
             allow_origin,
+            allow_host,
             sources,
             auth_token_file,
             rate_limit,
@@ -171,6 +176,7 @@ pub fn run() -> ExitCode {
             sources,
             http,
             allow_origin,
+            allow_host,
             auth_token_file,
             rate_limit,
             insecure_public,

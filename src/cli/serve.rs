@@ -17,6 +17,8 @@ use ontoresolve::resolve::live::{LiveIndex, Reload};
 
 /// How often the index directory's `CURRENT` is read for a new build.
 const RELOAD_POLL: Duration = Duration::from_millis(500);
+/// The shortest bearer token accepted: a guessable token is no access control.
+const MIN_TOKEN_CHARS: usize = 24;
 /// The environment variable holding the HTTP bearer token.
 const TOKEN_VARIABLE: &str = "ONTORESOLVE_AUTH_TOKEN";
 
@@ -25,6 +27,7 @@ pub struct ServeOptions {
     pub sources: PathBuf,
     pub http: Option<SocketAddr>,
     pub allow_origin: Vec<String>,
+    pub allow_host: Vec<String>,
     pub auth_token_file: Option<PathBuf>,
     pub rate_limit: u32,
     pub insecure_public: bool,
@@ -74,11 +77,10 @@ fn auth_token(file: Option<&Path>) -> anyhow::Result<Option<String>> {
             .map(|t| t.trim().to_string()),
     };
     match token {
-        Some(t) if t.is_empty() => {
-            anyhow::bail!(
-                "the bearer token is empty; put a long random string in the token file or {TOKEN_VARIABLE}"
-            )
-        }
+        Some(t) if t.len() < MIN_TOKEN_CHARS => anyhow::bail!(
+            "the bearer token has {} characters; use at least {MIN_TOKEN_CHARS} random ones (e.g. `head -c 32 /dev/urandom | base64`) in the token file or {TOKEN_VARIABLE}",
+            t.len()
+        ),
         other => Ok(other),
     }
 }
@@ -142,6 +144,7 @@ pub fn run(options: ServeOptions) -> anyhow::Result<ExitCode> {
             eprintln!("ontoresolve: MCP over Streamable HTTP at http://{addr}/mcp");
             let mut http = HttpOptions::new(addr);
             http.extra_origins = options.allow_origin;
+            http.extra_hosts = options.allow_host;
             http.auth_token = token;
             http.rate_limit = options.rate_limit;
             runtime.block_on(serve_http(index, http))?

@@ -26,11 +26,10 @@ pub enum LeaseError {
 impl Lease {
     /// Takes a shared lease on `build_dir`. Fails when a build is removing the directory.
     pub fn take(build_dir: &Path) -> Result<Lease, LeaseError> {
+        // Read-only: a server may not be allowed to write the build directory, and the build
+        // created the file before installing the directory (`create`).
         let file = OpenOptions::new()
             .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
             .open(build_dir.join(LEASE_FILE))?;
         match file.try_lock_shared() {
             Ok(()) => Ok(Lease { _file: file }),
@@ -38,6 +37,17 @@ impl Lease {
             Err(TryLockError::Error(e)) => Err(LeaseError::Io(e)),
         }
     }
+}
+
+/// Creates the lease file of a build directory being written, before it is installed, so no
+/// reader ever has to create it.
+pub fn create(build_dir: &Path) -> io::Result<()> {
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(build_dir.join(LEASE_FILE))
+        .map(|_| ())
 }
 
 /// An exclusive claim on a build directory no reader holds, for removing it; `None` while any
@@ -63,6 +73,11 @@ mod tests {
     #[test]
     fn a_leased_build_cannot_be_claimed_until_the_lease_is_dropped() {
         let dir = tempfile::tempdir().expect("temp dir");
+        assert!(
+            matches!(Lease::take(dir.path()), Err(LeaseError::Io(_))),
+            "a build without its lease file is not silently leased"
+        );
+        create(dir.path()).expect("create");
         let lease = Lease::take(dir.path()).expect("lease");
         let second = Lease::take(dir.path()).expect("leases are shared");
         assert!(claim_unused(dir.path()).is_none());

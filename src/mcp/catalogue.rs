@@ -19,17 +19,32 @@ const DROPPED_KEYS: [&str; 6] = [
     "required",
 ];
 
-fn compact(value: &mut Value) {
+/// Applies `edit` to every schema object under `value`. The members of `properties` and
+/// `$defs` maps are names, not keywords: the maps are walked into, never edited themselves.
+fn each_schema(value: &mut Value, edit: &impl Fn(&mut JsonObject)) {
     match value {
         Value::Object(map) => {
-            for key in DROPPED_KEYS {
-                map.remove(key);
+            edit(map);
+            for (key, child) in map.iter_mut() {
+                match (key.as_str(), child) {
+                    ("properties" | "$defs", Value::Object(named)) => {
+                        named.values_mut().for_each(|s| each_schema(s, edit));
+                    }
+                    (_, child) => each_schema(child, edit),
+                }
             }
-            map.values_mut().for_each(compact);
         }
-        Value::Array(items) => items.iter_mut().for_each(compact),
+        Value::Array(items) => items.iter_mut().for_each(|s| each_schema(s, edit)),
         _ => {}
     }
+}
+
+fn compact(value: &mut Value) {
+    each_schema(value, &|map| {
+        for key in DROPPED_KEYS {
+            map.remove(key);
+        }
+    });
 }
 
 /// An output schema as sent: compact, with the envelope's `query` and `sources` as plain
@@ -65,24 +80,15 @@ pub fn compact_output_schema(schema: &JsonObject) -> JsonObject {
 /// An input schema as sent: its descriptions kept (they say how to call), its `$schema`,
 /// title, number formats and null defaults dropped.
 pub fn compact_input_schema(schema: &JsonObject) -> JsonObject {
-    fn walk(value: &mut Value) {
-        match value {
-            Value::Object(map) => {
-                for key in ["$schema", "title", "format", "minimum"] {
-                    map.remove(key);
-                }
-                if map.get("default") == Some(&Value::Null) {
-                    map.remove("default");
-                }
-                // Property names are data here, not keywords: only their schemas are walked.
-                map.values_mut().for_each(walk);
-            }
-            Value::Array(items) => items.iter_mut().for_each(walk),
-            _ => {}
-        }
-    }
     let mut value = Value::Object(schema.clone());
-    walk(&mut value);
+    each_schema(&mut value, &|map| {
+        for key in ["$schema", "title", "format", "minimum"] {
+            map.remove(key);
+        }
+        if map.get("default") == Some(&Value::Null) {
+            map.remove("default");
+        }
+    });
     match value {
         Value::Object(map) => map,
         _ => JsonObject::new(),
@@ -116,7 +122,8 @@ mod tests {
             "properties": {
                 "query": { "$ref": "#/$defs/QueryEcho", "description": "what was asked" },
                 "total": { "type": "integer", "format": "uint64", "minimum": 0 },
-                "result": { "$ref": "#/$defs/Answer" }
+                "result": { "$ref": "#/$defs/Answer" },
+                "title": { "type": "string", "description": "a field named like a keyword" }
             },
             "$defs": {
                 "QueryEcho": { "type": "object", "properties": { "input": {} } },
@@ -134,7 +141,8 @@ mod tests {
                 "properties": {
                     "query": { "type": "object" },
                     "total": { "type": "integer" },
-                    "result": { "$ref": "#/$defs/Answer" }
+                    "result": { "$ref": "#/$defs/Answer" },
+                    "title": { "type": "string" }
                 },
                 "$defs": {
                     "Answer": { "type": "object", "properties": { "kind": { "type": "string", "enum": ["a", "b"] } } }

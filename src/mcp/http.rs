@@ -32,6 +32,8 @@ pub struct HttpOptions {
     pub addr: SocketAddr,
     /// Browser origins accepted besides localhost.
     pub extra_origins: Vec<String>,
+    /// Host headers accepted besides loopback names and the bound address.
+    pub extra_hosts: Vec<String>,
     pub max_body_bytes: usize,
     /// The bearer token every request must carry; `None` serves without authentication.
     pub auth_token: Option<String>,
@@ -44,6 +46,7 @@ impl HttpOptions {
         HttpOptions {
             addr,
             extra_origins: Vec::new(),
+            extra_hosts: Vec::new(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             auth_token: None,
             rate_limit: DEFAULT_RATE_LIMIT,
@@ -71,6 +74,11 @@ impl RateLimiter {
             buckets.retain(|_, (tokens, at)| {
                 *tokens + now.duration_since(*at).as_secs_f64() * rate < rate
             });
+            // Still full: so many clients are busy at once that the limit cannot tell them
+            // apart anyway. Forgetting them all keeps memory bounded.
+            if buckets.len() >= MAX_TRACKED_CLIENTS {
+                buckets.clear();
+            }
         }
         let (tokens, at) = buckets
             .entry(client.to_string())
@@ -88,12 +96,46 @@ impl RateLimiter {
 
 struct Gate {
     token_digest: Option<[u8; 32]>,
+    /// Names the token in logs and buckets without revealing anything about it: a digest
+    /// under a key drawn when the server starts.
+    token_tag: String,
     limiter: Option<RateLimiter>,
+    /// Failed authentications per address, so a token cannot be guessed at full speed.
+    failures: RateLimiter,
     max_body_bytes: usize,
 }
 
+/// Failed authentications an address may make per second.
+const FAILED_AUTH_PER_SECOND: f64 = 5.0;
+
 fn digest(text: &str) -> [u8; 32] {
     Sha256::digest(text.as_bytes()).into()
+}
+
+/// A short tag for the token, keyed per process.
+fn token_tag(token: &str) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write(token.as_bytes());
+    format!("token:{:08x}", hasher.finish() as u32)
+}
+
+fn too_many_requests(id: Value, wait: Duration) -> Response {
+    let retry_after_ms = wait.as_millis().max(1) as u64;
+    let mut response = json_response(
+        StatusCode::TOO_MANY_REQUESTS,
+        jsonrpc_error(
+            id,
+            -32000,
+            "rate limit exceeded: slow down",
+            json!({ "code": "rate_limited", "retry_after_ms": retry_after_ms }),
+        ),
+    );
+    let seconds = retry_after_ms.div_ceil(1000).to_string();
+    if let Ok(v) = HeaderValue::from_str(&seconds) {
+        response.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    response
 }
 
 /// Compares digests in constant time, so response timing says nothing about the token.
@@ -172,18 +214,21 @@ async fn gate(
 ) -> Response {
     let started = Instant::now();
     let http_method = request.method().clone();
-    let mut client = peer.ip().to_string();
+    let address = peer.ip().to_string();
+    // A client is its address, and its token when one is required: teammates sharing a token
+    // still have a bucket each.
+    let mut client = address.clone();
     if let Some(expected) = &gate.token_digest {
         let presented = bearer(request.headers());
         match presented {
             Some(t) if same_digest(&digest(t), expected) => {
-                // One bucket per token; a short digest names it in logs without revealing it.
-                client = format!(
-                    "token:{:02x}{:02x}{:02x}{:02x}",
-                    expected[0], expected[1], expected[2], expected[3]
-                );
+                client = format!("{} {address}", gate.token_tag);
             }
             _ => {
+                if let Err(wait) = gate.failures.check(&address) {
+                    tracing::info!(target: "ontoresolve::access", %client, http = %http_method, status = 429, outcome = "failed_auth_limited");
+                    return too_many_requests(Value::Null, wait);
+                }
                 tracing::info!(target: "ontoresolve::access", %client, http = %http_method, status = 401, outcome = "unauthorized");
                 return unauthorized(presented.is_some());
             }
@@ -227,22 +272,8 @@ async fn gate(
     if let Some(limiter) = &gate.limiter
         && let Err(wait) = limiter.check(&client)
     {
-        let retry_after_ms = wait.as_millis().max(1) as u64;
         tracing::info!(target: "ontoresolve::access", %client, method = probed.method.as_deref().unwrap_or("-"), status = 429, outcome = "rate_limited");
-        let mut response = json_response(
-            StatusCode::TOO_MANY_REQUESTS,
-            jsonrpc_error(
-                probed.id,
-                -32000,
-                "rate limit exceeded: slow down",
-                json!({ "code": "rate_limited", "retry_after_ms": retry_after_ms }),
-            ),
-        );
-        let seconds = retry_after_ms.div_ceil(1000).to_string();
-        if let Ok(v) = HeaderValue::from_str(&seconds) {
-            response.headers_mut().insert(header::RETRY_AFTER, v);
-        }
-        return response;
+        return too_many_requests(probed.id, wait);
     }
     let response = next
         .run(Request::from_parts(parts, Body::from(bytes)))
@@ -272,15 +303,41 @@ pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router
         "https://localhost:*".to_string(),
     ];
     origins.extend(options.extra_origins.iter().cloned());
-    let config = StreamableHttpServerConfig::default()
+    let mut hosts = vec![
+        "localhost".to_string(),
+        "127.0.0.1".to_string(),
+        "::1".to_string(),
+    ];
+    let ip = options.addr.ip();
+    if !ip.is_unspecified() && !ip.is_loopback() {
+        hosts.push(ip.to_string());
+    }
+    hosts.extend(options.extra_hosts.iter().cloned());
+    let mut config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
         .with_max_request_body_bytes(options.max_body_bytes)
         .with_json_response(true);
+    // Bound to every address with a token and no named hosts: clients reach it by names we
+    // cannot know, and the Host check guards against DNS rebinding, which cannot supply the
+    // token.
+    if ip.is_unspecified() && options.auth_token.is_some() && options.extra_hosts.is_empty() {
+        config = config.disable_allowed_hosts();
+    }
     let server = Arc::new(OntoServer::live(index));
     let service: StreamableHttpService<Arc<OntoServer>, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
     let gate = Arc::new(Gate {
         token_digest: options.auth_token.as_deref().map(digest),
+        token_tag: options
+            .auth_token
+            .as_deref()
+            .map(token_tag)
+            .unwrap_or_default(),
+        failures: RateLimiter {
+            rate: FAILED_AUTH_PER_SECOND,
+            buckets: Mutex::new(HashMap::new()),
+        },
         limiter: (options.rate_limit > 0).then(|| RateLimiter {
             rate: f64::from(options.rate_limit),
             buckets: Mutex::new(HashMap::new()),

@@ -34,7 +34,7 @@ use tokio::sync::Semaphore;
 
 use crate::resolve::Resolver;
 use crate::resolve::live::LiveIndex;
-use resources::{json_contents, not_found, page_cursor};
+use resources::{not_found, page_cursor};
 
 /// How long clients may cache lists and reads: the data only changes with a rebuild.
 pub const CACHE_TTL_MS: u64 = 3_600_000;
@@ -47,6 +47,8 @@ pub const MAPPING_SET_TEMPLATE: &str = "ontoresolve://mapping-set/{id}";
 /// How long one tool call may take, waiting for the pool included. SPARQL stops itself
 /// sooner (`resolve::query::QUERY_TIMEOUT`); other work is abandoned, its answer dropped.
 pub const CALL_DEADLINE: Duration = Duration::from_secs(10);
+/// How often a 2025-11-25 session's notification task checks that the session still exists.
+const SESSION_CHECK: Duration = Duration::from_secs(30);
 /// Tool calls running at once on the blocking pool; more wait for a place.
 pub const MAX_CONCURRENT_CALLS: usize = 8;
 /// Of those, explicit SPARQL queries: a query the store cannot cancel promptly (a join held in
@@ -165,6 +167,46 @@ impl OntoServer {
     }
 }
 
+impl OntoServer {
+    /// Index work for a protocol method (resources/read, completion/complete): on the blocking
+    /// pool, in a call place, within the call deadline. Past it: a JSON-RPC error with
+    /// `data.code` "timeout".
+    async fn blocking<T, F>(&self, work: F) -> Result<T, McpError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Resolver) -> T + Send + 'static,
+    {
+        let resolver = self.resolver();
+        let calls = self.calls.clone();
+        let deadline = self.deadline;
+        let task = async move {
+            let permit = calls.acquire_owned().await;
+            tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                work(&resolver)
+            })
+            .await
+        };
+        match tokio::time::timeout(deadline, task).await {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(join)) => {
+                tracing::error!(error = %join, "a request failed inside the server");
+                Err(McpError::internal_error(
+                    "the server failed while answering",
+                    None,
+                ))
+            }
+            Err(_) => Err(McpError::internal_error(
+                format!(
+                    "the request ran past its {} ms deadline",
+                    deadline.as_millis()
+                ),
+                Some(json!({ "code": "timeout" })),
+            )),
+        }
+    }
+}
+
 /// Reads tool arguments ourselves, so that a missing, misspelled or mistyped argument is an
 /// `invalid_argument` answer with a next step rather than a bare deserialization message.
 fn parse_args<T: serde::de::DeserializeOwned>(raw: &JsonObject) -> Result<T, CallToolResult> {
@@ -259,13 +301,26 @@ impl ServerHandler for OntoServer {
         switches.mark_unchanged();
         let peer = context.peer;
         tokio::spawn(async move {
-            while switches.changed().await.is_ok() {
-                let switch = switches.borrow_and_update().clone();
-                if peer.notify_resource_list_changed().await.is_err() {
-                    return;
-                }
-                if switch.sources_changed && peer.notify_tool_list_changed().await.is_err() {
-                    return;
+            loop {
+                tokio::select! {
+                    changed = switches.changed() => {
+                        if changed.is_err() {
+                            return;
+                        }
+                        let switch = switches.borrow_and_update().clone();
+                        if peer.notify_resource_list_changed().await.is_err() {
+                            return;
+                        }
+                        if switch.sources_changed && peer.notify_tool_list_changed().await.is_err() {
+                            return;
+                        }
+                    }
+                    // A session that ended without a build switch must not leave this task.
+                    () = tokio::time::sleep(SESSION_CHECK) => {
+                        if peer.is_transport_closed() {
+                            return;
+                        }
+                    }
                 }
             }
         });
@@ -360,30 +415,11 @@ impl ServerHandler for OntoServer {
         request: ReadResourceRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
+        let uri = request.uri.clone();
+        let contents = self
+            .blocking(move |resolver| resources::contents(resolver, &uri))
+            .await?;
         let uri = request.uri.as_str();
-        let resolver = self.resolver();
-        let contents = if let Some(id) = uri.strip_prefix("ontoresolve://source/") {
-            resolver.manifest().source(id).and_then(|s| {
-                let info = tools::source_info(s);
-                let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "files": s.files, "top_concepts": s.top_concepts });
-                Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
-            })
-        } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {
-            let prefix = crate::resolve::percent_decode(prefix);
-            tools::prefix_document(&resolver, &prefix).and_then(|body| {
-                Some(vec![
-                    ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri)
-                        .with_mime_type("application/json"),
-                ])
-            })
-        } else if let Some(curie) = uri.strip_prefix("ontoresolve://mappings/") {
-            let curie = crate::resolve::percent_decode(curie);
-            json_contents(uri, tools::mappings_document(&resolver, &curie))
-        } else if let Some(id) = uri.strip_prefix("ontoresolve://mapping-set/") {
-            json_contents(uri, tools::mapping_set_document(&resolver, id))
-        } else {
-            resources::read_concept(&resolver, uri)
-        };
         let contents = contents.ok_or_else(|| not_found(uri))?;
         Ok(ReadResourceResult::new(contents)
             .with_ttl_ms(CACHE_TTL_MS)
@@ -396,7 +432,9 @@ impl ServerHandler for OntoServer {
         request: CompleteRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        let values = completion::values(&self.resolver(), &request);
+        let values = self
+            .blocking(move |resolver| completion::values(resolver, &request))
+            .await?;
         let has_more = values.len() >= CompletionInfo::MAX_VALUES;
         let info = CompletionInfo::with_pagination(values, None, has_more)
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;

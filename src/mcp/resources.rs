@@ -157,3 +157,29 @@ pub(super) fn page_cursor(
 
 /// What `resources/list` cursors page.
 pub(super) const LIST_SCOPE: &str = "resources/list";
+
+/// What a resource URI reads as, or `None` when nothing is there.
+pub(super) fn contents(resolver: &Resolver, uri: &str) -> Option<Vec<ResourceContents>> {
+    if let Some(id) = uri.strip_prefix("ontoresolve://source/") {
+        resolver.manifest().source(id).and_then(|s| {
+            let info = tools::source_info(s);
+            let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "files": s.files, "top_concepts": s.top_concepts });
+            Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
+        })
+    } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {
+        let prefix = crate::resolve::percent_decode(prefix);
+        tools::prefix_document(resolver, &prefix).and_then(|body| {
+            Some(vec![
+                ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri)
+                    .with_mime_type("application/json"),
+            ])
+        })
+    } else if let Some(curie) = uri.strip_prefix("ontoresolve://mappings/") {
+        let curie = crate::resolve::percent_decode(curie);
+        json_contents(uri, tools::mappings_document(resolver, &curie))
+    } else if let Some(id) = uri.strip_prefix("ontoresolve://mapping-set/") {
+        json_contents(uri, tools::mapping_set_document(resolver, id))
+    } else {
+        read_concept(resolver, uri)
+    }
+}

@@ -79,9 +79,19 @@ fn check_line(line: &[u8]) -> Option<String> {
     inspect_line(line).err()
 }
 
-/// `Ok(true)` for a request rmcp must answer, `Ok(false)` for another message it reads, or
-/// the refusal this layer sends.
-fn inspect_line(line: &[u8]) -> Result<bool, String> {
+/// What a line passed on to rmcp means for the requests waiting for an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Forwarded {
+    /// A request rmcp will answer.
+    Request,
+    /// A cancellation: rmcp drops the cancelled request's answer.
+    Cancel,
+    /// Anything else, including `subscriptions/listen`, which stays open until cancelled.
+    Other,
+}
+
+/// What a line is, or the refusal this layer sends for it.
+fn inspect_line(line: &[u8]) -> Result<Forwarded, String> {
     let Ok(text) = std::str::from_utf8(line) else {
         return Err(refusal(
             PARSE_ERROR,
@@ -129,7 +139,15 @@ fn inspect_line(line: &[u8]) -> Result<bool, String> {
             reply_id,
         ));
     }
-    let is_request = message.contains_key("method") && message.contains_key("id");
+    let forwarded = match (
+        message.get("method").and_then(Value::as_str),
+        message.contains_key("id"),
+    ) {
+        (Some("subscriptions/listen"), _) => Forwarded::Other,
+        (Some("notifications/cancelled"), false) => Forwarded::Cancel,
+        (Some(_), true) => Forwarded::Request,
+        _ => Forwarded::Other,
+    };
     let shape_ok = match message.get("method") {
         Some(Value::String(_)) => {
             matches!(message.get("params"), None | Some(Value::Object(_)))
@@ -144,7 +162,7 @@ fn inspect_line(line: &[u8]) -> Result<bool, String> {
             reply_id,
         ));
     }
-    Ok(is_request)
+    Ok(forwarded)
 }
 
 /// Reads lines from `input`, refuses bad ones on `replies`, and writes good ones to `server`.
@@ -188,9 +206,11 @@ async fn read_lines(
                     break;
                 }
             }
-            Ok(is_request) => {
-                if is_request {
-                    pending.asked();
+            Ok(forwarded) => {
+                match forwarded {
+                    Forwarded::Request => pending.asked(),
+                    Forwarded::Cancel => pending.answered(),
+                    Forwarded::Other => {}
                 }
                 server.write_all(trimmed).await?;
                 server.write_all(b"\n").await?;

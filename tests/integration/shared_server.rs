@@ -63,9 +63,12 @@ fn serve(index: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
 fn post(port: u16, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
     let mut request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
     for (k, v) in headers {
         request.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -143,8 +146,28 @@ fn http_requires_the_bearer_token_when_one_is_set() {
     );
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"found\""), "{body}");
+    // Guessing is slowed down: an address failing fast gets 429s.
+    let statuses: Vec<u16> = (0..12)
+        .map(|_| {
+            modern_call(
+                server.1,
+                &[("Authorization", "Bearer guess")],
+                "resolve_identifier",
+                args.clone(),
+            )
+            .0
+        })
+        .collect();
+    assert!(
+        statuses.contains(&401) && statuses.contains(&429),
+        "{statuses:?}"
+    );
     // The environment variable is the alternative to the file.
-    let by_env = serve(&index, &[], &[("ONTORESOLVE_AUTH_TOKEN", "from-env")]);
+    let by_env = serve(
+        &index,
+        &[],
+        &[("ONTORESOLVE_AUTH_TOKEN", "from-the-environment-0123456789")],
+    );
     assert_eq!(
         modern_call(by_env.1, &[], "resolve_identifier", args.clone()).0,
         401
@@ -152,13 +175,24 @@ fn http_requires_the_bearer_token_when_one_is_set() {
     assert_eq!(
         modern_call(
             by_env.1,
-            &[("Authorization", "Bearer from-env")],
+            &[("Authorization", "Bearer from-the-environment-0123456789")],
             "resolve_identifier",
             args
         )
         .0,
         200
     );
+    // A short token is refused at start: it would be no access control.
+    let out = Command::new(binary())
+        .args(["serve", "--index"])
+        .arg(&index)
+        .args(["--http", &format!("127.0.0.1:{}", free_port())])
+        .env("ONTORESOLVE_AUTH_TOKEN", "abc")
+        .output()
+        .expect("run serve");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("at least"), "{stderr}");
 }
 
 #[test]
@@ -235,6 +269,7 @@ fn a_public_address_without_a_token_is_refused_unless_insecure_public() {
         .args(["serve", "--index"])
         .arg(&index)
         .args(["--http", &format!("0.0.0.0:{port}"), "--insecure-public"])
+        .args(["--allow-host", "ontoresolve.example"])
         .env_remove("ONTORESOLVE_AUTH_TOKEN")
         .stderr(Stdio::null())
         .spawn()
@@ -245,6 +280,59 @@ fn a_public_address_without_a_token_is_refused_unless_insecure_public() {
         assert!(child.try_wait().ok().flatten().is_none(), "exited");
         std::thread::sleep(Duration::from_millis(20));
     }
+    // Remote clients name the server by a host it was told to accept; other names are refused
+    // (DNS rebinding).
+    let args = json!({ "identifier": "XO:0000001" });
+    let named = format!("ontoresolve.example:{port}");
+    let other = format!("elsewhere.example:{port}");
+    assert_eq!(
+        modern_call(
+            port,
+            &[("Host", named.as_str())],
+            "resolve_identifier",
+            args.clone()
+        )
+        .0,
+        200
+    );
+    assert_eq!(
+        modern_call(
+            port,
+            &[("Host", other.as_str())],
+            "resolve_identifier",
+            args.clone()
+        )
+        .0,
+        403
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    // With a token, on every address, any name reaches it: the token is the guard.
+    let port = free_port();
+    let mut child = Command::new(binary())
+        .args(["serve", "--index"])
+        .arg(&index)
+        .args(["--http", &format!("0.0.0.0:{port}")])
+        .env("ONTORESOLVE_AUTH_TOKEN", "a-team-token-0123456789abcdef")
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(20), "did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let remote = format!("ontoresolve.lab.example:{port}");
+    let (status, _, body) = modern_call(
+        port,
+        &[
+            ("Host", remote.as_str()),
+            ("Authorization", "Bearer a-team-token-0123456789abcdef"),
+        ],
+        "resolve_identifier",
+        args,
+    );
+    assert_eq!(status, 200, "{body}");
     let _ = child.kill();
     let _ = child.wait();
 }

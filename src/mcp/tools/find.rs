@@ -55,7 +55,10 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         Some(c) => crate::mcp::cursor::decode(c, build_id, &scope)
             .map_err(|e| ToolError::new("invalid_cursor", e.message().into(), e.next_step()))?,
     };
-    let page = offset..(offset + limit).min(search.candidates.len()).max(offset);
+    // A cursor past the end (forged, or from a longer list) gives an empty page, never a panic.
+    let len = search.candidates.len();
+    let start = offset.min(len);
+    let page = start..(start + limit).min(len);
     let candidates: Vec<Candidate> = search.candidates[page.clone()]
         .iter()
         .filter_map(|c| candidate(r, c))
