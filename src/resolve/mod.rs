@@ -10,7 +10,9 @@ mod search;
 pub mod sparql;
 
 pub use crate::index::names::NameStep;
-pub use identifier::{BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, Normalized, Outcome};
+pub use identifier::{
+    BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, MAX_IDENTIFIER_BYTES, Normalized, Outcome,
+};
 pub use search::{
     FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, Stage, ViaMapping, penalties,
 };

@@ -3,6 +3,7 @@
 mod support;
 mod tidy;
 
+mod bad_inputs;
 mod build_safety;
 mod clients;
 mod eval_grounding;

@@ -435,7 +435,7 @@ async fn find_concepts_ranks_exact_first_and_falls_back_to_fuzzy() {
             json!({ "text": "height", "sources": ["nope"] }),
         )
         .await;
-        assert_eq!(error_code(&r), "invalid_argument");
+        assert_eq!(error_code(&r), "unknown_source");
 
         for args in [
             json!({ "text": "height", "limit": "5" }),

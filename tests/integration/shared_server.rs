@@ -16,7 +16,7 @@ fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_ontoresolve")
 }
 
-struct Server(Child, u16);
+pub(crate) struct Server(Child, pub(crate) u16);
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -32,7 +32,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn serve(index: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
+pub(crate) fn serve(index: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
     let port = free_port();
     let mut command = Command::new(binary());
     command
@@ -60,7 +60,7 @@ fn serve(index: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
 }
 
 /// One HTTP/1.1 POST to /mcp: status, raw headers and body.
-fn post(port: u16, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
+pub(crate) fn post(port: u16, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
     let mut request = format!(
         "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",

@@ -235,7 +235,7 @@ pub(super) fn wanted_sources(
         Some(list) if !list.is_empty() => {
             if let Some(bad) = list.iter().find(|s| !known.contains(&s.as_str())) {
                 return Err(ToolError::new(
-                    "invalid_argument",
+                    "unknown_source",
                     format!(
                         "unknown source '{bad}'; loaded sources: {}",
                         known.join(", ")

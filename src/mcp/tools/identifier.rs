@@ -9,7 +9,7 @@ use crate::resolve::sparql;
 use crate::resolve::{
     BareReading, Chain, ChainEnd, ConceptId, IdMatch, Normalized, Outcome, Resolver,
 };
-use crate::resolve::{PatternCheck, RecordId};
+use crate::resolve::{MAX_IDENTIFIER_BYTES, PatternCheck, RecordId};
 
 /// A registry record in brief.
 pub fn prefix_info(r: &Resolver, record: RecordId) -> Option<PrefixInfo> {
@@ -229,6 +229,16 @@ pub fn resolve_identifier(
     r: &Resolver,
     args: &IdentifierArgs,
 ) -> Result<Envelope<Resolution>, ToolError> {
+    if args.identifier.len() > MAX_IDENTIFIER_BYTES {
+        return Err(ToolError::new(
+            "limit_exceeded",
+            format!(
+                "the identifier is {} bytes; at most {MAX_IDENTIFIER_BYTES} are accepted",
+                args.identifier.len()
+            ),
+            "Pass one identifier, e.g. HP:0000118; for many, call map_identifiers or resolve them one by one.",
+        ));
+    }
     let input = json!({ "identifier": args.identifier });
     let (normalized, outcome) = r
         .resolve_identifier(&args.identifier)
