@@ -55,6 +55,12 @@ pub const MAX_CONCURRENT_CALLS: usize = 8;
 /// memory) keeps its place until it ends, and must not starve the other tools.
 pub const MAX_CONCURRENT_QUERIES: usize = 2;
 
+/// Why pooled work gave no answer.
+enum PoolFailure {
+    Panicked,
+    Timeout(Duration),
+}
+
 #[derive(Clone)]
 pub struct OntoServer {
     index: Arc<LiveIndex>,
@@ -125,6 +131,36 @@ impl OntoServer {
         T: Send + 'static,
         F: FnOnce(&Resolver) -> Result<T, tools::ToolError> + Send + 'static,
     {
+        match self.pooled(extra, work).await {
+            Ok(answer) => answer
+                .map(Json)
+                .map_err(|e| tool_error(e, Value::Object(raw))),
+            Err(PoolFailure::Panicked) => Err(tool_error(
+                tools::ToolError::new(
+                    "internal_error",
+                    "the server failed while answering; nothing was returned".into(),
+                    "Retry once; if it fails again, tell whoever runs the server.",
+                ),
+                Value::Object(raw),
+            )),
+            Err(PoolFailure::Timeout(deadline)) => Err(tool_error(
+                tools::ToolError::new(
+                    "timeout",
+                    format!("the call ran past its {} ms deadline", deadline.as_millis()),
+                    "Narrow the question (a smaller limit, fewer identifiers, a source filter) and call again.",
+                ),
+                Value::Object(raw),
+            )),
+        }
+    }
+
+    /// Runs `work` on the blocking pool in a call place (and an `extra` place when given),
+    /// within the call deadline. Past it the caller is answered; the work ends on its own.
+    async fn pooled<T, F>(&self, extra: Option<Arc<Semaphore>>, work: F) -> Result<T, PoolFailure>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Resolver) -> T + Send + 'static,
+    {
         let resolver = self.resolver();
         let calls = self.calls.clone();
         let deadline = self.deadline;
@@ -141,28 +177,12 @@ impl OntoServer {
             .await
         };
         match tokio::time::timeout(deadline, task).await {
-            Ok(Ok(answer)) => answer
-                .map(Json)
-                .map_err(|e| tool_error(e, Value::Object(raw))),
+            Ok(Ok(answer)) => Ok(answer),
             Ok(Err(join)) => {
-                tracing::error!(error = %join, "a tool call failed inside the server");
-                Err(tool_error(
-                    tools::ToolError::new(
-                        "internal_error",
-                        "the server failed while answering; nothing was returned".into(),
-                        "Retry once; if it fails again, tell whoever runs the server.",
-                    ),
-                    Value::Object(raw),
-                ))
+                tracing::error!(error = %join, "a request failed inside the server");
+                Err(PoolFailure::Panicked)
             }
-            Err(_) => Err(tool_error(
-                tools::ToolError::new(
-                    "timeout",
-                    format!("the call ran past its {} ms deadline", deadline.as_millis()),
-                    "Narrow the question (a smaller limit, fewer identifiers, a source filter) and call again.",
-                ),
-                Value::Object(raw),
-            )),
+            Err(_) => Err(PoolFailure::Timeout(deadline)),
         }
     }
 }
@@ -176,27 +196,13 @@ impl OntoServer {
         T: Send + 'static,
         F: FnOnce(&Resolver) -> T + Send + 'static,
     {
-        let resolver = self.resolver();
-        let calls = self.calls.clone();
-        let deadline = self.deadline;
-        let task = async move {
-            let permit = calls.acquire_owned().await;
-            tokio::task::spawn_blocking(move || {
-                let _permit = permit;
-                work(&resolver)
-            })
-            .await
-        };
-        match tokio::time::timeout(deadline, task).await {
-            Ok(Ok(answer)) => Ok(answer),
-            Ok(Err(join)) => {
-                tracing::error!(error = %join, "a request failed inside the server");
-                Err(McpError::internal_error(
-                    "the server failed while answering",
-                    None,
-                ))
-            }
-            Err(_) => Err(McpError::internal_error(
+        match self.pooled(None, work).await {
+            Ok(answer) => Ok(answer),
+            Err(PoolFailure::Panicked) => Err(McpError::internal_error(
+                "the server failed while answering",
+                None,
+            )),
+            Err(PoolFailure::Timeout(deadline)) => Err(McpError::internal_error(
                 format!(
                     "the request ran past its {} ms deadline",
                     deadline.as_millis()

@@ -112,6 +112,29 @@ pub struct QueryRows {
 /// How many rows past the cap are counted to report a total.
 pub const MAX_COUNTED_ROWS: u64 = 100_000;
 
+/// Keeps the rows of a result stream from `offset`, at most `limit`, then counts the rest.
+fn collect_rows<T>(
+    out: &mut QueryRows,
+    mut items: impl Iterator<Item = Result<T, QueryEvaluationError>>,
+    (offset, limit): (usize, usize),
+    timeout: Duration,
+    to_row: impl Fn(T) -> Vec<Option<AnswerTerm>>,
+) -> Result<(), QueryFailure> {
+    for item in items.by_ref() {
+        let item = item.map_err(|e| evaluation_error(e, timeout))?;
+        out.total += 1;
+        if out.total as usize <= offset {
+            continue;
+        }
+        if out.rows.len() == limit {
+            out.capped = true;
+            break;
+        }
+        out.rows.push(to_row(item));
+    }
+    count_rest(out, items, timeout)
+}
+
 /// Counts what is left of a result stream, up to [`MAX_COUNTED_ROWS`] in all; a deadline
 /// reached while counting ends the count, not the answer.
 fn count_rest<T>(
@@ -341,49 +364,25 @@ impl StoreReader {
                     .iter()
                     .map(|v| v.as_str().to_string())
                     .collect();
-                let mut solutions = solutions;
-                for solution in solutions.by_ref() {
-                    let solution = solution.map_err(|e| evaluation_error(e, timeout))?;
-                    out.total += 1;
-                    if out.total as usize <= offset {
-                        continue;
-                    }
-                    if out.rows.len() == limit {
-                        out.capped = true;
-                        break;
-                    }
-                    out.rows.push(
-                        solution
-                            .values()
-                            .iter()
-                            .map(|t| t.clone().map(answer_term))
-                            .collect(),
-                    );
-                }
-                count_rest(&mut out, solutions, timeout)?;
+                collect_rows(&mut out, solutions, (offset, limit), timeout, |solution| {
+                    solution
+                        .values()
+                        .iter()
+                        .map(|t| t.clone().map(answer_term))
+                        .collect()
+                })?;
             }
             QueryResults::Graph(triples) => {
                 out.variables = ["subject", "predicate", "object"]
                     .map(String::from)
                     .to_vec();
-                let mut triples = triples;
-                for triple in triples.by_ref() {
-                    let triple = triple.map_err(|e| evaluation_error(e, timeout))?;
-                    out.total += 1;
-                    if out.total as usize <= offset {
-                        continue;
-                    }
-                    if out.rows.len() == limit {
-                        out.capped = true;
-                        break;
-                    }
-                    out.rows.push(vec![
+                collect_rows(&mut out, triples, (offset, limit), timeout, |triple| {
+                    vec![
                         Some(answer_term(triple.subject.into())),
                         Some(answer_term(triple.predicate.into())),
                         Some(answer_term(triple.object)),
-                    ]);
-                }
-                count_rest(&mut out, triples, timeout)?;
+                    ]
+                })?;
             }
         }
         Ok(out)

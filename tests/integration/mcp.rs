@@ -793,6 +793,33 @@ async fn completion_of_the_curie_template() {
             .expect("completion/complete");
         let values = result.completion.values;
         assert!(values.contains(&"NCBIGene".to_string()), "{values:?}");
+
+        // Prompt arguments: source ids, and the last item of an identifier list.
+        let complete_prompt = async |prompt: &str, argument: &str, value: &str| {
+            client
+                .complete(CompleteRequestParams::new(
+                    Reference::for_prompt(prompt),
+                    ArgumentInfo::new(argument, value),
+                ))
+                .await
+                .expect("completion/complete")
+                .completion
+                .values
+        };
+        let values = complete_prompt("ground_mention", "source", "mo").await;
+        assert_eq!(values, ["mondo"]);
+        let values = complete_prompt(
+            "map_identifier_list",
+            "identifiers",
+            "MONDO:0005148, hp:000011",
+        )
+        .await;
+        assert!(
+            values.contains(&"MONDO:0005148, HP:0000118".to_string()),
+            "{values:?}"
+        );
+        let values = complete_prompt("map_identifier_list", "targets", "MESH, ncbig").await;
+        assert!(values.contains(&"MESH, NCBIGene".to_string()), "{values:?}");
     })
     .await;
 }

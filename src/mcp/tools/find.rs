@@ -50,11 +50,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let build_id = r.manifest().build_id.as_str();
     let scope =
         format!("find_concepts\u{0}{text}\u{0}{wanted:?}\u{0}{include_obsolete}\u{0}{limit}");
-    let offset = match args.cursor.as_deref() {
-        None => 0,
-        Some(c) => crate::mcp::cursor::decode(c, build_id, &scope)
-            .map_err(|e| ToolError::new("invalid_cursor", e.message().into(), e.next_step()))?,
-    };
+    let offset = super::page_offset(r, args.cursor.as_deref(), &scope)?;
     // A cursor past the end (forged, or from a longer list) gives an empty page, never a panic.
     let len = search.candidates.len();
     let start = offset.min(len);

@@ -84,11 +84,7 @@ pub fn map_identifier(r: &Resolver, args: &MapArgs) -> Result<Envelope<Mappings>
     )?;
     let build_id = r.manifest().build_id.as_str();
     let scope = cursor_scope(args);
-    let offset = match args.cursor.as_deref() {
-        None => 0,
-        Some(c) => crate::mcp::cursor::decode(c, build_id, &scope)
-            .map_err(|e| ToolError::new("invalid_cursor", e.message().into(), e.next_step()))?,
-    };
+    let offset = super::page_offset(r, args.cursor.as_deref(), &scope)?;
     let answer = r
         .map_identifier(&args.identifier, &options)
         .map_err(damaged)?;

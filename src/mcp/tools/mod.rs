@@ -70,6 +70,19 @@ pub(super) fn index_damaged(error: &dyn std::fmt::Display) -> ToolError {
     )
 }
 
+/// Where a page starts: the offset a cursor of this build and question points at, or 0.
+pub(super) fn page_offset(
+    r: &Resolver,
+    cursor: Option<&str>,
+    scope: &str,
+) -> Result<usize, ToolError> {
+    match cursor {
+        None => Ok(0),
+        Some(c) => crate::mcp::cursor::decode(c, &r.manifest().build_id, scope)
+            .map_err(|e| ToolError::new("invalid_cursor", e.message().into(), e.next_step())),
+    }
+}
+
 pub const DEFAULT_LIMIT: u32 = 10;
 pub const MAX_LIMIT: u32 = 100;
 pub(super) const MAX_CHILDREN: usize = 100;

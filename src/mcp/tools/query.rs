@@ -89,11 +89,7 @@ pub fn sparql_query(
     defaults.push(format!("timeout_ms={}", QUERY_TIMEOUT.as_millis()));
     let build_id = r.manifest().build_id.as_str();
     let scope = format!("sparql_query\u{0}{}\u{0}{limit}", args.query);
-    let offset = match args.cursor.as_deref() {
-        None => 0,
-        Some(c) => crate::mcp::cursor::decode(c, build_id, &scope)
-            .map_err(|e| ToolError::new("invalid_cursor", e.message().into(), e.next_step()))?,
-    };
+    let offset = super::page_offset(r, args.cursor.as_deref(), &scope)?;
     let answer = r
         .run_query(&args.query, offset, limit, QUERY_TIMEOUT)
         .map_err(query_error)?;
