@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::shared_server::{post, serve};
+use crate::process::{post, serve};
 use crate::support::default_index_dir;
 
 const TOKEN: &str = "bad-input-table-token-0123456789";

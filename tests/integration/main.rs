@@ -17,6 +17,9 @@ mod live_reload;
 mod map_cli;
 mod mappings;
 mod mcp;
+// Shared with the service test binary; each uses its own part.
+#[allow(dead_code)]
+mod process;
 mod query_tools;
 mod real_owl;
 mod real_skos;
