@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use ontoresolve::resolve::{Outcome, ResolveError, Resolver};
+use ontoresolve::resolve::{Outcome, ResolveError, Resolver, damage};
 
 use crate::cli::rows::{MAX_ROW_BYTES, Rows};
 use rayon::prelude::*;
@@ -107,7 +107,10 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
                         "malformed",
                     )
                 } else {
-                    resolve_row(&resolver, &row.text, &column)?
+                    match damage::watched(|| resolve_row(&resolver, &row.text, &column)) {
+                        (_, true) => return Err(ResolveError::DamagedRead),
+                        (answer, false) => answer?,
+                    }
                 };
                 Ok((row.line, fields, code))
             })

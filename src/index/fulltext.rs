@@ -196,8 +196,12 @@ impl FullText {
             let id = columns[segment]
                 .as_ref()
                 .and_then(|c| c.first(address.doc_id));
-            if let Some(id) = id.and_then(|id| u32::try_from(id).ok()) {
-                hits.push(TextHit { concept: id, score });
+            match id.and_then(|id| u32::try_from(id).ok()) {
+                Some(id) => hits.push(TextHit { concept: id, score }),
+                None => super::damage::report(&format_args!(
+                    "full-text document {} of segment {segment} has no concept id",
+                    address.doc_id
+                )),
             }
         }
         Ok((hits, total))

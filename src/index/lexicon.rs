@@ -212,10 +212,10 @@ impl Lexicon {
             bytes.get(body..body.checked_add(len)?)
         });
         if list.is_none() {
-            tracing::error!(
-                "index damaged: {}: the posting list at offset {offset} lies beyond the file",
+            super::damage::report(&format_args!(
+                "{}: the posting list at offset {offset} lies beyond the file",
                 self.postings_path.display()
-            );
+            ));
         }
         list
     }

@@ -5,6 +5,7 @@
 //! On disk, `index/CURRENT` names the active build directory; a build writes a new directory
 //! and then replaces `CURRENT` atomically, so readers never see a half-written index.
 
+pub mod damage;
 pub mod flags;
 pub mod fulltext;
 pub mod header;

@@ -147,7 +147,7 @@ impl<T: DeserializeOwned> Table<T> {
     /// absence: it is logged naming the file (callers that must fail use `get_checked`).
     pub fn get(&self, id: u32) -> Option<T> {
         self.get_checked(id)
-            .inspect_err(|e| tracing::error!("index damaged: {e}"))
+            .inspect_err(|e| super::damage::report(e))
             .ok()
     }
 }

@@ -59,6 +59,8 @@ pub const MAX_CONCURRENT_QUERIES: usize = 2;
 enum PoolFailure {
     Panicked,
     Timeout(Duration),
+    /// The work read a damaged record somewhere it could not say so; its answer is dropped.
+    Damaged,
 }
 
 #[derive(Clone)]
@@ -143,6 +145,9 @@ impl OntoServer {
                 ),
                 Value::Object(raw),
             )),
+            Err(PoolFailure::Damaged) => {
+                Err(tool_error(tools::damaged_answer(), Value::Object(raw)))
+            }
             Err(PoolFailure::Timeout(deadline)) => Err(tool_error(
                 tools::ToolError::new(
                     "timeout",
@@ -172,12 +177,13 @@ impl OntoServer {
             let permit = calls.acquire_owned().await;
             tokio::task::spawn_blocking(move || {
                 let _permits = (permit, extra_permit);
-                work(&resolver)
+                crate::resolve::damage::watched(|| work(&resolver))
             })
             .await
         };
         match tokio::time::timeout(deadline, task).await {
-            Ok(Ok(answer)) => Ok(answer),
+            Ok(Ok((answer, false))) => Ok(answer),
+            Ok(Ok((_, true))) => Err(PoolFailure::Damaged),
             Ok(Err(join)) => {
                 tracing::error!(error = %join, "a request failed inside the server");
                 Err(PoolFailure::Panicked)
@@ -201,6 +207,10 @@ impl OntoServer {
             Err(PoolFailure::Panicked) => Err(McpError::internal_error(
                 "the server failed while answering",
                 None,
+            )),
+            Err(PoolFailure::Damaged) => Err(McpError::internal_error(
+                "part of the index could not be read, so the answer would be incomplete",
+                Some(json!({ "code": "index_damaged" })),
             )),
             Err(PoolFailure::Timeout(deadline)) => Err(McpError::internal_error(
                 format!(

@@ -95,7 +95,7 @@ pub(super) fn read_concept(r: &Resolver, uri: &str) -> Option<Vec<ResourceConten
     // Damage is logged (naming the file); a resource has no other way to say it.
     let (_, outcome) = r
         .resolve_identifier(key)
-        .inspect_err(|e| tracing::error!("index damaged: {e}"))
+        .inspect_err(|e| crate::resolve::damage::report(e))
         .ok()?;
     let id = match outcome {
         Outcome::Found(m) => m.first()?.concept,

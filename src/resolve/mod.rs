@@ -21,6 +21,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 pub use crate::index::Manifest;
+pub use crate::index::damage;
 use crate::index::lease::{Lease, LeaseError};
 pub use crate::index::manifest::{MappingSetRecord, ReleaseOrigin, SourceRecord};
 use crate::index::normalize::{id_key, label_key};
@@ -122,6 +123,12 @@ pub enum ResolveError {
     /// A record the index points at cannot be read: damage, never "not found".
     #[error("damaged index file {0}")]
     Damaged(FileError),
+    /// A read that could not carry the error reported damage ([`damage`]); the log names the
+    /// file.
+    #[error(
+        "part of the index could not be read while answering (the log names the file); run `ontoresolve check`"
+    )]
+    DamagedRead,
 }
 
 // By hand rather than `#[from]`, which would also make the file error the source and print it
@@ -252,8 +259,9 @@ impl Resolver {
             .map_err(|e| ResolveError::StoreUnavailable(e.clone()))
     }
 
-    /// The concept with this id, or `None`; a record that cannot be read is logged as damage.
-    /// Paths that must not turn damage into an empty answer use [`Resolver::concept_checked`].
+    /// The concept with this id, or `None`; a record that cannot be read is reported as damage
+    /// ([`damage`]), which fails the request that read it. Paths that can carry the error use
+    /// [`Resolver::concept_checked`].
     pub fn concept(&self, id: ConceptId) -> Option<Concept> {
         self.files.table.get(id)
     }
@@ -312,7 +320,7 @@ impl Resolver {
     /// logged and left out; the name search uses [`Resolver::lookup_label_checked`].
     pub fn lookup_label(&self, text: &str) -> Vec<LabelMatch> {
         self.lookup_label_checked(text).unwrap_or_else(|e| {
-            tracing::error!("index damaged: {e}");
+            crate::index::damage::report(&e);
             Vec::new()
         })
     }
@@ -331,7 +339,7 @@ impl Resolver {
     pub fn fuzzy(&self, text: &str, max_distance: u8, limit: usize) -> Vec<LabelMatch> {
         self.fuzzy_checked(text, max_distance, limit)
             .unwrap_or_else(|e| {
-                tracing::error!("index damaged: {e}");
+                crate::index::damage::report(&e);
                 Vec::new()
             })
     }

@@ -292,19 +292,18 @@ fn a_damaged_full_text_file_fails_check() {
     );
 }
 
-#[test]
-fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_nothing() {
-    let (index, build) = sound_index("damaged-record");
+/// Damages the concept record of `curie` in place (its first byte, `{`, becomes a letter: the
+/// same length, no longer JSON) and returns its id and label.
+fn damage_record(index: &Path, build: &Path, curie: &str) -> (u32, String) {
     let (id, name) = {
-        let r = Resolver::open(&index).expect("open");
-        let id = r.lookup_id("XD:0000004")[0].concept;
+        let r = Resolver::open(index).expect("open");
+        let id = r.lookup_id(curie)[0].concept;
         let name = r
             .concept(id)
             .and_then(|c| c.preferred_label().map(|l| l.text.clone()))
             .expect("label");
         (id, name)
     };
-    // The record's first byte (`{`) becomes a letter: same length, no longer JSON.
     let offsets = std::fs::read(build.join("concepts.idx")).expect("read offsets");
     let at = 16 + id as usize * 8;
     let start = u64::from_le_bytes(offsets[at..at + 8].try_into().expect("8 bytes")) as usize;
@@ -313,7 +312,13 @@ fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_n
     assert_eq!(bytes[16 + start], b'{');
     bytes[16 + start] = b'X';
     std::fs::write(&data, bytes).expect("write");
+    (id, name)
+}
 
+#[test]
+fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_nothing() {
+    let (index, build) = sound_index("damaged-record");
+    let (id, name) = damage_record(&index, &build, "XD:0000004");
     let r = Resolver::open(&index).expect("lengths and headers still fit");
     let named = |e: &ResolveError| e.to_string().contains("concepts.dat");
     let error = r
@@ -333,4 +338,76 @@ fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_n
     assert!(named(&error), "{error}");
     assert!(r.concept_checked(id).is_err());
     assert!(r.lookup_label_checked(&name).is_err());
+}
+
+/// Over MCP, a damaged record met on a path that cannot carry the error (a concept's child,
+/// listed in its details and its resource) fails the request instead of leaving the child out;
+/// a question that does not meet it is still answered.
+#[test]
+fn a_damaged_record_met_inside_an_answer_fails_the_request_not_just_the_log() {
+    let (index, build) = sound_index("damaged-child");
+    damage_record(&index, &build, "XD:0000004");
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let requests = [
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"get_concept","arguments":{{"identifier":"XD:0000003"}},{meta}}}}}"#
+        ),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{{"uri":"ontoresolve://concept/XD:0000003",{meta}}}}}"#
+        ),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"get_concept","arguments":{{"identifier":"XD:0000001"}},{meta}}}}}"#
+        ),
+    ];
+    let mut child = exe()
+        .args(["serve", "--index"])
+        .arg(&index)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("serve");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all((requests.join("\n") + "\n").as_bytes())
+            .expect("write");
+    }
+    let out = child
+        .wait_with_output()
+        .expect("serve ends at end of input");
+    let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let by_id = |id: u64| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("no answer {id}: {answers:?}"))
+    };
+    let details = by_id(1);
+    assert_eq!(details["result"]["isError"], true, "{details}");
+    assert!(
+        details["result"]["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("\"index_damaged\"")),
+        "{details}"
+    );
+    let resource = by_id(2);
+    assert_eq!(
+        resource["error"]["data"]["code"], "index_damaged",
+        "{resource}"
+    );
+    let sound = by_id(3);
+    assert_eq!(
+        sound["result"]["structuredContent"]["result"]["concept"]["curie"], "XD:0000001",
+        "{sound}"
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        log.contains("concepts.dat"),
+        "the log names the file: {log}"
+    );
 }

@@ -21,8 +21,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ontoresolve::resolve::Resolver;
 use ontoresolve::resolve::mapping::{MAX_HOPS, MAX_TARGETS, MapOptions};
+use ontoresolve::resolve::{ResolveError, Resolver, damage};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
@@ -253,15 +253,16 @@ fn map_row(
             let row = unreadable_row(cx, row, &reason);
             (vec![row], "malformed", false)
         }
-        Ok(text) => match by {
-            By::Id => {
-                let r = by_id::rows_for_id(cx, row.line, &text, &mut seen)?;
-                (r.rows, r.code, r.mapped)
-            }
-            By::Label => {
-                let r = by_label::rows_for_name(cx, row.line, &text, &mut seen)?;
-                (r.rows, r.code, r.mapped)
-            }
+        // A damaged index stops the run: a row is never written from a damaged read.
+        Ok(text) => match damage::watched(|| match by {
+            By::Id => by_id::rows_for_id(cx, row.line, &text, &mut seen)
+                .map(|r| (r.rows, r.code, r.mapped))
+                .map_err(anyhow::Error::from),
+            By::Label => by_label::rows_for_name(cx, row.line, &text, &mut seen)
+                .map(|r| (r.rows, r.code, r.mapped)),
+        }) {
+            (_, true) => return Err(ResolveError::DamagedRead.into()),
+            (answer, false) => answer?,
         },
     };
     let mut lines = String::new();

@@ -63,6 +63,11 @@ impl ToolError {
 /// is logged; it names the file, never the request.
 pub(super) fn index_damaged(error: &dyn std::fmt::Display) -> ToolError {
     tracing::error!("index damaged: {error}");
+    damaged_answer()
+}
+
+/// [`index_damaged`] for damage already logged where it was read.
+pub(super) fn damaged_answer() -> ToolError {
     ToolError::new(
         "index_damaged",
         "part of the index could not be read, so the answer would be incomplete".into(),
