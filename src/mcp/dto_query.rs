@@ -56,7 +56,11 @@ pub struct QueryResultDto {
 #[serde(deny_unknown_fields)]
 pub struct SchemaArgs {
     /// Only this source id (see list_sources). Default: every source.
+    // Mirrored into an `Mcp-Param-Source` header (SEP-2243), so that a gateway in front of
+    // replicas can route by source without reading the body. Sent as a plain string: a null
+    // would not fit a header.
     #[serde(default)]
+    #[schemars(with = "String", extend("x-mcp-header" = "Source"))]
     pub source: Option<String>,
 }
 

@@ -326,7 +326,11 @@ pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router
     }
     let server = Arc::new(OntoServer::live(index));
     let service: StreamableHttpService<Arc<OntoServer>, LocalSessionManager> =
-        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
+        StreamableHttpService::new(
+            move || Ok(Arc::new(server.for_session())),
+            Default::default(),
+            config,
+        );
     let gate = Arc::new(Gate {
         token_digest: options.auth_token.as_deref().map(digest),
         token_tag: options

@@ -14,6 +14,7 @@ mod instructions;
 mod prompts;
 mod resources;
 mod router;
+mod session;
 mod stdio;
 
 pub use http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT, HttpOptions, http_router, serve_http};
@@ -72,6 +73,8 @@ pub struct OntoServer {
     tool_router: ToolRouter<Self>,
     /// The tools as `tools/list` sends them (`catalogue.rs`).
     tools: Arc<Vec<Tool>>,
+    /// A 2025-11-25 session's log level and subscriptions (`session.rs`).
+    session: Arc<session::Session>,
 }
 
 impl OntoServer {
@@ -89,6 +92,15 @@ impl OntoServer {
             deadline: CALL_DEADLINE,
             tool_router: Self::tool_router(),
             tools: Arc::new(catalogue::compact_tools(Self::tool_router().list_all())),
+            session: Arc::default(),
+        }
+    }
+
+    /// The same server for a new session: shared index and limits, its own session state.
+    pub fn for_session(&self) -> Self {
+        OntoServer {
+            session: Arc::default(),
+            ..self.clone()
         }
     }
 
@@ -223,6 +235,13 @@ impl OntoServer {
     }
 }
 
+/// Whether a request speaks a revision with a handshake (2025-11-25), not the stateless one.
+fn legacy(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_none_or(|version| version.has_initialize())
+}
+
 /// Reads tool arguments ourselves, so that a missing, misspelled or mistyped argument is an
 /// `invalid_argument` answer with a next step rather than a bare deserialization message.
 fn parse_args<T: serde::de::DeserializeOwned>(raw: &JsonObject) -> Result<T, CallToolResult> {
@@ -246,6 +265,9 @@ fn tool_error(e: tools::ToolError, input: serde_json::Value) -> CallToolResult {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for OntoServer {
+    // `logging` is deprecated (SEP-2577) but still how 2025-11-25 clients learn that
+    // logging/setLevel is offered.
+    #[allow(deprecated)]
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
@@ -253,8 +275,10 @@ impl ServerHandler for OntoServer {
                 .enable_tool_list_changed()
                 .enable_resources()
                 .enable_resources_list_changed()
+                .enable_resources_subscribe()
                 .enable_prompts()
                 .enable_completions()
+                .enable_logging()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -316,6 +340,7 @@ impl ServerHandler for OntoServer {
         let mut switches = self.index.switches();
         switches.mark_unchanged();
         let peer = context.peer;
+        let session = self.session.clone();
         tokio::spawn(async move {
             loop {
                 tokio::select! {
@@ -330,6 +355,9 @@ impl ServerHandler for OntoServer {
                         if switch.sources_changed && peer.notify_tool_list_changed().await.is_err() {
                             return;
                         }
+                        if session.announce_build(&peer, &switch.build_id).await.is_err() {
+                            return;
+                        }
                     }
                     // A session that ended without a build switch must not leave this task.
                     () = tokio::time::sleep(SESSION_CHECK) => {
@@ -340,6 +368,41 @@ impl ServerHandler for OntoServer {
                 }
             }
         });
+    }
+
+    /// 2025-11-25 only: the level of log messages this session wants (none until set).
+    #[allow(deprecated)] // logging is deprecated (SEP-2577) and removed in 2026-07-28
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        if !legacy(&context) {
+            return Err(McpError::method_not_found::<SetLevelRequestMethod>());
+        }
+        self.session.set_level(request.level);
+        Ok(())
+    }
+
+    /// 2025-11-25 only (rmcp refuses it for 2026-07-28): `resources/updated` for this URI
+    /// whenever a new build is served.
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.session.subscribe(&request.uri)
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.session.unsubscribe(&request.uri);
+        Ok(())
     }
 
     async fn list_tools(

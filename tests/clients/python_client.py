@@ -40,6 +40,11 @@ async def exercise(client, label, expected_version):
     result = await client.call_tool("sparql_query", {"query": "DROP ALL"})
     check(result.is_error and json.loads(result.content[0].text)["error"]["code"] == "read_only_query", f"{label}: update refused")
 
+    # describe_schema mirrors `source` into an Mcp-Param-Source header (SEP-2243); the SDK sends it.
+    result = await client.call_tool("describe_schema", {"source": "hp"})
+    check(not result.is_error, f"{label}: describe_schema for one source: {result.content}")
+    graphs = (result.structured_content or {}).get("result", {}).get("graphs", [])
+    check([g.get("source") for g in graphs] == ["hp"], f"{label}: describe_schema graphs {graphs}")
     result = await client.call_tool("map_identifier", {"identifier": "MONDO:0005148", "targets": ["mesh"]})
     check(not result.is_error, f"{label}: map_identifier is not an error")
     mesh = result.structured_content["result"]["candidates"][0]

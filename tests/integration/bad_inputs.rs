@@ -333,11 +333,38 @@ fn cases() -> Vec<Case> {
             call("describe_schema", json!({ "source": "nope" })),
             Expect::Tool("unknown_source"),
         ),
+        with(
+            case(
+                "mirrored argument without its header",
+                call("describe_schema", json!({ "source": "hp" })),
+                Expect::Rpc(400, -32020),
+            ),
+            "Mcp-Param-Source",
+            "",
+        ),
+        with(
+            case(
+                "mirrored argument with another value in its header",
+                call("describe_schema", json!({ "source": "hp" })),
+                Expect::Rpc(400, -32020),
+            ),
+            "Mcp-Param-Source",
+            "doid",
+        ),
+        with(
+            case(
+                "mirrored argument header in broken Base64",
+                call("describe_schema", json!({ "source": "hp" })),
+                Expect::Rpc(400, -32020),
+            ),
+            "Mcp-Param-Source",
+            "=?base64?aHA?=",
+        ),
     ]
 }
 
-/// The routing headers a 2026-07-28 client sends with a body: `Mcp-Method`, and `Mcp-Name`
-/// for the methods that name something.
+/// The routing headers a 2026-07-28 client sends with a body: `Mcp-Method`, `Mcp-Name` for
+/// the methods that name something, and `Mcp-Param-*` for arguments mirrored into headers.
 fn routing_headers(body: &str) -> Vec<(&'static str, String)> {
     let Ok(value) = serde_json::from_str::<Value>(body) else {
         return Vec::new();
@@ -353,6 +380,12 @@ fn routing_headers(body: &str) -> Vec<(&'static str, String)> {
         if let Some(n) = name {
             headers.push(("Mcp-Name", n.to_string()));
         }
+    }
+    // The one argument a tool mirrors into a header (SEP-2243 `x-mcp-header`).
+    if value["params"]["name"] == "describe_schema"
+        && let Some(source) = value["params"]["arguments"]["source"].as_str()
+    {
+        headers.push(("Mcp-Param-Source", source.to_string()));
     }
     headers
 }

@@ -18,6 +18,8 @@ use crate::support::{build_into, scratch};
 #[derive(Clone)]
 struct Listener {
     resources_changed: Arc<tokio::sync::Notify>,
+    /// Resource updates and log messages heard, as text.
+    heard: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl ClientHandler for Listener {
@@ -29,6 +31,25 @@ impl ClientHandler for Listener {
 
     async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.resources_changed.notify_one();
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let mut heard = self.heard.lock().expect("lock");
+        heard.push(format!("updated {}", params.uri));
+    }
+
+    #[allow(deprecated)] // logging is a 2025-11-25 feature
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let mut heard = self.heard.lock().expect("lock");
+        heard.push(format!("log {}", params.data));
     }
 }
 
@@ -44,7 +65,11 @@ async fn answered_by(client: &rmcp::service::RunningService<RoleClient, Listener
         .to_string()
 }
 
+/// A legacy session sets a log level and subscribes to a concept and to a URI that no build
+/// has yet; a new build brings `resources/list_changed`, `resources/updated` for both and a log
+/// message naming the build.
 #[tokio::test]
+#[allow(deprecated)] // logging/setLevel and resources/subscribe are 2025-11-25 methods
 async fn a_legacy_session_hears_of_a_new_build_and_answers_from_it() {
     let dir = scratch("live-notify");
     let index_dir = dir.join("index");
@@ -59,13 +84,40 @@ async fn a_legacy_session_hears_of_a_new_build_and_answers_from_it() {
         }
     });
     let changed = Arc::new(tokio::sync::Notify::new());
+    let heard = Arc::new(std::sync::Mutex::new(Vec::new()));
     let client = Listener {
         resources_changed: changed.clone(),
+        heard: heard.clone(),
     }
     .serve(client_io)
     .await
     .expect("initialize");
     assert_eq!(answered_by(&client).await, first.manifest.build_id);
+    client
+        .set_level(SetLevelRequestParams::new(LoggingLevel::Info))
+        .await
+        .expect("logging/setLevel");
+    for uri in [
+        "ontoresolve://concept/XO:0000001",
+        "ontoresolve://concept/XO:9999999",
+    ] {
+        client
+            .subscribe(SubscribeRequestParams::new(uri))
+            .await
+            .expect("resources/subscribe");
+    }
+    client
+        .subscribe(SubscribeRequestParams::new(
+            "ontoresolve://concept/XD:0000001",
+        ))
+        .await
+        .expect("resources/subscribe");
+    client
+        .unsubscribe(UnsubscribeRequestParams::new(
+            "ontoresolve://concept/XD:0000001",
+        ))
+        .await
+        .expect("resources/unsubscribe");
 
     let second = build_into(&catalogue_variant(&dir, 2), &index_dir);
     assert_eq!(
@@ -78,6 +130,24 @@ async fn a_legacy_session_hears_of_a_new_build_and_answers_from_it() {
         .await
         .expect("notifications/resources/list_changed within 5 s");
     assert_eq!(answered_by(&client).await, second.manifest.build_id);
+    let expected = [
+        "updated ontoresolve://concept/XO:0000001".to_string(),
+        "updated ontoresolve://concept/XO:9999999".to_string(),
+        format!(
+            "log {}",
+            json!({ "event": "build_switched", "build": second.manifest.build_id })
+        ),
+    ];
+    let waited = std::time::Instant::now();
+    while heard.lock().expect("lock").len() < expected.len() {
+        assert!(
+            waited.elapsed() < Duration::from_secs(5),
+            "heard only {:?}",
+            heard.lock().expect("lock")
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(*heard.lock().expect("lock"), expected);
     assert_eq!(live.reload_if_changed().expect("check"), Reload::Unchanged);
     let _ = client.cancel().await;
 }
