@@ -70,7 +70,8 @@ pub struct OntoServer {
     calls: Arc<Semaphore>,
     queries: Arc<Semaphore>,
     deadline: Duration,
-    tool_router: ToolRouter<Self>,
+    /// Shared, so that a server per session costs a few reference counts.
+    tool_router: Arc<ToolRouter<Self>>,
     /// The tools as `tools/list` sends them (`catalogue.rs`).
     tools: Arc<Vec<Tool>>,
     /// A 2025-11-25 session's log level and subscriptions (`session.rs`).
@@ -90,7 +91,7 @@ impl OntoServer {
             calls: Arc::new(Semaphore::new(MAX_CONCURRENT_CALLS)),
             queries: Arc::new(Semaphore::new(MAX_CONCURRENT_QUERIES)),
             deadline: CALL_DEADLINE,
-            tool_router: Self::tool_router(),
+            tool_router: Arc::new(Self::tool_router()),
             tools: Arc::new(catalogue::compact_tools(Self::tool_router().list_all())),
             session: Arc::default(),
         }

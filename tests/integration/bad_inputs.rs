@@ -227,7 +227,7 @@ fn cases() -> Vec<Case> {
         case(
             "text over 1000 bytes",
             call("find_concepts", json!({ "text": "y".repeat(1001) })),
-            Expect::Tool("invalid_argument"),
+            Expect::Tool("limit_exceeded"),
         ),
         case(
             "limit 0",

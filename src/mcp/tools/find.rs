@@ -16,11 +16,22 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit, "cursor": args.cursor
     });
     let text = args.text.trim();
-    if text.is_empty() || text.len() > MAX_TEXT_BYTES {
+    if text.is_empty() {
         return Err(ToolError::new(
             "invalid_argument",
-            format!("text must be 1 to {MAX_TEXT_BYTES} bytes"),
+            "text is empty".into(),
             "Pass the name to look for, e.g. \"Abnormality of body height\".",
+        ));
+    }
+    // Over-long input is a limit, as for identifiers, not a malformed argument.
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(ToolError::new(
+            "limit_exceeded",
+            format!(
+                "text has {} bytes, over the {MAX_TEXT_BYTES} allowed",
+                text.len()
+            ),
+            "Pass the name alone (a mention, not a passage); split longer text into mentions first.",
         ));
     }
     let mut defaults = Vec::new();
