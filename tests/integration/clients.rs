@@ -2,12 +2,11 @@
 //! the conformance suite, and raw HTTP requests for the transport's safety checks.
 //! Clients are installed by `scripts/setup-clients`; tests without them print why they skipped.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
+use crate::process::{self, Server, serve};
 use crate::support::{repo, scratch};
 
 fn binary() -> &'static str {
@@ -105,66 +104,17 @@ fn conformance_suite_passes_except_reviewed_fixture_scenarios() {
     );
 }
 
-struct Server(Child, u16);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn http_server() -> Server {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("port")
-        .port();
-    let child = Command::new(binary())
-        .args(["serve", "--index"])
-        .arg(default_index())
-        .args([
-            "--http",
-            &format!("127.0.0.1:{port}"),
-            "--allow-origin",
-            "https://app.example",
-        ])
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn serve --http");
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "server did not start"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Server(child, port)
+    serve(
+        &default_index(),
+        &["--allow-origin", "https://app.example"],
+        &[],
+    )
 }
 
 /// Sends one HTTP/1.1 POST to /mcp and returns the status code.
 fn post(port: u16, headers: &[(&str, &str)], body: &str) -> u16 {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    let mut request = format!(
-        "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
-    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
-    }
-    for (k, v) in headers {
-        request.push_str(&format!("{k}: {v}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(body);
-    let _ = stream.write_all(request.as_bytes());
-    let mut response = String::new();
-    let _ = stream.read_to_string(&mut response);
-    response
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0)
+    process::post(port, headers, body).0
 }
 
 const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
