@@ -141,13 +141,16 @@ pub fn run(options: ServeOptions) -> anyhow::Result<ExitCode> {
             if !addr.ip().is_loopback() && token.is_none() {
                 eprintln!("warning: listening on {addr} without a token (--insecure-public)");
             }
-            eprintln!("ontoresolve: MCP over Streamable HTTP at http://{addr}/mcp");
             let mut http = HttpOptions::new(addr);
             http.extra_origins = options.allow_origin;
             http.extra_hosts = options.allow_host;
             http.auth_token = token;
             http.rate_limit = options.rate_limit;
-            runtime.block_on(serve_http(index, http))?
+            // Announced only once the port is open: a script or test may wait for this line,
+            // and with port 0 it is the only place the chosen port is told.
+            runtime.block_on(serve_http(index, http, |bound| {
+                eprintln!("ontoresolve: MCP over Streamable HTTP at http://{bound}/mcp");
+            }))?
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -353,11 +353,18 @@ pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router
         .layer(middleware::from_fn_with_state(gate, self::gate))
 }
 
-/// Serves Streamable HTTP until Ctrl-C.
-pub async fn serve_http(index: Arc<LiveIndex>, options: HttpOptions) -> Result<(), std::io::Error> {
+/// Serves Streamable HTTP until Ctrl-C. `on_listening` hears the bound address once the port
+/// is open, so that port 0 (any free port) can be announced to whoever started the server.
+pub async fn serve_http(
+    index: Arc<LiveIndex>,
+    options: HttpOptions,
+    on_listening: impl FnOnce(SocketAddr),
+) -> Result<(), std::io::Error> {
     let router = http_router(index, &options);
     let listener = tokio::net::TcpListener::bind(options.addr).await?;
-    tracing::info!(addr = %options.addr, "serving Streamable HTTP at /mcp");
+    let bound = listener.local_addr()?;
+    tracing::info!(addr = %bound, "serving Streamable HTTP at /mcp");
+    on_listening(bound);
     axum::serve(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),

@@ -7,10 +7,9 @@ modes, and exits non-zero on the first failed check.
 
 import asyncio
 import json
-import socket
 import subprocess
 import sys
-import time
+import threading
 
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
@@ -97,10 +96,20 @@ async def exercise(client, label, expected_version):
     print(f"ok: {label} ({client.protocol_version})")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def start_http_server():
+    """Starts `serve --http` on port 0 and returns it with the URL it announces on stderr
+    (choosing a free port first and passing it on would race with other tests)."""
+    server = subprocess.Popen(
+        [BINARY, "serve", "--index", INDEX, "--http", "127.0.0.1:0"], stderr=subprocess.PIPE, text=True
+    )
+    prefix = "ontoresolve: MCP over Streamable HTTP at "
+    for line in server.stderr:
+        if line.startswith(prefix):
+            # Drain the rest so the server never blocks on a full pipe.
+            threading.Thread(target=server.stderr.read, daemon=True).start()
+            return server, line[len(prefix):].strip()
+    server.wait()
+    raise SystemExit(f"serve --http announced no address (exit {server.returncode})")
 
 
 async def main():
@@ -110,16 +119,8 @@ async def main():
     async with Client(params, mode="legacy") as client:
         await exercise(client, "stdio legacy", "2025-11-25")
 
-    port = free_port()
-    server = subprocess.Popen([BINARY, "serve", "--index", INDEX, "--http", f"127.0.0.1:{port}"], stderr=subprocess.DEVNULL)
+    server, url = start_http_server()
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        url = f"http://127.0.0.1:{port}/mcp"
         async with Client(url, mode="auto") as client:
             await exercise(client, "http auto", "2026-07-28")
         async with Client(url, mode="legacy") as client:

@@ -2,14 +2,13 @@
 //! limits, unparsable bodies, refusing a public address without a token, and live reload of a
 //! new build with leases keeping builds in use.
 
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::process::{binary, free_port, post, serve};
+use crate::process::{binary, post, serve, serve_at};
 use crate::support::{build_into, fixtures, scratch};
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
@@ -112,7 +111,7 @@ fn http_requires_the_bearer_token_when_one_is_set() {
     let out = Command::new(binary())
         .args(["serve", "--index"])
         .arg(&index)
-        .args(["--http", &format!("127.0.0.1:{}", free_port())])
+        .args(["--http", "127.0.0.1:0"])
         .env("ONTORESOLVE_AUTH_TOKEN", "abc")
         .output()
         .expect("run serve");
@@ -177,11 +176,10 @@ fn unparsable_http_bodies_get_a_jsonrpc_parse_error_and_the_server_goes_on() {
 #[test]
 fn a_public_address_without_a_token_is_refused_unless_insecure_public() {
     let index = fixtures_index("public");
-    let port = free_port();
     let out = Command::new(binary())
         .args(["serve", "--index"])
         .arg(&index)
-        .args(["--http", &format!("0.0.0.0:{port}")])
+        .args(["--http", "0.0.0.0:0"])
         .env_remove("ONTORESOLVE_AUTH_TOKEN")
         .output()
         .expect("run serve");
@@ -191,21 +189,13 @@ fn a_public_address_without_a_token_is_refused_unless_insecure_public() {
         stderr.contains("--insecure-public") && stderr.contains("--auth-token-file"),
         "{stderr}"
     );
-    let mut child = Command::new(binary())
-        .args(["serve", "--index"])
-        .arg(&index)
-        .args(["--http", &format!("0.0.0.0:{port}"), "--insecure-public"])
-        .args(["--allow-host", "ontoresolve.example"])
-        .env_remove("ONTORESOLVE_AUTH_TOKEN")
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "did not start");
-        assert!(child.try_wait().ok().flatten().is_none(), "exited");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let server = serve_at(
+        "0.0.0.0",
+        &index,
+        &["--insecure-public", "--allow-host", "ontoresolve.example"],
+        &[],
+    );
+    let port = server.1;
     // Remote clients name the server by a host it was told to accept; other names are refused
     // (DNS rebinding).
     let args = json!({ "identifier": "XO:0000001" });
@@ -231,23 +221,15 @@ fn a_public_address_without_a_token_is_refused_unless_insecure_public() {
         .0,
         403
     );
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
     // With a token, on every address, any name reaches it: the token is the guard.
-    let port = free_port();
-    let mut child = Command::new(binary())
-        .args(["serve", "--index"])
-        .arg(&index)
-        .args(["--http", &format!("0.0.0.0:{port}")])
-        .env("ONTORESOLVE_AUTH_TOKEN", "a-team-token-0123456789abcdef")
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(20), "did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let server = serve_at(
+        "0.0.0.0",
+        &index,
+        &[],
+        &[("ONTORESOLVE_AUTH_TOKEN", "a-team-token-0123456789abcdef")],
+    );
+    let port = server.1;
     let remote = format!("ontoresolve.lab.example:{port}");
     let (status, _, body) = modern_call(
         port,
@@ -259,8 +241,6 @@ fn a_public_address_without_a_token_is_refused_unless_insecure_public() {
         args,
     );
     assert_eq!(status, 200, "{body}");
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// The fixtures catalogue with absolute paths and one title changed, so its build id differs.
