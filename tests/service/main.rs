@@ -8,6 +8,7 @@
 mod process;
 
 mod load;
+mod notifications;
 mod replicas;
 
 use std::collections::HashMap;
