@@ -205,7 +205,10 @@ pub struct MappingRow {
     pub outcome: String,
     /// Why the row has no mapping, when it has none.
     pub error: Option<String>,
+    /// The first 50, as map_identifier's first page.
     pub candidates: Vec<CompactCandidate>,
+    /// All candidates; map_identifier pages past 50.
+    pub candidates_total: u64,
     /// Objects of `Not` statements about the identifier.
     pub negatives: Vec<String>,
     pub conflicts: u64,

@@ -296,6 +296,48 @@ fn the_batch_form_answers_every_input_in_order() {
     assert_eq!(answer["result"]["mapped"], 2);
 }
 
+/// A MeSH heading with hundreds of supplementary records has as many narrow matches: its batch
+/// row is bounded like a page of map_identifier, says how many there are in all, and the answer
+/// says how to get the rest.
+#[test]
+fn a_batch_row_shows_map_identifiers_first_page_and_counts_the_rest() {
+    let heading = "MESH:D000068837";
+    let args = MapBatchArgs {
+        identifiers: vec![heading.into(), "MONDO:0005148".into()],
+        targets: None,
+        include_inferred: None,
+        include_predicted: None,
+    };
+    let answer = serde_json::to_value(
+        tools::map_identifiers(default_index(), &args).expect("map_identifiers answers"),
+    )
+    .expect("json");
+    let rows = answer["result"]["rows"].as_array().expect("rows");
+    let single = map(default_index(), heading, false);
+    let total = single["total"].as_u64().expect("total");
+    assert!(total > tools::MAP_PAGE as u64, "{total} candidates");
+    assert_eq!(rows[0]["candidates_total"], total);
+    let shown: Vec<&Value> = rows[0]["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| &c["object"])
+        .collect();
+    let first_page: Vec<&Value> = candidates(&single).iter().map(|c| &c["object"]).collect();
+    assert_eq!(shown.len(), tools::MAP_PAGE);
+    assert_eq!(shown, first_page);
+    // A row under the page size is whole.
+    assert_eq!(
+        rows[1]["candidates_total"],
+        rows[1]["candidates"].as_array().expect("candidates").len() as u64
+    );
+    let suggestion = answer["suggestion"].as_str().expect("a suggestion");
+    assert!(
+        suggestion.starts_with("1 row(s)") && suggestion.contains("map_identifier"),
+        "{suggestion}"
+    );
+}
+
 #[test]
 fn an_unknown_target_prefix_is_a_specific_error() {
     let args = MapArgs {

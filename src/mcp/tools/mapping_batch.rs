@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 use serde_json::json;
 
 use super::mapping::{
-    best_justification, damaged, options, releases, round3, status_parts, subject_error, suggestion,
+    MAP_PAGE, best_justification, damaged, options, releases, round3, status_parts, subject_error,
+    suggestion,
 };
 use super::*;
 use crate::mcp::dto::*;
@@ -50,6 +51,10 @@ pub fn map_identifiers(
         rows.push(compact_row(r, identifier, &answer, &options));
     }
     let mapped = rows.iter().filter(|row| !row.candidates.is_empty()).count() as u64;
+    let cut = rows
+        .iter()
+        .filter(|row| row.candidates_total > row.candidates.len() as u64)
+        .count();
     Ok(Envelope {
         query: QueryEcho {
             input: json!({
@@ -74,9 +79,22 @@ pub fn map_identifiers(
             .collect(),
         index: r.manifest().build_id.clone(),
         sparql: mapping_sparql(r, &nodes),
-        suggestion: (mapped == 0)
-            .then(|| "No identifier had a mapping; check the outcomes and errors per row.".into()),
+        suggestion: batch_suggestion(mapped, cut),
         result: MappingRows { rows, mapped },
+    })
+}
+
+/// What to do next: nothing mapped, or some rows show only their first page of candidates.
+fn batch_suggestion(mapped: u64, cut: usize) -> Option<String> {
+    if mapped == 0 {
+        return Some("No identifier had a mapping; check the outcomes and errors per row.".into());
+    }
+    (cut > 0).then(|| {
+        format!(
+            "{cut} row(s) show the first {MAP_PAGE} of `candidates_total` candidates: call \
+             map_identifier with the row's subject (and its cursor) for the rest, or narrow \
+             with `targets`."
+        )
     })
 }
 
@@ -91,9 +109,13 @@ fn compact_row(r: &Resolver, input: &str, answer: &MapAnswer, options: &MapOptio
         subject: answer.subject.clone(),
         outcome: answer.outcome.code().to_string(),
         error,
+        candidates_total: answer.candidates.len() as u64,
+        // The same candidates, in the same order, as map_identifier's first page: a row is
+        // bounded like a page, and its total says what is left.
         candidates: answer
             .candidates
             .iter()
+            .take(MAP_PAGE)
             .map(|c| {
                 let (object_label, object_status, _) = status_parts(&c.status);
                 let evidence: Vec<&Evidence> = if c.inferred {
