@@ -209,19 +209,7 @@ pub(super) fn ingest_source(
     };
     let input = ingest::input::open_reader(raw).map_err(io_source)?;
 
-    let namespaces = spec.prefixes.iter().map(|p| p.uri_prefix.clone()).collect();
-    let (profile, kind) = match spec.kind {
-        SourceKind::Mesh => (
-            Profile::Mesh(Box::new(MeshRdf::new(idx))),
-            ConceptKind::Descriptor,
-        ),
-        SourceKind::Skos => (Profile::Generic, ConceptKind::Concept),
-        SourceKind::Obo | SourceKind::Owl | SourceKind::Gene | SourceKind::Sssom => {
-            (Profile::Generic, ConceptKind::Class)
-        }
-    };
-    let extractor =
-        Extractor::new(idx, spec.concept_types(), namespaces, prefixes).with_profile(profile, kind);
+    let extractor = extractor_for(idx, spec, prefixes);
     let (tx, rx) = sync_channel::<Message>(8);
     let (parsed, loaded) = std::thread::scope(|scope| {
         let parser = scope.spawn(|| {
@@ -294,20 +282,13 @@ pub(super) fn ingest_source(
     let (release, release_origin) =
         release.unwrap_or_else(|| ("unknown".to_string(), ReleaseOrigin::Unknown));
 
-    // Parsers may stop before the end (trailing bytes after an XML root); hash the rest.
-    let mut hasher = hash.lock().map(|h| h.clone()).unwrap_or_default();
-    let consumed = bytes_read.load(Ordering::Relaxed);
-    if consumed < file_bytes {
-        let mut f = fs::File::open(file).map_err(io_source)?;
-        f.seek(io::SeekFrom::Start(consumed)).map_err(io_source)?;
-        io::copy(&mut f, &mut hasher).map_err(io_source)?;
-    }
-
+    let sha256 = whole_file_digest(&hash, bytes_read.load(Ordering::Relaxed), file_bytes, file)
+        .map_err(io_source)?;
     let (concepts, stats) = extractor.finish();
     let files = vec![InputFile {
         path: spec.path.display().to_string(),
         bytes: file_bytes,
-        sha256: hex(&hasher.finalize()),
+        sha256,
     }];
     let record = source_record(
         spec,
@@ -319,4 +300,41 @@ pub(super) fn ingest_source(
         0,
     );
     Ok((record, concepts))
+}
+
+/// The extractor for a source's kind: MeSH's RDF has a profile of its own.
+fn extractor_for<'a>(
+    idx: SourceIdx,
+    spec: &SourceSpec,
+    prefixes: &'a dyn Prefixes,
+) -> Extractor<'a> {
+    let namespaces = spec.prefixes.iter().map(|p| p.uri_prefix.clone()).collect();
+    let (profile, kind) = match spec.kind {
+        SourceKind::Mesh => (
+            Profile::Mesh(Box::new(MeshRdf::new(idx))),
+            ConceptKind::Descriptor,
+        ),
+        SourceKind::Skos => (Profile::Generic, ConceptKind::Concept),
+        SourceKind::Obo | SourceKind::Owl | SourceKind::Gene | SourceKind::Sssom => {
+            (Profile::Generic, ConceptKind::Class)
+        }
+    };
+    Extractor::new(idx, spec.concept_types(), namespaces, prefixes).with_profile(profile, kind)
+}
+
+/// The SHA-256 of the whole file, from the digest of what the parser read. Parsers may stop
+/// before the end (trailing bytes after an XML root), so the rest is read and hashed here.
+fn whole_file_digest(
+    hash: &Mutex<Sha256>,
+    consumed: u64,
+    file_bytes: u64,
+    file: &Path,
+) -> io::Result<String> {
+    let mut hasher = hash.lock().map(|h| h.clone()).unwrap_or_default();
+    if consumed < file_bytes {
+        let mut f = fs::File::open(file)?;
+        f.seek(io::SeekFrom::Start(consumed))?;
+        io::copy(&mut f, &mut hasher)?;
+    }
+    Ok(hex(&hasher.finalize()))
 }

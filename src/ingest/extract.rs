@@ -222,38 +222,12 @@ impl<'a> Extractor<'a> {
             self.last_subject = Some(s.to_string());
         }
         let p = triple.predicate.as_str();
+        if self.observe_header(s, p, &triple.object) {
+            return;
+        }
         let prov = Provenance {
             source: self.source,
         };
-        match p {
-            RDF_TYPE => {
-                if let Term::NamedNode(class) = &triple.object {
-                    let class = class.as_str();
-                    if class == OWL_ONTOLOGY {
-                        self.headers.insert(s.to_string(), "ontology");
-                    } else if class == SKOS_CONCEPT_SCHEME {
-                        self.headers.insert(s.to_string(), "scheme");
-                    } else if self.concept_types.iter().any(|t| t == class) {
-                        self.typed.insert(s.to_string());
-                    }
-                }
-                return;
-            }
-            OWL_VERSION_IRI | OWL_VERSION_INFO | DCTERMS_MODIFIED => {
-                let property = match p {
-                    OWL_VERSION_IRI => "owl:versionIRI",
-                    OWL_VERSION_INFO => "owl:versionInfo",
-                    _ => "dcterms:modified",
-                };
-                let known = self.headers.contains_key(s);
-                if known || self.candidates.len() < MAX_UNTYPED_CANDIDATES {
-                    self.candidates
-                        .push((s.to_string(), property, term_text(&triple.object)));
-                }
-                return;
-            }
-            _ => {}
-        }
         // Only concepts' data is kept: other subjects (properties, imported classes) stay in the
         // store but never take memory here.
         let narrower_or_top = matches!(
@@ -290,9 +264,49 @@ impl<'a> Extractor<'a> {
             }
             return;
         }
+        self.observe_relation(s, p, &triple.object, prov);
+    }
+
+    /// A subject's type, or an ontology or scheme header's release property; `true` when the
+    /// triple was one of these and needs nothing more.
+    fn observe_header(&mut self, s: &str, p: &str, object: &Term) -> bool {
+        match p {
+            RDF_TYPE => {
+                if let Term::NamedNode(class) = object {
+                    let class = class.as_str();
+                    if class == OWL_ONTOLOGY {
+                        self.headers.insert(s.to_string(), "ontology");
+                    } else if class == SKOS_CONCEPT_SCHEME {
+                        self.headers.insert(s.to_string(), "scheme");
+                    } else if self.concept_types.iter().any(|t| t == class) {
+                        self.typed.insert(s.to_string());
+                    }
+                }
+                true
+            }
+            OWL_VERSION_IRI | OWL_VERSION_INFO | DCTERMS_MODIFIED => {
+                let property = match p {
+                    OWL_VERSION_IRI => "owl:versionIRI",
+                    OWL_VERSION_INFO => "owl:versionInfo",
+                    _ => "dcterms:modified",
+                };
+                let known = self.headers.contains_key(s);
+                if known || self.candidates.len() < MAX_UNTYPED_CANDIDATES {
+                    self.candidates
+                        .push((s.to_string(), property, term_text(object)));
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Definitions, parents, children, obsolescence, replacements, alternative ids and top
+    /// concepts of a concept in the namespace.
+    fn observe_relation(&mut self, s: &str, p: &str, object: &Term, prov: Provenance) {
         match p {
             IAO_DEFINITION | "http://www.w3.org/2004/02/skos/core#definition" => {
-                if let Term::Literal(lit) = &triple.object {
+                if let Term::Literal(lit) = object {
                     self.concept(s).definitions.push(Definition {
                         text: lit.value().to_string(),
                         lang: lit.language().map(str::to_string),
@@ -301,7 +315,7 @@ impl<'a> Extractor<'a> {
                 }
             }
             RDFS_SUBCLASS_OF | "http://www.w3.org/2004/02/skos/core#broader" => {
-                if let Term::NamedNode(parent) = &triple.object
+                if let Term::NamedNode(parent) = object
                     && parent.as_str() != "http://www.w3.org/2002/07/owl#Thing"
                 {
                     let kind = if p == RDFS_SUBCLASS_OF {
@@ -317,7 +331,7 @@ impl<'a> Extractor<'a> {
                 }
             }
             "http://www.w3.org/2004/02/skos/core#narrower" => {
-                if let Term::NamedNode(child) = &triple.object
+                if let Term::NamedNode(child) = object
                     && self.in_namespace(child.as_str())
                 {
                     self.concept(child.as_str()).parents.push(Link {
@@ -328,7 +342,7 @@ impl<'a> Extractor<'a> {
                 }
             }
             OWL_DEPRECATED => {
-                if let Term::Literal(lit) = &triple.object
+                if let Term::Literal(lit) = object
                     && matches!(lit.value(), "true" | "1")
                 {
                     self.concept(s).obsolete = true;
@@ -340,7 +354,7 @@ impl<'a> Extractor<'a> {
                 } else {
                     ReplacementKind::ReplacedBy
                 };
-                let target = match &triple.object {
+                let target = match object {
                     Term::NamedNode(n) => n.as_str().to_string(),
                     other => {
                         let text = term_text(other);
@@ -357,7 +371,7 @@ impl<'a> Extractor<'a> {
                 }
             }
             OIO_ALT_ID => {
-                let text = term_text(&triple.object);
+                let text = term_text(object);
                 if !text.is_empty() {
                     self.concept(s).alt_ids.push(text);
                 }
@@ -366,7 +380,7 @@ impl<'a> Extractor<'a> {
                 self.concept(s).top_concept = true
             }
             "http://www.w3.org/2004/02/skos/core#hasTopConcept" => {
-                if let Term::NamedNode(top) = &triple.object
+                if let Term::NamedNode(top) = object
                     && self.in_namespace(top.as_str())
                 {
                     self.concept(top.as_str()).top_concept = true;

@@ -15,25 +15,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let input = json!({
         "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit, "cursor": args.cursor
     });
-    let text = args.text.trim();
-    if text.is_empty() {
-        return Err(ToolError::new(
-            "invalid_argument",
-            "text is empty".into(),
-            "Pass the name to look for, e.g. \"Abnormality of body height\".",
-        ));
-    }
-    // Over-long input is a limit, as for identifiers, not a malformed argument.
-    if text.len() > MAX_TEXT_BYTES {
-        return Err(ToolError::new(
-            "limit_exceeded",
-            format!(
-                "text has {} bytes, over the {MAX_TEXT_BYTES} allowed",
-                text.len()
-            ),
-            "Pass the name alone (a mention, not a passage); split longer text into mentions first.",
-        ));
-    }
+    let text = checked_text(&args.text)?;
     let mut defaults = Vec::new();
     let limit = find_limit(args.limit, &mut defaults)?;
     let include_obsolete = args.include_obsolete.unwrap_or_else(|| {
@@ -120,6 +102,30 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             via_limited: search.via_limited,
         },
     })
+}
+
+/// The text to look for, trimmed: empty is malformed, over-long is a limit (as for
+/// identifiers), each with its own error.
+fn checked_text(text: &str) -> Result<&str, ToolError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ToolError::new(
+            "invalid_argument",
+            "text is empty".into(),
+            "Pass the name to look for, e.g. \"Abnormality of body height\".",
+        ));
+    }
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(ToolError::new(
+            "limit_exceeded",
+            format!(
+                "text has {} bytes, over the {MAX_TEXT_BYTES} allowed",
+                text.len()
+            ),
+            "Pass the name alone (a mention, not a passage); split longer text into mentions first.",
+        ));
+    }
+    Ok(text)
 }
 
 fn stage_names(stages: &[Stage]) -> Vec<String> {
