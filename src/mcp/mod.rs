@@ -46,7 +46,8 @@ pub const MAPPINGS_TEMPLATE: &str = "ontoresolve://mappings/{curie}";
 pub const MAPPING_SET_TEMPLATE: &str = "ontoresolve://mapping-set/{id}";
 
 /// How long one tool call may take, waiting for the pool included. SPARQL stops itself
-/// sooner (`resolve::query::QUERY_TIMEOUT`); other work is abandoned, its answer dropped.
+/// sooner (`resolve::query::QUERY_TIMEOUT`); other long work stops at this deadline
+/// (`resolve::deadline`), its partial answer dropped.
 pub const CALL_DEADLINE: Duration = Duration::from_secs(10);
 /// How often a 2025-11-25 session's notification task checks that the session still exists.
 const SESSION_CHECK: Duration = Duration::from_secs(30);
@@ -173,7 +174,8 @@ impl OntoServer {
     }
 
     /// Runs `work` on the blocking pool in a call place (and an `extra` place when given),
-    /// within the call deadline. Past it the caller is answered; the work ends on its own.
+    /// within the call deadline. Past it the caller is answered, and long work stops at its
+    /// next check of [`crate::resolve::deadline`] and gives its place back.
     async fn pooled<T, F>(&self, extra: Option<Arc<Semaphore>>, work: F) -> Result<T, PoolFailure>
     where
         T: Send + 'static,
@@ -182,6 +184,8 @@ impl OntoServer {
         let resolver = self.resolver();
         let calls = self.calls.clone();
         let deadline = self.deadline;
+        // Waiting for a place counts: the work stops itself at the same instant.
+        let due = std::time::Instant::now() + deadline;
         let task = async move {
             let extra_permit = match extra {
                 Some(places) => Some(places.acquire_owned().await),
@@ -190,13 +194,17 @@ impl OntoServer {
             let permit = calls.acquire_owned().await;
             tokio::task::spawn_blocking(move || {
                 let _permits = (permit, extra_permit);
-                crate::resolve::damage::watched(|| work(&resolver))
+                crate::resolve::deadline::within(due, || {
+                    crate::resolve::damage::watched(|| work(&resolver))
+                })
             })
             .await
         };
         match tokio::time::timeout(deadline, task).await {
-            Ok(Ok((answer, false))) => Ok(answer),
-            Ok(Ok((_, true))) => Err(PoolFailure::Damaged),
+            Ok(Ok(((answer, false), false))) => Ok(answer),
+            Ok(Ok(((_, true), _))) => Err(PoolFailure::Damaged),
+            // The work stopped itself at the deadline: its answer is partial, never served.
+            Ok(Ok((_, true))) => Err(PoolFailure::Timeout(deadline)),
             Ok(Err(join)) => {
                 tracing::error!(error = %join, "a request failed inside the server");
                 Err(PoolFailure::Panicked)

@@ -177,24 +177,32 @@ async fn call(
     }
 }
 
-/// A runaway query outlives the call's deadline: the caller gets `timeout` at the deadline,
-/// and the next cheap call is answered at once while the query still runs on the pool.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_call_past_its_deadline_is_a_timeout_answer_and_others_go_on() {
+/// An in-process 2025-11-25 client of a server over the default index whose calls have
+/// `deadline`.
+async fn client_of_default_index_with_deadline(
+    deadline: Duration,
+) -> rmcp::service::RunningService<RoleClient, ClientConfig> {
     let resolver = Arc::new(
         Resolver::open(&crate::support::default_index_dir()).expect("open the default index"),
     );
-    let server = OntoServer::new(resolver).with_deadline(Duration::from_millis(300));
+    let server = OntoServer::new(resolver).with_deadline(deadline);
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         if let Ok(running) = server.serve(server_io).await {
             let _ = running.waiting().await;
         }
     });
-    let client = ClientConfig::default()
+    ClientConfig::default()
         .serve(client_io)
         .await
-        .expect("initialize");
+        .expect("initialize")
+}
+
+/// A runaway query outlives the call's deadline: the caller gets `timeout` at the deadline,
+/// and the next cheap call is answered at once while the query still runs on the pool.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_past_its_deadline_is_a_timeout_answer_and_others_go_on() {
+    let client = client_of_default_index_with_deadline(Duration::from_millis(300)).await;
     let runaway =
         json!({ "query": "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f } }" });
     let started = std::time::Instant::now();
@@ -218,5 +226,41 @@ async fn a_call_past_its_deadline_is_a_timeout_answer_and_others_go_on() {
         "{:?}",
         started.elapsed()
     );
+    let _ = client.cancel().await;
+}
+
+/// Work that would run for seconds (a batch of 1,000 lookups of a MeSH heading with hundreds of
+/// supplementary records) stops itself at the call's deadline: every caller gets `timeout`,
+/// and the pool's places come back, so a cheap call right after is answered rather than left
+/// waiting behind work nobody will read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_work_past_its_deadline_stops_and_gives_its_pool_place_back() {
+    let client = client_of_default_index_with_deadline(Duration::from_millis(300)).await;
+    let heavy = json!({ "identifiers": vec!["MESH:D000068837"; 1000] });
+    let mut calls = Vec::new();
+    for _ in 0..ontoresolve::mcp::MAX_CONCURRENT_CALLS {
+        let peer = client.peer().clone();
+        let args = heavy.as_object().cloned().unwrap_or_default();
+        calls.push(tokio::spawn(async move {
+            peer.call_tool(CallToolRequestParams::new("map_identifiers").with_arguments(args))
+                .await
+        }));
+    }
+    for call in calls {
+        let result = call.await.expect("task").expect("tools/call");
+        assert_eq!(result.is_error, Some(true), "a whole batch in 300 ms?");
+        let text = result.content[0].as_text().map(|t| t.text.clone());
+        let answer: Value = serde_json::from_str(&text.unwrap_or_default()).expect("error JSON");
+        assert_eq!(answer["error"]["code"], "timeout", "{answer}");
+    }
+    // Had the batches run on, all eight places would be taken for seconds and this call,
+    // with the same 300 ms deadline, would time out waiting for one.
+    let answer = call(
+        &client,
+        "resolve_identifier",
+        json!({ "identifier": "HP:0000118" }),
+    )
+    .await;
+    assert_eq!(answer["result"]["outcome"], "found", "{answer}");
     let _ = client.cancel().await;
 }

@@ -4,7 +4,7 @@
 
 use ontoresolve::mcp::dto::{MapArgs, MapBatchArgs};
 use ontoresolve::mcp::tools;
-use ontoresolve::resolve::Resolver;
+use ontoresolve::resolve::{Resolver, deadline};
 use serde_json::Value;
 
 use crate::support::{build_into, default_index, fixtures, repo, shared_index};
@@ -336,6 +336,35 @@ fn a_batch_row_shows_map_identifiers_first_page_and_counts_the_rest() {
         suggestion.starts_with("1 row(s)") && suggestion.contains("map_identifier"),
         "{suggestion}"
     );
+}
+
+/// A batch asked after its deadline maps nothing more and is marked cut, so the server drops
+/// it as `timeout` rather than serving a partial list; without a deadline (the command line)
+/// nothing is cut.
+#[test]
+fn a_batch_past_its_deadline_stops_and_is_marked_cut() {
+    let args = MapBatchArgs {
+        identifiers: vec!["MESH:D000068837".into(); 1000],
+        targets: None,
+        include_inferred: None,
+        include_predicted: None,
+    };
+    let past = std::time::Instant::now() - std::time::Duration::from_millis(1);
+    let (answer, cut) = deadline::within(past, || tools::map_identifiers(default_index(), &args));
+    assert!(cut);
+    let answer = answer.expect("a cut batch still ends cleanly");
+    assert!(
+        answer.result.rows.is_empty(),
+        "nothing mapped past the deadline"
+    );
+    let later = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    let short = MapBatchArgs {
+        identifiers: vec!["MONDO:0005148".into(), "HGNC:11998".into()],
+        ..args
+    };
+    let (answer, cut) = deadline::within(later, || tools::map_identifiers(default_index(), &short));
+    assert!(!cut);
+    assert_eq!(answer.expect("answers").result.rows.len(), 2);
 }
 
 #[test]

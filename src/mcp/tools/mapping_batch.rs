@@ -43,6 +43,10 @@ pub fn map_identifiers(
     let mut nodes: Vec<String> = Vec::new();
     let mut seen_sources: BTreeSet<(String, String)> = BTreeSet::new();
     for identifier in &args.identifiers {
+        // Past the call's deadline the rest is not worth mapping: the answer is dropped.
+        if crate::resolve::deadline::passed() {
+            break;
+        }
         let answer = r.map_identifier(identifier, &options).map_err(damaged)?;
         nodes.extend(answer.nodes_read.iter().cloned());
         for release in releases(r, &answer) {

@@ -75,6 +75,10 @@ impl Resolver {
             let last_round = round + 1 == max_hops;
             let mut next = Vec::new();
             for partial in frontier {
+                // A call past its deadline stops here; its caller drops the partial answer.
+                if crate::resolve::deadline::passed() {
+                    break;
+                }
                 let Some(last) = partial.hops.last() else {
                     continue;
                 };
