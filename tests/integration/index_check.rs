@@ -341,7 +341,8 @@ fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_n
 }
 
 /// Over MCP, a damaged record met on a path that cannot carry the error (a concept's child,
-/// listed in its details and its resource) fails the request instead of leaving the child out;
+/// listed in its details and its resource; the record itself, read for its mappings resource)
+/// fails the request instead of leaving the child out or reading as "no such resource";
 /// a question that does not meet it is still answered.
 #[test]
 fn a_damaged_record_met_inside_an_answer_fails_the_request_not_just_the_log() {
@@ -357,6 +358,10 @@ fn a_damaged_record_met_inside_an_answer_fails_the_request_not_just_the_log() {
         ),
         format!(
             r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"get_concept","arguments":{{"identifier":"XD:0000001"}},{meta}}}}}"#
+        ),
+        // The mappings resource reads the damaged record itself: damage, not "no such resource".
+        format!(
+            r#"{{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{{"uri":"ontoresolve://mappings/XD:0000004",{meta}}}}}"#
         ),
     ];
     let mut child = exe()
@@ -399,6 +404,11 @@ fn a_damaged_record_met_inside_an_answer_fails_the_request_not_just_the_log() {
     assert_eq!(
         resource["error"]["data"]["code"], "index_damaged",
         "{resource}"
+    );
+    let mappings = by_id(4);
+    assert_eq!(
+        mappings["error"]["data"]["code"], "index_damaged",
+        "{mappings}"
     );
     let sound = by_id(3);
     assert_eq!(

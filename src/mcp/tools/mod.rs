@@ -62,7 +62,9 @@ impl ToolError {
 /// The answer when part of the index cannot be read: an error, never "no match". The damage
 /// is logged; it names the file, never the request.
 pub(super) fn index_damaged(error: &dyn std::fmt::Display) -> ToolError {
-    tracing::error!("index damaged: {error}");
+    // Logged and the request marked, so that a caller who drops the error (a resource read
+    // whose only other answer is "no such resource") still fails as damaged.
+    crate::resolve::damage::report(error);
     damaged_answer()
 }
 
