@@ -1,5 +1,6 @@
 //! Streamable HTTP: rmcp's service at `/mcp` behind one gate that checks the bearer token,
-//! applies the per-client rate limit and the body limit, answers unparsable bodies with a
+//! applies the per-client rate limit, the per-client share of tool-call places
+//! (`client_places.rs`) and the body limit, answers unparsable bodies with a
 //! JSON-RPC error, and writes one structured access-log line per request (never argument
 //! values).
 
@@ -16,7 +17,8 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::OntoServer;
+use super::client_places::{ClientPlaces, MAX_CALLS_PER_CLIENT};
+use super::{CALL_DEADLINE, OntoServer};
 use crate::resolve::live::LiveIndex;
 
 /// The rate limit when `--rate-limit` is not given: calls per second per client.
@@ -102,6 +104,8 @@ struct Gate {
     limiter: Option<RateLimiter>,
     /// Failed authentications per address, so a token cannot be guessed at full speed.
     failures: RateLimiter,
+    /// Each client's share of the pool's tool-call places.
+    places: ClientPlaces,
     max_body_bytes: usize,
 }
 
@@ -275,6 +279,18 @@ async fn gate(
         tracing::info!(target: "ontoresolve::access", %client, method = probed.method.as_deref().unwrap_or("-"), status = 429, outcome = "rate_limited");
         return too_many_requests(probed.id, wait);
     }
+    // Held until the answer is made (answers are plain JSON), so the place covers the work.
+    let _place = if probed.method.as_deref() == Some("tools/call") {
+        match gate.places.acquire(&client, CALL_DEADLINE).await {
+            Some(place) => Some(place),
+            None => {
+                tracing::info!(target: "ontoresolve::access", %client, method = "tools/call", status = 429, outcome = "too_many_calls_at_once");
+                return too_many_requests(probed.id, Duration::from_secs(1));
+            }
+        }
+    } else {
+        None
+    };
     let response = next
         .run(Request::from_parts(parts, Body::from(bytes)))
         .await;
@@ -342,6 +358,7 @@ pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router
             rate: FAILED_AUTH_PER_SECOND,
             buckets: Mutex::new(HashMap::new()),
         },
+        places: ClientPlaces::new(MAX_CALLS_PER_CLIENT),
         limiter: (options.rate_limit > 0).then(|| RateLimiter {
             rate: f64::from(options.rate_limit),
             buckets: Mutex::new(HashMap::new()),

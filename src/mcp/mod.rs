@@ -4,6 +4,7 @@
 //! in `resources.rs`.
 
 mod catalogue;
+mod client_places;
 mod completion;
 pub mod cursor;
 pub mod dto;
@@ -17,6 +18,7 @@ mod router;
 mod session;
 mod stdio;
 
+pub use client_places::MAX_CALLS_PER_CLIENT;
 pub use http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT, HttpOptions, http_router, serve_http};
 pub use instructions::instructions as instructions_for;
 pub use prompts::{EXPLAIN_PROMPT, GROUND_PROMPT, MAP_LIST_PROMPT};

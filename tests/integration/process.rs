@@ -112,7 +112,41 @@ fn announced_port(line: &str) -> Option<u16> {
 
 /// One HTTP/1.1 POST to /mcp: status, raw headers and body.
 pub(crate) fn post(port: u16, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    post_on(stream, port, headers, body)
+}
+
+/// [`post`] from another loopback address (`127.0.0.2`, say): to the server, another client.
+pub(crate) fn post_from(
+    source: std::net::Ipv4Addr,
+    port: u16,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .expect("runtime");
+    let stream = runtime
+        .block_on(async {
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.bind((source, 0).into())?;
+            socket
+                .connect((std::net::Ipv4Addr::LOCALHOST, port).into())
+                .await?
+                .into_std()
+        })
+        .expect("connect from the source address");
+    stream.set_nonblocking(false).expect("blocking");
+    post_on(stream, port, headers, body)
+}
+
+fn post_on(
+    mut stream: TcpStream,
+    port: u16,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
     let mut request = format!(
         "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()

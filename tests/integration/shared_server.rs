@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::process::{binary, post, serve, serve_at};
-use crate::support::{build_into, fixtures, scratch};
+use crate::process::{binary, post, post_from, serve, serve_at};
+use crate::support::{build_into, default_index_dir, fixtures, scratch};
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
@@ -335,4 +335,54 @@ fn a_rebuild_is_served_within_seconds_and_builds_in_use_are_kept() {
         !build_dirs(&index).contains(&second_dir),
         "once released it goes too"
     );
+}
+
+/// One client's long calls side by side (eight batches of 500 lookups of a MeSH heading with
+/// hundreds of supplementary records, seconds each) take at most its share of the pool's
+/// places, so another client's cheap call is answered at once rather than after them.
+#[test]
+fn one_clients_long_calls_never_leave_another_client_waiting() {
+    let server = serve(&default_index_dir(), &["--rate-limit", "0"], &[]);
+    let port = server.1;
+    let heavy = json!({ "identifiers": vec!["MESH:D000068837"; 500] });
+    let batches: Vec<_> = (0..ontoresolve::mcp::MAX_CONCURRENT_CALLS)
+        .map(|_| {
+            let heavy = heavy.clone();
+            std::thread::spawn(move || modern_call(port, &[], "map_identifiers", heavy))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let headers = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "resolve_identifier"),
+    ];
+    let started = Instant::now();
+    let (status, _, body) = post_from(
+        std::net::Ipv4Addr::new(127, 0, 0, 2),
+        port,
+        &headers,
+        &call_body("resolve_identifier", json!({ "identifier": "HP:0000118" })),
+    );
+    let waited = started.elapsed();
+    let still_running = batches.iter().filter(|b| !b.is_finished()).count();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#"\"outcome\":\"found\""#), "{body}");
+    assert!(
+        still_running > 0,
+        "the batches were meant to outlast the cheap call"
+    );
+    assert!(
+        waited < Duration::from_secs(2),
+        "another client's cheap call waited {waited:?} behind the batches"
+    );
+    // The first client's calls over its share waited for its own places; those that found
+    // none within the call deadline were told to retry, never dropped.
+    for batch in batches {
+        let (status, _, body) = batch.join().expect("batch thread");
+        assert!(
+            status == 200 || (status == 429 && body.contains(r#""rate_limited""#)),
+            "{status} {body}"
+        );
+    }
 }
