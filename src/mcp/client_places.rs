@@ -1,7 +1,7 @@
-//! Places for tool calls per HTTP client: no client runs more than half of the pool's calls at
-//! once, so one client sending long calls side by side never leaves the others waiting. A call
-//! over its client's share waits for one of that client's places, up to the call deadline, and
-//! is then refused as rate limited.
+//! Places for pooled work per HTTP client (tool calls, resource reads, completion): no client
+//! runs more than half of the pool's calls at once, so one client sending long calls side by
+//! side never leaves the others waiting. A call over its client's share waits for one of that
+//! client's places, up to the call deadline, and is then refused as rate limited.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

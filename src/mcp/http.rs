@@ -280,11 +280,15 @@ async fn gate(
         return too_many_requests(probed.id, wait);
     }
     // Held until the answer is made (answers are plain JSON), so the place covers the work.
-    let _place = if probed.method.as_deref() == Some("tools/call") {
+    let pooled = matches!(
+        probed.method.as_deref(),
+        Some("tools/call" | "resources/read" | "completion/complete")
+    );
+    let _place = if pooled {
         match gate.places.acquire(&client, CALL_DEADLINE).await {
             Some(place) => Some(place),
             None => {
-                tracing::info!(target: "ontoresolve::access", %client, method = "tools/call", status = 429, outcome = "too_many_calls_at_once");
+                tracing::info!(target: "ontoresolve::access", %client, method = probed.method.as_deref().unwrap_or("-"), status = 429, outcome = "too_many_calls_at_once");
                 return too_many_requests(probed.id, Duration::from_secs(1));
             }
         }
