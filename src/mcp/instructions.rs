@@ -3,6 +3,27 @@
 use crate::resolve::Manifest;
 
 pub fn instructions(m: &Manifest) -> String {
+    let set_ids = mapping_set_ids(m);
+    let mut out = scope(m, &set_ids);
+    out.push_str(TOOL_GUIDE);
+    out.push_str(&licences(m, &set_ids));
+    out
+}
+
+/// The catalogue ids of the loaded mapping sets, in manifest order, each once.
+fn mapping_set_ids(m: &Manifest) -> Vec<&str> {
+    let mut set_ids: Vec<&str> = Vec::new();
+    for set in &m.mapping_sets {
+        if !set_ids.contains(&set.source.as_str()) {
+            set_ids.push(&set.source);
+        }
+    }
+    set_ids
+}
+
+/// What is loaded (sources, mapping sets, what was skipped), what is not covered, and how
+/// identifiers are normalized.
+fn scope(m: &Manifest, set_ids: &[&str]) -> String {
     let mut out = String::from("SCOPE\nLoaded sources (id, release):\n");
     for s in &m.sources {
         out.push_str(&format!(
@@ -10,15 +31,9 @@ pub fn instructions(m: &Manifest) -> String {
             s.id, s.title, s.release, s.scope
         ));
     }
-    let mut set_ids: Vec<&str> = Vec::new();
-    for set in &m.mapping_sets {
-        if !set_ids.contains(&set.source.as_str()) {
-            set_ids.push(&set.source);
-        }
-    }
     if !set_ids.is_empty() {
         out.push_str("Loaded mapping sets (see ontoresolve://mapping-set/{id}):\n");
-        for id in &set_ids {
+        for id in set_ids {
             let files: Vec<_> = m.mapping_sets_of(id).collect();
             let rows: u64 = files.iter().map(|s| s.counts.rows).sum();
             let predicted = if files.iter().any(|s| s.predicted) {
@@ -68,8 +83,11 @@ pub fn instructions(m: &Manifest) -> String {
              reported as an unknown prefix, never guessed.\n\n",
         ),
     }
-    out.push_str(
-        "TOOL GUIDE\n\
+    out
+}
+
+/// Which tool to call first, when to go on, and the common workflows.
+const TOOL_GUIDE: &str = "TOOL GUIDE\n\
          - Have an identifier (CURIE, IRI, PREFIX_local)? Call resolve_identifier first. It says \
          found, obsolete (with every replacement), not in the loaded sources, or malformed/unknown \
          prefix: treat anything but found as not resolved.\n\
@@ -84,18 +102,24 @@ pub fn instructions(m: &Manifest) -> String {
          (predicate: hasDbXref is only a cross-reference, not the same thing), how sure, and \
          whether it is inferred (with its path); read negatives and conflicts before choosing.\n\
          - Unsure what is loaded or which release? Call list_sources.\n\
+         - Want to check or go beyond an answer? describe_schema says how each source's graph \
+         is shaped (classes, predicates, counts, example queries); sparql_query runs an \
+         answer's sparql, or any read-only query, with a row cap and a deadline.\n\
          Common workflows: (1) name -> find_concepts -> get_concept on the top candidate when ambiguous is false, \
          otherwise choose among the candidates by match_kind and source; \
          (2) identifier -> resolve_identifier -> if obsolete, get_concept on each replacement; \
          (3) hierarchy -> get_concept, then get_concept on a parent or child.\n\
          Every answer carries the source releases, the index build id and a SPARQL query that \
-         re-runs it. A prefix's pattern, example and URI prefixes are at ontoresolve://prefix/{prefix}.\n\n",
-    );
-    out.push_str("LICENCES AND ATTRIBUTION\n");
+         re-runs it. A prefix's pattern, example and URI prefixes are at ontoresolve://prefix/{prefix}.\n\n";
+
+/// Each source's, mapping set's and the registry's licence and attribution, stated once here
+/// rather than in every answer.
+fn licences(m: &Manifest, set_ids: &[&str]) -> String {
+    let mut out = String::from("LICENCES AND ATTRIBUTION\n");
     for s in &m.sources {
         out.push_str(&format!("- {}: {}. {}\n", s.id, s.license, s.attribution));
     }
-    for id in &set_ids {
+    for id in set_ids {
         if let Some(set) = m.mapping_sets_of(id).next() {
             out.push_str(&format!(
                 "- {id} (mapping sets): {}. {}\n",

@@ -910,8 +910,8 @@ async fn prompts_carry_grounding_through_mappings_and_explain_them() {
 }
 
 /// Every tool's schemas are read by the model on every turn: the whole `tools/list` stays
-/// under 24 KB, and every tool or prompt the instructions, descriptions and prompts name
-/// exists.
+/// under 24 KB, every tool or prompt the instructions, descriptions and prompts name exists,
+/// and the instructions name every tool.
 #[tokio::test]
 async fn the_tool_catalogue_stays_small_and_names_only_what_exists() {
     let client = connect(Revision::Modern).await;
@@ -965,5 +965,15 @@ async fn the_tool_catalogue_stays_small_and_names_only_what_exists() {
         }
     }
     assert!(mentioned > 10, "the check saw {mentioned} names");
+    // The instructions' tool guide says when to call each tool: none is left for the agent to
+    // discover by reading schemas.
+    let instructions = &texts[tools.tools.len()];
+    for tool in &tools.tools {
+        assert!(
+            instructions.contains(tool.name.as_ref()),
+            "the tool guide never names {}",
+            tool.name
+        );
+    }
     let _ = client.cancel().await;
 }
