@@ -11,7 +11,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::MAX_CONCURRENT_CALLS;
 
-/// Tool calls one client may have running at once.
+/// Pooled calls (tool calls, resource reads, completions) one client may have running at once.
 pub const MAX_CALLS_PER_CLIENT: usize = MAX_CONCURRENT_CALLS / 2;
 /// Idle clients remembered before they are forgotten.
 const MAX_TRACKED_CLIENTS: usize = 10_000;

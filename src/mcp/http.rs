@@ -1,5 +1,5 @@
 //! Streamable HTTP: rmcp's service at `/mcp` behind one gate that checks the bearer token,
-//! applies the per-client rate limit, the per-client share of tool-call places
+//! applies the per-client rate limit, the per-client share of pool places
 //! (`client_places.rs`) and the body limit, answers unparsable bodies with a
 //! JSON-RPC error, and writes one structured access-log line per request (never argument
 //! values).
@@ -104,7 +104,7 @@ struct Gate {
     limiter: Option<RateLimiter>,
     /// Failed authentications per address, so a token cannot be guessed at full speed.
     failures: RateLimiter,
-    /// Each client's share of the pool's tool-call places.
+    /// Each client's share of the pool's places (tool calls, resource reads, completion).
     places: ClientPlaces,
     max_body_bytes: usize,
 }
@@ -124,14 +124,23 @@ fn token_tag(token: &str) -> String {
     format!("token:{:08x}", hasher.finish() as u32)
 }
 
+/// Why a client is told to wait.
+const OVER_RATE: &str = "rate limit exceeded: slow down";
+const OVER_SHARE: &str =
+    "too many calls at once from this client: wait for one to finish, or send fewer side by side";
+
 fn too_many_requests(id: Value, wait: Duration) -> Response {
+    too_many(id, wait, OVER_RATE)
+}
+
+fn too_many(id: Value, wait: Duration, message: &str) -> Response {
     let retry_after_ms = wait.as_millis().max(1) as u64;
     let mut response = json_response(
         StatusCode::TOO_MANY_REQUESTS,
         jsonrpc_error(
             id,
             -32000,
-            "rate limit exceeded: slow down",
+            message,
             json!({ "code": "rate_limited", "retry_after_ms": retry_after_ms }),
         ),
     );
@@ -289,7 +298,7 @@ async fn gate(
             Some(place) => Some(place),
             None => {
                 tracing::info!(target: "ontoresolve::access", %client, method = probed.method.as_deref().unwrap_or("-"), status = 429, outcome = "too_many_calls_at_once");
-                return too_many_requests(probed.id, Duration::from_secs(1));
+                return too_many(probed.id, Duration::from_secs(1), OVER_SHARE);
             }
         }
     } else {
