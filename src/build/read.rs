@@ -238,47 +238,32 @@ pub(super) fn ingest_source(
             }
             result.map(|()| (sink.extractor, sink.release))
         });
-        let loaded = match rx.recv() {
-            Ok(Message::Graph(graph)) => {
-                let incoming = Incoming {
-                    rx,
-                    buffer: Vec::new().into_iter(),
-                    done: false,
-                };
-                store.load_graph(&graph, incoming).map(|()| graph)
-            }
-            _ => {
-                drop(rx);
-                Err(LoadError::Input(Aborted))
-            }
-        };
+        let loaded = load_streamed(rx, store);
         let parsed = parser.join();
         (parsed, loaded)
     });
     // A store failure closes the channel, so the parser sees only "stopped": report the cause.
     let graph = match loaded {
-        Ok(graph) => graph,
+        Ok(graph) => Some(graph),
         Err(LoadError::Store(error)) => {
             return Err(BuildError::SourceStore {
                 id: spec.id.clone(),
                 error,
             });
         }
-        Err(LoadError::Input(Aborted)) => String::new(),
+        Err(LoadError::Input(Aborted)) => None,
     };
-    let (extractor, release) = match parsed {
-        Ok(result) => result.map_err(source_err)?,
-        Err(_) => {
-            return Err(source_err(IngestError::Stopped(
-                "the parser thread failed".into(),
-            )));
-        }
+    let Ok(parsed) = parsed else {
+        return Err(source_err(IngestError::Stopped(
+            "the parser thread failed".into(),
+        )));
     };
-    if graph.is_empty() {
+    let (extractor, release) = parsed.map_err(source_err)?;
+    let Some(graph) = graph.filter(|g| !g.is_empty()) else {
         return Err(source_err(IngestError::Stopped(
             "the triple stream ended early".into(),
         )));
-    }
+    };
     let (release, release_origin) =
         release.unwrap_or_else(|| ("unknown".to_string(), ReleaseOrigin::Unknown));
 
@@ -300,6 +285,22 @@ pub(super) fn ingest_source(
         0,
     );
     Ok((record, concepts))
+}
+
+/// The loader's side of the channel: the first message names the graph, the rest stream its
+/// triples into the store. The graph's name, or `Aborted` when the parser stopped first.
+fn load_streamed(rx: Receiver<Message>, store: &StoreWriter) -> Result<String, LoadError<Aborted>> {
+    match rx.recv() {
+        Ok(Message::Graph(graph)) => {
+            let incoming = Incoming {
+                rx,
+                buffer: Vec::new().into_iter(),
+                done: false,
+            };
+            store.load_graph(&graph, incoming).map(|()| graph)
+        }
+        _ => Err(LoadError::Input(Aborted)),
+    }
 }
 
 /// The extractor for a source's kind: MeSH's RDF has a profile of its own.
