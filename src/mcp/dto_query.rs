@@ -41,15 +41,46 @@ pub struct QueryResultDto {
     /// One object per row: variable -> term; unbound variables are absent.
     pub rows: Vec<BTreeMap<String, TermDto>>,
     /// ASK's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub boolean: Option<bool>,
     /// The row cap applied.
     pub row_cap: u32,
     /// More rows existed than the cap allowed.
+    #[serde(skip_serializing_if = "super::echo::is_false")]
     pub cap_hit: bool,
     /// Whether `total` counts every row (counting past the cap stops at 100,000 rows or the deadline).
     pub total_exact: bool,
     /// The deadline applied, in milliseconds.
     pub timeout_ms: u64,
+    /// The graphs the query ran on.
+    pub dataset: DatasetDto,
+    /// When nothing was found: the query's IRIs that occur in no triple, each with the IRI
+    /// it most likely meant.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub absent_iris: Vec<AbsentIriDto>,
+}
+
+/// The dataset a query ran on.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DatasetDto {
+    /// `union_of_named_graphs` (no FROM: the default graph merges every source's graph, and
+    /// GRAPH still selects one) or `from` (the query's FROM and FROM NAMED).
+    #[schemars(extend("enum" = ["union_of_named_graphs", "from"]))]
+    pub default_graph: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub from_named: Vec<String>,
+}
+
+/// An IRI of the query that no triple uses.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct AbsentIriDto {
+    pub iri: String,
+    /// The loaded concept's IRI it most likely meant (another letter case, or a CURIE
+    /// written inside `<…>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meant: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -94,6 +125,8 @@ pub struct ExampleQuery {
 /// The answer of `describe_schema`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct SchemaDto {
+    /// How queries see the graphs: without FROM the default graph is their union.
+    pub default_graph: String,
     pub graphs: Vec<GraphSchema>,
     /// Three queries for sparql_query, each tested against this index.
     pub examples: Vec<ExampleQuery>,

@@ -126,7 +126,7 @@ impl OntoServer {
     /// Run this query.
     #[tool(
         input_schema = schema_for_type::<SparqlArgs>(),
-        description = "Run read-only SPARQL (SELECT, ASK, CONSTRUCT, DESCRIBE) on the store, one named graph per source release; every other tool's `sparql` runs here unchanged. Updates, LOAD and SERVICE are refused (read_only_query); rows are capped (limit, default 100, max 1000) and queries stop after 5 s (timeout), both echoed. Rows are SPARQL JSON terms.",
+        description = "Run read-only SPARQL (SELECT, ASK, CONSTRUCT, DESCRIBE) on the store, one named graph per source release; without FROM the default graph is their union. Every other tool's `sparql` runs here unchanged; an empty answer names the query's IRIs that occur nowhere. Updates, LOAD and SERVICE are refused (read_only_query); rows are capped (limit, default 100, max 1000) and queries stop after 5 s (timeout), both echoed. Rows are SPARQL JSON terms.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,

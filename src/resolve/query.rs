@@ -4,11 +4,12 @@
 
 use std::time::Duration;
 
-use super::{ResolveError, Resolver};
+use super::{Outcome, ResolveError, Resolver};
 use crate::store::{QueryRows, parse_read_only};
 
 pub use crate::store::{
-    AnswerTerm, MAX_COUNTED_ROWS, MAX_QUERY_BYTES, QueryFailure, QueryForm, QueryRefusal, TermKind,
+    AnswerTerm, MAX_COUNTED_ROWS, MAX_QUERY_BYTES, QueryDataset, QueryFailure, QueryForm,
+    QueryRefusal, TermKind,
 };
 
 /// Rows returned when the caller names no limit.
@@ -36,6 +37,17 @@ pub struct QueryAnswer {
     pub rows: QueryRows,
     pub row_cap: usize,
     pub timeout: Duration,
+    /// When nothing was found: each IRI of the query that occurs in no triple, with the
+    /// loaded concept's IRI it most likely meant when the registry reads it as an identifier.
+    pub absent: Vec<AbsentIri>,
+}
+
+/// An IRI a query matched against that no triple uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbsentIri {
+    pub iri: String,
+    /// The IRI of the loaded concept it reads as (another case, a CURIE written as `<…>`).
+    pub meant: Option<String>,
 }
 
 impl Resolver {
@@ -54,11 +66,33 @@ impl Resolver {
         let rows = self
             .store()?
             .run_read_only(query, offset, row_cap, timeout)?;
+        let absent = rows
+            .absent_iris
+            .iter()
+            .map(|iri| AbsentIri {
+                meant: self.meant_iri(iri),
+                iri: iri.clone(),
+            })
+            .collect();
         Ok(QueryAnswer {
             form,
             rows,
             row_cap,
             timeout,
+            absent,
         })
+    }
+
+    /// The loaded concept an IRI no triple uses most likely stands for: the registry reads it
+    /// as an identifier (`hp_0000118` for `HP_0000118`, `HP:0000118` written inside `<…>`).
+    fn meant_iri(&self, iri: &str) -> Option<String> {
+        let (_, outcome) = self.resolve_identifier(iri).ok()?;
+        let concept = match outcome {
+            Outcome::Found(matches) => matches.first()?.concept,
+            Outcome::Obsolete { concept, .. } => concept,
+            _ => return None,
+        };
+        let found = self.concept(concept)?.iri;
+        (found != iri).then_some(found)
     }
 }

@@ -1,14 +1,15 @@
 //! The RDF store: every triple of every source, in an Oxigraph RocksDB store, one named graph
 //! per source release. The only module that opens the store or evaluates SPARQL.
 
+mod algebra;
 mod query;
 mod shape;
 
 pub use shape::GraphShape;
 
 pub use query::{
-    AnswerTerm, MAX_COUNTED_ROWS, MAX_QUERY_BYTES, QueryFailure, QueryForm, QueryRefusal,
-    QueryRows, ReadOnlyQuery, TermKind, parse_read_only,
+    AnswerTerm, MAX_COUNTED_ROWS, MAX_QUERY_BYTES, QueryDataset, QueryFailure, QueryForm,
+    QueryRefusal, QueryRows, ReadOnlyQuery, TermKind, parse_read_only,
 };
 
 use std::path::Path;
@@ -111,6 +112,7 @@ impl<E> From<StorageError> for LoadError<E> {
 }
 
 /// A built store opened read-only; several processes may share it.
+#[derive(Clone)]
 pub struct StoreReader {
     store: Store,
 }

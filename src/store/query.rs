@@ -2,14 +2,13 @@
 //! write (updates, LOAD) or reach another server (SERVICE), and run with a row cap and a
 //! deadline that cancels the evaluation itself, so a query that would run forever stops.
 
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, mpsc};
 use std::time::Duration;
 
-use oxigraph::model::Term;
-use oxigraph::sparql::{CancellationToken, QueryEvaluationError, QueryResults, SparqlEvaluator};
-use spargebra::algebra::{AggregateExpression, Expression, GraphPattern, OrderExpression};
-
 use super::StoreReader;
+use super::algebra::{calls_service, matched_iris};
+use oxigraph::model::{NamedNode, Term};
+use oxigraph::sparql::{CancellationToken, QueryEvaluationError, QueryResults, SparqlEvaluator};
 
 /// The longest query text accepted, in bytes.
 pub const MAX_QUERY_BYTES: usize = 20_000;
@@ -56,6 +55,8 @@ pub enum QueryFailure {
     Timeout(Duration),
     #[error("SPARQL evaluation failed: {0}")]
     Evaluation(String),
+    #[error("earlier queries are still being stopped")]
+    Busy,
 }
 
 /// A query that was checked to be read-only and local.
@@ -64,6 +65,57 @@ pub struct ReadOnlyQuery {
     query: spargebra::Query,
     pub form: QueryForm,
 }
+
+/// The graphs a query ran on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum QueryDataset {
+    /// No FROM or FROM NAMED: the default graph is the union of every named graph, and
+    /// `GRAPH` still selects one.
+    #[default]
+    UnionDefaultGraph,
+    /// The query's own FROM (the default graph) and FROM NAMED graphs.
+    Declared {
+        default: Vec<String>,
+        named: Vec<String>,
+    },
+}
+
+impl ReadOnlyQuery {
+    /// The dataset the query declares, or the union default graph when it declares none.
+    pub fn dataset(&self) -> QueryDataset {
+        let declared = match &self.query {
+            spargebra::Query::Select { dataset, .. }
+            | spargebra::Query::Ask { dataset, .. }
+            | spargebra::Query::Construct { dataset, .. }
+            | spargebra::Query::Describe { dataset, .. } => dataset.as_ref(),
+        };
+        match declared {
+            None => QueryDataset::UnionDefaultGraph,
+            Some(d) => QueryDataset::Declared {
+                default: d.default.iter().map(|n| n.as_str().to_string()).collect(),
+                named: d
+                    .named
+                    .iter()
+                    .flatten()
+                    .map(|n| n.as_str().to_string())
+                    .collect(),
+            },
+        }
+    }
+
+    /// The IRIs the query matches data against.
+    pub fn matched_iris(&self) -> Vec<String> {
+        match &self.query {
+            spargebra::Query::Select { pattern, .. }
+            | spargebra::Query::Ask { pattern, .. }
+            | spargebra::Query::Construct { pattern, .. }
+            | spargebra::Query::Describe { pattern, .. } => matched_iris(pattern),
+        }
+    }
+}
+
+/// How many of a query's IRIs are looked up when it finds nothing.
+const MAX_CHECKED_IRIS: usize = 20;
 
 /// One RDF term of an answer, as the SPARQL JSON results format spells it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,6 +159,11 @@ pub struct QueryRows {
     pub total: u64,
     /// Whether `total` is every row, not a lower bound.
     pub total_exact: bool,
+    /// The graphs the query ran on.
+    pub dataset: QueryDataset,
+    /// When the query found nothing: the IRIs it matches against that occur in no triple of
+    /// the store (the likely reason it found nothing).
+    pub absent_iris: Vec<String>,
 }
 
 /// How many rows past the cap are counted to report a total.
@@ -190,106 +247,39 @@ pub fn parse_read_only(text: &str) -> Result<ReadOnlyQuery, QueryRefusal> {
     })
 }
 
-fn calls_service(p: &GraphPattern) -> bool {
-    match p {
-        GraphPattern::Service { .. } => true,
-        GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => false,
-        GraphPattern::Join { left, right }
-        | GraphPattern::Lateral { left, right }
-        | GraphPattern::Union { left, right }
-        | GraphPattern::Minus { left, right } => calls_service(left) || calls_service(right),
-        GraphPattern::LeftJoin {
-            left,
-            right,
-            expression,
-        } => {
-            calls_service(left)
-                || calls_service(right)
-                || expression.as_ref().is_some_and(expression_calls_service)
+/// How long after its deadline a cancelled evaluation may take to say so before the caller
+/// is answered without it (a join or aggregate held in memory notices late).
+const CANCEL_GRACE: Duration = Duration::from_millis(200);
+/// Evaluations that may run at once, cancelled ones winding down included; a new query
+/// waits for a place (up to its deadline), so abandoned work never piles up.
+const MAX_EVALUATIONS: usize = 6;
+static EVALUATIONS: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// One place among [`MAX_EVALUATIONS`], given back when the evaluation thread ends.
+struct EvaluationPlace;
+
+impl EvaluationPlace {
+    /// A place, waiting at most `wait` for one.
+    fn take(wait: Duration) -> Option<EvaluationPlace> {
+        let (count, freed) = &EVALUATIONS;
+        let running = count.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut running, _) = freed
+            .wait_timeout_while(running, wait, |n| *n >= MAX_EVALUATIONS)
+            .unwrap_or_else(|e| e.into_inner());
+        if *running >= MAX_EVALUATIONS {
+            return None;
         }
-        GraphPattern::Filter { expr, inner } => {
-            expression_calls_service(expr) || calls_service(inner)
-        }
-        GraphPattern::Extend {
-            inner, expression, ..
-        } => expression_calls_service(expression) || calls_service(inner),
-        GraphPattern::OrderBy { inner, expression } => {
-            calls_service(inner)
-                || expression.iter().any(|o| match o {
-                    OrderExpression::Asc(e) | OrderExpression::Desc(e) => {
-                        expression_calls_service(e)
-                    }
-                })
-        }
-        GraphPattern::Group {
-            inner, aggregates, ..
-        } => {
-            calls_service(inner)
-                || aggregates.iter().any(|(_, a)| match a {
-                    AggregateExpression::CountSolutions { .. } => false,
-                    AggregateExpression::FunctionCall { expr, .. } => {
-                        expression_calls_service(expr)
-                    }
-                })
-        }
-        GraphPattern::Graph { inner, .. }
-        | GraphPattern::Project { inner, .. }
-        | GraphPattern::Distinct { inner }
-        | GraphPattern::Reduced { inner }
-        | GraphPattern::Slice { inner, .. } => calls_service(inner),
+        *running += 1;
+        Some(EvaluationPlace)
     }
 }
 
-fn expression_calls_service(e: &Expression) -> bool {
-    match e {
-        Expression::Exists(p) => calls_service(p),
-        Expression::NamedNode(_)
-        | Expression::Literal(_)
-        | Expression::Variable(_)
-        | Expression::Bound(_) => false,
-        Expression::Or(a, b)
-        | Expression::And(a, b)
-        | Expression::Equal(a, b)
-        | Expression::SameTerm(a, b)
-        | Expression::Greater(a, b)
-        | Expression::GreaterOrEqual(a, b)
-        | Expression::Less(a, b)
-        | Expression::LessOrEqual(a, b)
-        | Expression::Add(a, b)
-        | Expression::Subtract(a, b)
-        | Expression::Multiply(a, b)
-        | Expression::Divide(a, b) => expression_calls_service(a) || expression_calls_service(b),
-        Expression::UnaryPlus(a) | Expression::UnaryMinus(a) | Expression::Not(a) => {
-            expression_calls_service(a)
-        }
-        Expression::In(a, list) => {
-            expression_calls_service(a) || list.iter().any(expression_calls_service)
-        }
-        Expression::If(a, b, c) => {
-            expression_calls_service(a)
-                || expression_calls_service(b)
-                || expression_calls_service(c)
-        }
-        Expression::Coalesce(list) | Expression::FunctionCall(_, list) => {
-            list.iter().any(expression_calls_service)
-        }
-    }
-}
-
-/// Cancels a token when the deadline passes, unless dropped first.
-struct Watchdog {
-    _stop: mpsc::Sender<()>,
-}
-
-impl Watchdog {
-    fn start(token: CancellationToken, timeout: Duration) -> Watchdog {
-        let (stop, stopped) = mpsc::channel::<()>();
-        std::thread::spawn(move || {
-            if let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(timeout) {
-                token.cancel();
-            }
-        });
-        Watchdog { _stop: stop }
+impl Drop for EvaluationPlace {
+    fn drop(&mut self) {
+        let (count, freed) = &EVALUATIONS;
+        let mut running = count.lock().unwrap_or_else(|e| e.into_inner());
+        *running = running.saturating_sub(1);
+        freed.notify_one();
     }
 }
 
@@ -337,6 +327,11 @@ fn evaluation_error(e: QueryEvaluationError, timeout: Duration) -> QueryFailure 
 impl StoreReader {
     /// Runs a checked query, skipping `offset` rows and keeping at most `limit`, stopping it
     /// after `timeout`.
+    ///
+    /// The evaluation runs on a thread of its own and the caller is answered by the deadline
+    /// whatever it is doing: oxigraph checks cancellation as it reads quads, not inside a
+    /// join or aggregate it holds in memory, so a cancelled evaluation may finish late; its
+    /// thread then ends on its own, holding one of [`MAX_EVALUATIONS`] places until it does.
     pub fn run_read_only(
         &self,
         query: ReadOnlyQuery,
@@ -344,15 +339,59 @@ impl StoreReader {
         limit: usize,
         timeout: Duration,
     ) -> Result<QueryRows, QueryFailure> {
+        let started = std::time::Instant::now();
+        let place = EvaluationPlace::take(timeout).ok_or(QueryFailure::Busy)?;
+        let timeout_left = timeout.saturating_sub(started.elapsed());
         let token = CancellationToken::new();
-        let _watchdog = Watchdog::start(token.clone(), timeout);
-        let results = SparqlEvaluator::new()
+        let (sender, answer) = mpsc::channel();
+        let reader = self.clone();
+        let evaluation_token = token.clone();
+        std::thread::Builder::new()
+            .name("sparql".into())
+            .spawn(move || {
+                let _place = place;
+                let rows = reader.evaluate(query, offset, limit, timeout, evaluation_token);
+                let _ = sender.send(rows);
+            })
+            .map_err(|e| QueryFailure::Evaluation(format!("no thread for the query: {e}")))?;
+        match answer.recv_timeout(timeout_left) {
+            Ok(rows) => rows,
+            Err(_) => {
+                token.cancel();
+                // What the evaluation had when it noticed (rows counted so far), if it
+                // notices soon; else the deadline's answer.
+                answer
+                    .recv_timeout(CANCEL_GRACE)
+                    .unwrap_or(Err(QueryFailure::Timeout(timeout)))
+            }
+        }
+    }
+
+    /// Evaluates a checked query until it ends or `token` is cancelled.
+    fn evaluate(
+        &self,
+        query: ReadOnlyQuery,
+        offset: usize,
+        limit: usize,
+        timeout: Duration,
+        token: CancellationToken,
+    ) -> Result<QueryRows, QueryFailure> {
+        let dataset = query.dataset();
+        let iris = query.matched_iris();
+        let mut prepared = SparqlEvaluator::new()
             .with_cancellation_token(token)
-            .for_query(query.query)
+            .for_query(query.query);
+        if dataset == QueryDataset::UnionDefaultGraph {
+            prepared.dataset_mut().set_default_graph_as_union();
+        }
+        let results = prepared
             .on_store(&self.store)
             .execute()
             .map_err(|e| evaluation_error(e, timeout))?;
-        let mut out = QueryRows::default();
+        let mut out = QueryRows {
+            dataset,
+            ..QueryRows::default()
+        };
         match results {
             QueryResults::Boolean(b) => {
                 out.boolean = Some(b);
@@ -383,6 +422,40 @@ impl StoreReader {
                         Some(answer_term(triple.object)),
                     ]
                 })?;
+            }
+        }
+        if out.total == 0 && out.boolean != Some(true) {
+            out.absent_iris = self.absent(&iris)?;
+        }
+        Ok(out)
+    }
+
+    /// Of these IRIs (at most [`MAX_CHECKED_IRIS`]), the ones no triple of any graph uses as
+    /// subject, predicate or object.
+    fn absent(&self, iris: &[String]) -> Result<Vec<String>, QueryFailure> {
+        let mut out = Vec::new();
+        for iri in iris.iter().take(MAX_CHECKED_IRIS) {
+            let Ok(node) = NamedNode::new(iri.as_str()) else {
+                continue;
+            };
+            let node = node.as_ref();
+            let used = |quads: oxigraph::store::QuadIter<'_>| -> Result<bool, QueryFailure> {
+                match quads.into_iter().next() {
+                    None => Ok(false),
+                    Some(Ok(_)) => Ok(true),
+                    Some(Err(e)) => Err(QueryFailure::Evaluation(e.to_string())),
+                }
+            };
+            let found = used(
+                self.store
+                    .quads_for_pattern(Some(node.into()), None, None, None),
+            )? || used(self.store.quads_for_pattern(None, Some(node), None, None))?
+                || used(
+                    self.store
+                        .quads_for_pattern(None, None, Some(node.into()), None),
+                )?;
+            if !found {
+                out.push(iri.clone());
             }
         }
         Ok(out)

@@ -168,7 +168,7 @@ fn rows_are_capped_and_the_cap_and_total_are_echoed() {
     assert_eq!(row["type"], "uri", "{row}");
     let default = run(query, None).expect("select");
     assert_eq!(rows(&default), 50);
-    assert_eq!(default["result"]["cap_hit"], false);
+    assert_ne!(default["result"]["cap_hit"], true);
     assert!(
         default["query"]["defaults_applied"]
             .as_array()
@@ -198,22 +198,187 @@ fn construct_gives_triples_and_literals_keep_language_and_datatype() {
     );
 }
 
+/// Opens the store before a clock starts: the first query of a run opens it.
+fn store_opened() {
+    let opened = run("ASK { }", None);
+    assert!(opened.is_ok(), "{opened:?}");
+}
+
+/// Keeps both cores busy with name searches until dropped.
+struct Load {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    workers: Vec<std::thread::JoinHandle<u64>>,
+}
+
+impl Load {
+    fn start(threads: usize) -> Load {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let workers = (0..threads)
+            .map(|i| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut calls = 0u64;
+                    let words = ["abnormality", "neoplasm of the breast", "seizure", "growth"];
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        let text = words[(calls as usize + i) % words.len()];
+                        let _ = default_index().find_by_name(&ontoresolve::resolve::NameQuery {
+                            text,
+                            sources: None,
+                            include_obsolete: false,
+                            full_text_beside_names: true,
+                        });
+                        calls += 1;
+                    }
+                    calls
+                })
+            })
+            .collect();
+        Load { stop, workers }
+    }
+
+    /// Stops the load; the calls it made.
+    fn stop(self) -> u64 {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or(0))
+            .sum()
+    }
+}
+
 #[test]
-fn a_query_that_would_run_forever_is_stopped_at_its_deadline() {
-    // A cross product of every graph with itself: hours of work, read quad by quad.
-    let runaway = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f } }";
-    let started = Instant::now();
-    let result = default_index().run_query(runaway, 0, 10, Duration::from_millis(300));
-    let took = started.elapsed();
-    assert!(
-        matches!(result, Err(QueryError::Failed(QueryFailure::Timeout(_)))),
-        "{result:?}"
-    );
-    assert!(took < Duration::from_secs(3), "stopped in {took:?}");
+fn a_query_that_would_run_forever_is_stopped_within_a_second_of_its_deadline_under_load() {
+    store_opened();
+    let load = Load::start(2);
+    // A cross product of every graph with itself, counted: hours of work held in memory.
+    for runaway in [
+        "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f } }",
+        "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }",
+    ] {
+        let deadline = Duration::from_millis(500);
+        let started = Instant::now();
+        let result = default_index().run_query(runaway, 0, 10, deadline);
+        let took = started.elapsed();
+        assert!(
+            matches!(result, Err(QueryError::Failed(QueryFailure::Timeout(_)))),
+            "{runaway}: {result:?}"
+        );
+        assert!(
+            took < deadline + Duration::from_secs(2),
+            "{runaway}: stopped in {took:?}"
+        );
+    }
     // Through the tool, with its own deadline: the code is `timeout`.
     let started = Instant::now();
-    assert_eq!(run(runaway, None).unwrap_err(), "timeout");
-    assert!(started.elapsed() < QUERY_TIMEOUT + Duration::from_secs(3));
+    assert_eq!(
+        run(
+            "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }",
+            None
+        )
+        .unwrap_err(),
+        "timeout"
+    );
+    let took = started.elapsed();
+    let calls = load.stop();
+    assert!(calls > 0, "the load ran");
+    assert!(
+        took < QUERY_TIMEOUT + Duration::from_secs(2),
+        "stopped in {took:?}"
+    );
+}
+
+#[test]
+fn a_query_without_graph_sees_the_union_of_the_source_graphs() {
+    let answer = run(
+        r#"SELECT ?s WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> "Abnormality of body height" }"#,
+        None,
+    )
+    .expect("runs");
+    assert_eq!(
+        answer["result"]["rows"][0]["s"]["value"], "http://purl.obolibrary.org/obo/HP_0000002",
+        "{answer}"
+    );
+    assert_eq!(
+        answer["result"]["dataset"]["default_graph"],
+        "union_of_named_graphs"
+    );
+    let count = run("SELECT (COUNT(*) AS ?n) WHERE { ?s a ?class }", None).expect("runs");
+    let n: u64 = count["result"]["rows"][0]["n"]["value"]
+        .as_str()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    assert!(n > 100_000, "typed subjects in the union: {n}");
+}
+
+#[test]
+fn from_limits_the_default_graph_to_the_graphs_it_names() {
+    let r = default_index();
+    let hp = r
+        .manifest()
+        .sources
+        .iter()
+        .find(|s| s.id == "hp")
+        .expect("HPO is bundled");
+    let other = r
+        .manifest()
+        .sources
+        .iter()
+        .find(|s| s.id != "hp")
+        .expect("another source");
+    let label = r#"?s <http://www.w3.org/2000/01/rdf-schema#label> "Abnormality of body height""#;
+    let from_hp = run(
+        &format!("SELECT ?s FROM <{}> WHERE {{ {label} }}", hp.graph),
+        None,
+    )
+    .expect("runs");
+    assert_eq!(rows(&from_hp), 1, "{from_hp}");
+    assert_eq!(from_hp["result"]["dataset"]["default_graph"], "from");
+    assert_eq!(from_hp["result"]["dataset"]["from"][0], hp.graph.as_str());
+    let from_other = run(
+        &format!("SELECT ?s FROM <{}> WHERE {{ {label} }}", other.graph),
+        None,
+    )
+    .expect("runs");
+    assert_eq!(rows(&from_other), 0, "{from_other}");
+}
+
+#[test]
+fn an_empty_answer_names_the_iri_that_occurs_nowhere_and_the_one_it_meant() {
+    let answer = run(
+        "SELECT ?label WHERE { <http://purl.obolibrary.org/obo/hp_0000118> <http://www.w3.org/2000/01/rdf-schema#label> ?label }",
+        None,
+    )
+    .expect("runs");
+    assert_eq!(rows(&answer), 0);
+    let absent = &answer["result"]["absent_iris"];
+    assert_eq!(
+        absent,
+        &serde_json::json!([{
+            "iri": "http://purl.obolibrary.org/obo/hp_0000118",
+            "meant": "http://purl.obolibrary.org/obo/HP_0000118"
+        }]),
+        "{answer}"
+    );
+    assert!(
+        answer["suggestion"]
+            .as_str()
+            .is_some_and(|s| s.contains("HP_0000118")),
+        "{answer}"
+    );
+    // A CURIE written as an IRI is read the same way.
+    let answer = run("ASK { <HP:0000118> ?p ?o }", None).expect("runs");
+    assert_ne!(answer["result"]["boolean"], true);
+    assert_eq!(
+        answer["result"]["absent_iris"][0]["meant"], "http://purl.obolibrary.org/obo/HP_0000118",
+        "{answer}"
+    );
+    // A query that finds something names nothing.
+    let found = run(
+        "SELECT ?label WHERE { <http://purl.obolibrary.org/obo/HP_0000118> <http://www.w3.org/2000/01/rdf-schema#label> ?label }",
+        None,
+    )
+    .expect("runs");
+    assert!(found["result"].get("absent_iris").is_none(), "{found}");
 }
 
 #[test]

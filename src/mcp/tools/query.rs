@@ -8,8 +8,8 @@ use super::{ToolError, all_sources};
 use crate::mcp::dto::*;
 use crate::resolve::Resolver;
 use crate::resolve::query::{
-    AnswerTerm, DEFAULT_QUERY_ROWS, MAX_QUERY_BYTES, MAX_QUERY_ROWS, QUERY_TIMEOUT, QueryError,
-    QueryFailure, QueryRefusal,
+    AbsentIri, AnswerTerm, DEFAULT_QUERY_ROWS, MAX_QUERY_BYTES, MAX_QUERY_ROWS, QUERY_TIMEOUT,
+    QueryDataset, QueryError, QueryFailure, QueryRefusal,
 };
 
 fn term(t: AnswerTerm) -> TermDto {
@@ -47,6 +47,11 @@ fn query_error(e: QueryError) -> ToolError {
             "timeout",
             format!("the query ran past its {} ms deadline and was stopped", t.as_millis()),
             "Narrow it: bind a subject or predicate, name a GRAPH, or add a LIMIT before ORDER BY.",
+        ),
+        QueryError::Failed(QueryFailure::Busy) => ToolError::new(
+            "rate_limited",
+            "earlier queries that ran past their deadline are still being stopped".into(),
+            "Retry in a few seconds, with a narrower query.",
         ),
         QueryError::Failed(QueryFailure::Evaluation(message)) => ToolError::new(
             "query_failed",
@@ -114,7 +119,8 @@ pub fn sparql_query(
     Ok(Envelope {
         query: QueryEcho {
             input,
-            normalized: args.query.trim().to_string(),
+            // The query itself is the answer's `sparql`: not echoed twice.
+            normalized: String::new(),
             steps: Vec::new(),
             filters: json!({ "limit": answer.row_cap, "timeout_ms": timeout_ms }),
             defaults_applied: defaults,
@@ -132,8 +138,10 @@ pub fn sparql_query(
                 if total_exact { "" } else { "at least " },
                 answer.rows.total
             ))
-        } else if returned == 0 && answer.rows.boolean.is_none() {
-            Some("No rows. describe_schema lists each graph's classes and predicates; name a GRAPH or drop a pattern.".into())
+        } else if returned == 0 && answer.rows.boolean.is_none()
+            || answer.rows.boolean == Some(false)
+        {
+            Some(empty_suggestion(&answer.absent))
         } else {
             None
         },
@@ -146,6 +154,52 @@ pub fn sparql_query(
             cap_hit: capped,
             total_exact,
             timeout_ms,
+            dataset: dataset(&answer.rows.dataset),
+            absent_iris: answer
+                .absent
+                .iter()
+                .map(|a| AbsentIriDto {
+                    iri: a.iri.clone(),
+                    meant: a.meant.clone(),
+                })
+                .collect(),
         },
     })
+}
+
+fn dataset(d: &QueryDataset) -> DatasetDto {
+    match d {
+        QueryDataset::UnionDefaultGraph => DatasetDto {
+            default_graph: "union_of_named_graphs".into(),
+            from: Vec::new(),
+            from_named: Vec::new(),
+        },
+        QueryDataset::Declared { default, named } => DatasetDto {
+            default_graph: "from".into(),
+            from: default.clone(),
+            from_named: named.clone(),
+        },
+    }
+}
+
+/// Why an empty answer may be empty: the IRIs that occur nowhere, and what they likely meant.
+fn empty_suggestion(absent: &[AbsentIri]) -> String {
+    if absent.is_empty() {
+        return "Nothing matched, though every IRI of the query occurs in the data: check literals (language tags, datatypes) and joins; describe_schema lists each graph's classes and predicates.".into();
+    }
+    let named: Vec<String> = absent
+        .iter()
+        .take(5)
+        .map(|a| match &a.meant {
+            Some(m) => format!(
+                "<{}> (did you mean <{m}>?)",
+                crate::mcp::echo::error_text(&a.iri)
+            ),
+            None => format!("<{}>", crate::mcp::echo::error_text(&a.iri)),
+        })
+        .collect();
+    format!(
+        "Nothing matched, and these IRIs occur in no triple: {}. describe_schema lists the IRIs in use.",
+        named.join(", ")
+    )
 }

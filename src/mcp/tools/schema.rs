@@ -8,6 +8,8 @@ use crate::resolve::{GraphShape, GraphShapes, Resolver, sparql};
 
 /// Classes and predicates listed per graph, the most used first.
 pub const MAX_LISTED_IRIS: usize = 40;
+/// How the store's graphs are seen by a query, said once in the schema answer.
+pub const DEFAULT_GRAPH_NOTE: &str = "Without FROM, the default graph is the union of every named graph below; FROM, FROM NAMED and GRAPH select graphs.";
 /// Rows each example query asks for.
 const EXAMPLE_ROWS: usize = 10;
 
@@ -148,6 +150,10 @@ pub fn describe_schema(r: &Resolver, args: &SchemaArgs) -> Result<Envelope<Schem
         index: m.build_id.clone(),
         sparql: sparql::graph_shapes(&graph_iris),
         suggestion: None,
-        result: SchemaDto { graphs, examples },
+        result: SchemaDto {
+            default_graph: DEFAULT_GRAPH_NOTE.into(),
+            graphs,
+            examples,
+        },
     })
 }
