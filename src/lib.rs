@@ -12,3 +12,5 @@ pub mod model;
 pub mod registry;
 pub mod resolve;
 pub mod store;
+#[cfg(test)]
+mod test_data;

@@ -1,13 +1,19 @@
 //! `scripts/eval-grounding` on the NCBI Disease develop set: the command runs the real binary
 //! over MCP stdio on the bundled catalogue's index and reports recall@1/@10 of `find_concepts`
-//! beside the plain MeSH dictionary, with latency. No threshold: the figures are printed for
-//! the CI log, and the test fails only when the command or its report is broken.
+//! beside the plain MeSH dictionary, with latency. It fails when recall drops below a floor set
+//! just under the develop-set figures, and (with `ONTORESOLVE_REQUIRE_DATA`) when the corpus is
+//! missing; the figures are printed for the CI log.
 
 use std::process::Command;
 
 use serde_json::Value;
 
 use crate::support::{default_index_dir, repo, scratch, shared_data};
+
+/// Floors for `find_concepts` with `sources=["mesh"]` on the develop set, just under its
+/// figures (recall@10 0.704, recall@1 0.583 when they were set): a drop in grounding fails CI.
+const RECALL_AT_10_FLOOR: f64 = 0.69;
+const RECALL_AT_1_FLOOR: f64 = 0.57;
 
 fn number(value: &Value, path: &str) -> f64 {
     value
@@ -17,10 +23,15 @@ fn number(value: &Value, path: &str) -> f64 {
 }
 
 #[test]
-fn eval_grounding_reports_recall_and_latency_of_find_concepts_on_the_develop_set() {
+fn grounding_on_the_develop_set_stays_above_its_recall_floor_and_reports_latency() {
     let Some(data) = shared_data() else { return };
     let corpus = data.join("corpora/ncbi-disease/NCBIdevelopset_corpus.txt");
     if !corpus.is_file() {
+        assert!(
+            std::env::var_os("ONTORESOLVE_REQUIRE_DATA").is_none(),
+            "{} not found and ONTORESOLVE_REQUIRE_DATA is set",
+            corpus.display()
+        );
         eprintln!("SKIPPED: {} not found", corpus.display());
         return;
     }
@@ -74,6 +85,13 @@ fn eval_grounding_reports_recall_and_latency_of_find_concepts_on_the_develop_set
             "{system}: recall@1 {at1} above recall@10 {at10}"
         );
     }
+    let at10 = number(figures, "/ontoresolve/recall_at_10");
+    let at1 = number(figures, "/ontoresolve/recall_at_1");
+    assert!(
+        at10 >= RECALL_AT_10_FLOOR && at1 >= RECALL_AT_1_FLOOR,
+        "grounding dropped: recall@10 {at10:.3} (floor {RECALL_AT_10_FLOOR}), recall@1 {at1:.3} \
+         (floor {RECALL_AT_1_FLOOR})\n{stdout}"
+    );
     let p50 = number(figures, "/latency_ms/p50");
     let p99 = number(figures, "/latency_ms/p99");
     assert!(0.0 < p50 && p50 <= p99, "latency p50 {p50} p99 {p99}");

@@ -1,7 +1,5 @@
 //! The MeSH RDF join on NLM's sample files (skipped when absent) and on small hostile inputs.
 
-use std::path::{Path, PathBuf};
-
 use oxttl::{NTriplesParser, TurtleParser};
 
 use super::*;
@@ -41,13 +39,9 @@ fn turtle(body: &str) -> Vec<Triple> {
 
 /// The triples of a shared sample file, or `None` (after saying so) when it is absent.
 fn sample(name: &str) -> Option<Vec<Triple>> {
-    let dir = std::env::var_os("ONTORESOLVE_SHARED_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
-        PathBuf::from,
-    );
-    let path = dir.join("mesh/rdf").join(name);
+    let path = crate::test_data::shared_data().join("mesh/rdf").join(name);
     let Ok(file) = std::fs::File::open(&path) else {
-        println!("SKIPPED: {} is absent", path.display());
+        crate::test_data::skip(&format!("{} is absent", path.display()));
         return None;
     };
     let triples = NTriplesParser::new()

@@ -1,16 +1,12 @@
 //! Tests on the real mapping sets under the shared data directory (`ONTORESOLVE_SHARED_DATA`,
-//! else `../shared/data` beside the crate). Each test prints `SKIPPED: …` and passes when its
-//! files are absent.
+//! else `../shared/data` beside the crate). Each test skips when its files are
+//! absent (`crate::test_data::skip`: it fails instead under `ONTORESOLVE_REQUIRE_DATA`).
 
 use std::path::PathBuf;
 
 use super::*;
 
-fn shared_data() -> PathBuf {
-    std::env::var_os("ONTORESOLVE_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
+use crate::test_data::{shared_data, skip};
 
 /// What one file yielded.
 struct ReadSet {
@@ -25,7 +21,7 @@ fn shared_file(name: &str) -> Option<PathBuf> {
     if path.is_file() {
         return Some(path);
     }
-    println!("SKIPPED: {} is absent", path.display());
+    skip(&format!("{} is absent", path.display()));
     None
 }
 
@@ -119,7 +115,7 @@ fn mondo_exact_mesh_set_reads_every_row_with_mesh_expanded_through_identifiers_o
 fn every_mondo_set_reads_without_problem_rows() {
     let dir = shared_data().join("sssom/mondo-2026-08-04");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("SKIPPED: {} is absent", dir.display());
+        skip(&format!("{} is absent", dir.display()));
         return;
     };
     let mut names: Vec<String> = entries
@@ -232,7 +228,7 @@ fn pistoia_hp_doid_reads_equivalent_class_with_confidence_and_set_level_provider
 fn every_mouse_human_set_reads_with_its_header() {
     let dir = shared_data().join("sssom/mh_mapping_initiative");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("SKIPPED: {} is absent", dir.display());
+        skip(&format!("{} is absent", dir.display()));
         return;
     };
     let mut names: Vec<String> = entries

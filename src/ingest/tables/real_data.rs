@@ -1,6 +1,6 @@
 //! Tests on the real tables under the shared data directory (`ONTORESOLVE_SHARED_DATA`, else
-//! `../shared/data` beside the crate). Each test prints `SKIPPED: …` and passes when its file
-//! is absent.
+//! `../shared/data` beside the crate). Each test skips when its file is absent
+//! (`crate::test_data::skip`: it fails instead under `ONTORESOLVE_REQUIRE_DATA`).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
@@ -11,11 +11,7 @@ use crate::ingest::TableFormat;
 use crate::ingest::input::open_reader;
 use crate::model::{LabelKind, XrefKind};
 
-fn shared_data() -> PathBuf {
-    std::env::var_os("ONTORESOLVE_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
+use crate::test_data::{shared_data, skip};
 
 /// Reads the named files as one source, or `None` (after saying so) when one is absent.
 fn read_real(format: TableFormat, names: &[&str]) -> Option<TableConcepts> {
@@ -23,7 +19,7 @@ fn read_real(format: TableFormat, names: &[&str]) -> Option<TableConcepts> {
     for name in names {
         let path = shared_data().join(name);
         let Ok(file) = std::fs::File::open(&path) else {
-            println!("SKIPPED: {} is absent", path.display());
+            skip(&format!("{} is absent", path.display()));
             return None;
         };
         inputs.push((path, open_reader(file).expect("opens")));
@@ -146,11 +142,11 @@ fn real_mesh_rows_agree_with_mesh_tsv_to_rdf() {
     let tool = shared_data().join("../tools/mesh-tsv-to-rdf");
     let mesh_dir = shared_data().join("mesh");
     if !tool.exists() || !mesh_dir.exists() {
-        println!(
-            "SKIPPED: {} or {} is absent",
+        skip(&format!(
+            "{} or {} is absent",
             tool.display(),
             mesh_dir.display()
-        );
+        ));
         return;
     }
     let out = tempfile::NamedTempFile::new().expect("temp file");
@@ -161,7 +157,7 @@ fn real_mesh_rows_agree_with_mesh_tsv_to_rdf() {
         .args(["--limit", &limit.to_string()])
         .status();
     if !status.is_ok_and(|s| s.success()) {
-        println!("SKIPPED: cannot run python3 {}", tool.display());
+        skip(&format!("cannot run python3 {}", tool.display()));
         return;
     }
     let theirs = summarize_rdf(&std::fs::read_to_string(out.path()).expect("reads"));
