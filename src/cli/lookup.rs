@@ -20,6 +20,7 @@ pub fn run(
             text: query,
             sources: None,
             include_obsolete: true,
+            full_text_beside_names: false,
         })
         .context("the index could not be searched")?;
     if found.candidates.is_empty() {

@@ -15,7 +15,8 @@ pub use identifier::{
     BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, MAX_IDENTIFIER_BYTES, Normalized, Outcome,
 };
 pub use search::{
-    FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, Stage, ViaMapping, penalties,
+    FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, SkipReason, Stage,
+    ViaMapping, penalties,
 };
 
 use std::path::Path;

@@ -55,6 +55,33 @@ fn main() {
     }
     let r = Resolver::open(&index)
         .expect("a built index (ontoresolve build, or ONTORESOLVE_BENCH_INDEX)");
+    // One exact name, asked again and again: the cheapest question, where overhead shows.
+    let exact = vec!["Abnormality of body height".to_string(); 2000];
+    let core = time_each(&exact, |text| {
+        r.find_by_name(&NameQuery {
+            text,
+            sources: None,
+            include_obsolete: false,
+            full_text_beside_names: false,
+        })
+        .expect("search");
+    });
+    report("find_by_name (core), an exact name", core);
+    let tool = time_each(&exact, |text| {
+        let answer = tools::find_concepts(
+            &r,
+            &FindArgs {
+                text: text.into(),
+                sources: None,
+                include_obsolete: None,
+                limit: None,
+                cursor: None,
+            },
+        )
+        .expect("find_concepts");
+        serde_json::to_vec(&answer).expect("json");
+    });
+    report("find_concepts + JSON, an exact name", tool);
     let texts = mentions(&corpus);
     println!("{} mentions of {}", texts.len(), corpus.display());
     let mesh = vec!["mesh".to_string()];
@@ -64,6 +91,7 @@ fn main() {
                 text,
                 sources: sources.map(|s| s.as_slice()),
                 include_obsolete: false,
+                full_text_beside_names: false,
             })
             .expect("search");
         });

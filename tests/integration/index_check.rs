@@ -333,6 +333,7 @@ fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_n
             text: &name,
             sources: None,
             include_obsolete: true,
+            full_text_beside_names: false,
         })
         .expect_err("a name search that meets the damaged record fails");
     assert!(named(&error), "{error}");

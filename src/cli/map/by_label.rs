@@ -121,6 +121,7 @@ fn search(cx: &Context, name: &str, sources: Option<&[String]>) -> anyhow::Resul
         text: name,
         sources,
         include_obsolete: false,
+        full_text_beside_names: false,
     })?)
 }
 
@@ -195,7 +196,7 @@ fn name_predicate(kind: MatchKind) -> MappingPredicate {
     }
 }
 
-/// `label 'Breast Neoplasms' (en), stage exact_label+synonym, score 0.950`.
+/// `label 'Breast Neoplasms' (en), stage exact_name, score 0.950`.
 fn match_words(candidate: &NameCandidate) -> String {
     let mut words = candidate.kind.as_str().to_string();
     if let Some(text) = &candidate.text {

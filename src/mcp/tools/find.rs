@@ -1,19 +1,20 @@
 //! "Which concepts have this name?": `find_concepts` shapes the core's name search into the
 //! envelope, with the SPARQL that re-runs its exact stage.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::*;
 use crate::mcp::dto::*;
 use crate::resolve::sparql;
 use crate::resolve::{
-    ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, NameSearch, NameStep, Resolver, Stage,
-    ViaMapping,
+    ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, NameSearch, NameStep, Resolver,
+    SkipReason, Stage, ViaMapping,
 };
 
 pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
     let input = json!({
-        "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete, "limit": args.limit, "cursor": args.cursor
+        "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete,
+        "limit": args.limit, "cursor": args.cursor
     });
     let text = checked_text(&args.text)?;
     let mut defaults = Vec::new();
@@ -23,70 +24,76 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         false
     });
     let wanted = wanted_sources(r, args.sources.as_deref(), &mut defaults)?;
+    // Every graph when every source is wanted: the query's GRAPH then ranges over all.
+    let every_source = wanted.len() == r.manifest().sources.len();
     let graphs: Vec<String> = r
         .manifest()
         .sources
         .iter()
-        .filter(|s| wanted.contains(&s.id))
+        .filter(|s| !every_source && wanted.contains(&s.id))
         .map(|s| s.graph.clone())
         .collect();
+    let build_id = r.manifest().build_id.as_str();
+    let scope =
+        format!("find_concepts\u{0}{text}\u{0}{wanted:?}\u{0}{include_obsolete}\u{0}{limit}");
+    let offset = super::page_offset(r, args.cursor.as_deref(), &scope)?;
+    // A later page also ranks the full-text readings a name matched as typed leaves out on
+    // the first: they rank last, so the earlier positions stay as they were.
+    let full_text = args.cursor.is_some();
     let search = r
         .find_by_name(&NameQuery {
             text,
             sources: Some(&wanted),
             include_obsolete,
+            full_text_beside_names: full_text,
         })
         .map_err(|e| index_damaged(&e))?;
     let distinct = search.distinct_concepts() as u64;
     let entities = search.distinct_entities as u64;
     let total = search.candidates.len() as u64;
-    let build_id = r.manifest().build_id.as_str();
-    let scope =
-        format!("find_concepts\u{0}{text}\u{0}{wanted:?}\u{0}{include_obsolete}\u{0}{limit}");
-    let offset = super::page_offset(r, args.cursor.as_deref(), &scope)?;
     // A cursor past the end (forged, or from a longer list) gives an empty page, never a panic.
     let len = search.candidates.len();
     let start = offset.min(len);
     let page = start..(start + limit).min(len);
+    let mut iris: Vec<String> = Vec::with_capacity(page.len());
     let candidates: Vec<Candidate> = search.candidates[page.clone()]
         .iter()
-        .filter_map(|c| candidate(r, c))
+        .filter_map(|c| {
+            let (candidate, iri) = candidate(r, c)?;
+            iris.push(iri);
+            Some(candidate)
+        })
         .collect();
     let returned = candidates.len() as u64;
-    let next_page = (page.end < search.candidates.len())
+    let text_left_out = search
+        .stages_skipped
+        .iter()
+        .any(|&(stage, _)| stage == Stage::FullText);
+    let more_listed = page.end < search.candidates.len();
+    let next_page = (more_listed || text_left_out)
         .then(|| crate::mcp::cursor::encode(build_id, &scope, page.end));
-    let sparql = find_sparql(
-        r,
-        &search,
-        page,
-        &candidates,
-        &graphs,
-        text,
-        include_obsolete,
-    );
+    let page_range = page.clone();
+    let sparql = find_sparql(r, &search, page, &iris, &graphs, text, include_obsolete);
     let obsolete_hidden = search.obsolete_hidden();
     let filtered = args.sources.as_ref().is_some_and(|s| !s.is_empty());
     let suggestion = find_suggestion(r, &search, filtered);
-    let truncated = next_page.is_some() || search.more_exist;
+    let truncated = more_listed || search.more_exist;
     Ok(Envelope {
         query: QueryEcho {
             input,
-            normalized: crate::resolve::name_key(text),
+            // Said only when folding changed the text.
+            normalized: Some(crate::resolve::name_key(text))
+                .filter(|key| key != text)
+                .unwrap_or_default(),
             steps: name_steps(&search),
-            filters: json!({ "sources": wanted, "include_obsolete": include_obsolete, "limit": limit }),
+            filters: find_filters(r, &wanted, include_obsolete, limit),
             defaults_applied: defaults,
         },
         total,
         returned,
         truncated,
         cursor: next_page,
-        sources: r
-            .manifest()
-            .sources
-            .iter()
-            .filter(|s| wanted.contains(&s.id))
-            .map(source_release)
-            .collect(),
+        sources: find_releases(r, &wanted, &search.candidates[page_range], &candidates),
         index: r.manifest().build_id.clone(),
         sparql,
         suggestion,
@@ -98,10 +105,50 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             obsolete_hidden,
             stages_tried: stage_names(&search.stages_tried),
             stages_matched: stage_names(&search.stages_matched),
+            stages_skipped: search
+                .stages_skipped
+                .iter()
+                .map(|&(stage, reason)| skipped(stage, reason))
+                .collect(),
             abbreviation: search.abbreviation,
             via_limited: search.via_limited,
         },
     })
+}
+
+/// The releases an answer drew on: the sources of the page's candidates (every source
+/// searched when the page is empty), and the mapping sets or sources whose statements led to
+/// its via-mapping candidates.
+fn find_releases(
+    r: &Resolver,
+    wanted: &[String],
+    page: &[NameCandidate],
+    listed: &[Candidate],
+) -> Vec<SourceRelease> {
+    let mut out: Vec<SourceRelease> = r
+        .manifest()
+        .sources
+        .iter()
+        .filter(|s| {
+            wanted.contains(&s.id)
+                && (listed.is_empty() || listed.iter().any(|c| c.concept.source == s.id))
+        })
+        .map(source_release)
+        .collect();
+    for e in page
+        .iter()
+        .filter_map(|c| c.via.as_ref())
+        .flat_map(|v| &v.evidence)
+    {
+        let e = super::mapping::statement_source(r, e);
+        if !out.iter().any(|s| s.id == e.source) {
+            out.push(SourceRelease {
+                id: e.source,
+                release: e.release,
+            });
+        }
+    }
+    out
 }
 
 /// The text to look for, trimmed: empty is malformed, over-long is a limit (as for
@@ -126,6 +173,31 @@ fn checked_text(text: &str) -> Result<&str, ToolError> {
         ));
     }
     Ok(text)
+}
+
+/// The filters in force; `sources` only when some were chosen (all are listed in the
+/// answer's `sources` otherwise).
+fn find_filters(r: &Resolver, wanted: &[String], include_obsolete: bool, limit: usize) -> Value {
+    let all = r.manifest().sources.len() == wanted.len();
+    let mut filters = json!({ "include_obsolete": include_obsolete, "limit": limit });
+    if !all && let Some(map) = filters.as_object_mut() {
+        map.insert("sources".into(), json!(wanted));
+    }
+    filters
+}
+
+/// A stage that did not run, with why and how to have it run.
+fn skipped(stage: Stage, reason: SkipReason) -> String {
+    let why = match (stage, reason) {
+        (Stage::FullText, SkipReason::NameMatchedAsTyped) => {
+            "the name matched as typed; the next page (cursor) adds its full-text readings"
+        }
+        (_, SkipReason::NameMatchedAsTyped) => "the name matched as typed",
+        (_, SkipReason::OnlyObsoleteMatched) => {
+            "only obsolete concepts matched, and other names never stand in for them; pass include_obsolete=true"
+        }
+    };
+    format!("{}: {why}", stage.as_str())
 }
 
 fn stage_names(stages: &[Stage]) -> Vec<String> {
@@ -153,7 +225,8 @@ fn find_limit(limit: Option<u32>, defaults: &mut Vec<String>) -> Result<usize, T
 
 /// How the name was read: the folding every stage uses, then the name-variant steps.
 fn name_steps(search: &NameSearch) -> Vec<String> {
-    let mut steps = vec!["folded case, spacing and punctuation".to_string()];
+    // Folding case, spacing and punctuation is every name's first step: `normalized` shows it.
+    let mut steps: Vec<String> = Vec::new();
     steps.extend(
         search
             .variant_steps
@@ -173,12 +246,12 @@ fn find_sparql(
     r: &Resolver,
     search: &NameSearch,
     page: std::ops::Range<usize>,
-    candidates: &[Candidate],
+    iris: &[String],
     graphs: &[String],
     text: &str,
     include_obsolete: bool,
 ) -> String {
-    let concepts: Vec<&str> = candidates.iter().map(|c| c.concept.iri.as_str()).collect();
+    let concepts: Vec<&str> = iris.iter().map(String::as_str).collect();
     let graphs: Vec<&str> = graphs.iter().map(String::as_str).collect();
     // Via-mapping candidates: the mapping statements between each and its origin, as the
     // mapping index names them (registry IRIs), in every graph.
@@ -226,7 +299,7 @@ fn find_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<
         ))
     } else if entities > 1 {
         Some(format!(
-            "The name matches {entities} distinct concepts: choose by match_kind (an alias or previous symbol may name another gene) and source, then confirm with get_concept."
+            "{entities} distinct concepts: choose by match_kind and source; confirm with get_concept."
         ))
     } else if distinct > 1 {
         Some(format!(
@@ -295,22 +368,13 @@ pub(super) fn hidden_summary(r: &Resolver, hidden: &[ConceptId]) -> String {
     parts.join("; ")
 }
 
-/// A core candidate in wire form.
-pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<Candidate> {
+/// A core candidate in wire form, with the concept's IRI (for the answer's SPARQL).
+pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, String)> {
     let concept = r.concept(c.concept)?;
-    let (distance_penalty, case_penalty) = crate::resolve::penalties(c);
-    let match_type = match c.stage {
-        Stage::Identifier => "identifier",
-        Stage::ExactName if c.kind.weight() >= 0.95 => "exact_label",
-        Stage::ExactName => "synonym",
-        Stage::ViaMapping => "via_mapping",
-        Stage::NameVariant => "name_variant",
-        Stage::NearSpelling => "fuzzy",
-        Stage::FullText => "full_text",
-    };
-    Some(Candidate {
-        concept: summary(r, &concept),
-        match_type: match_type.into(),
+    let summary = summary(r, &concept);
+    // The matched text is said only when it is not the label shown.
+    let matched_text = c.text.clone().filter(|t| summary.label.as_ref() != Some(t));
+    let candidate = Candidate {
         match_kind: c.kind.as_str().into(),
         case_exact: c.case_exact,
         replaced_by: if concept.obsolete {
@@ -322,23 +386,33 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<Candidate> {
             Vec::new()
         },
         distance: c.distance,
-        matched_text: c.text.clone(),
-        matched_lang: c.lang.clone(),
+        matched_lang: c.lang.clone().filter(|_| matched_text.is_some()),
+        matched_text,
         via: c.via.as_ref().map(|v| via(r, v)),
-        score: Score {
-            total: c.score,
-            match_type: c.weight.min(1.0),
-            distance_penalty,
-            case_penalty,
-            text_relevance: c.relevance,
-            basis: c.basis(),
-        },
-    })
+        score: c.score,
+        basis: (c.score != c.kind.weight() || c.relevance.is_some()).then(|| c.basis()),
+        concept: summary,
+    };
+    Some((candidate, concept.iri))
 }
 
 /// The mapping behind a via_mapping candidate, in wire form.
 fn via(r: &Resolver, v: &ViaMapping) -> Via {
     let from = r.concept(v.from);
+    let mut asserted_by: Vec<ViaAssertion> = Vec::new();
+    for e in &v.evidence {
+        let e = super::mapping::evidence(r, e);
+        if !asserted_by
+            .iter()
+            .any(|a| a.mapping_set_id == e.mapping_set_id && a.justification == e.justification)
+        {
+            asserted_by.push(ViaAssertion {
+                source: e.source,
+                mapping_set_id: e.mapping_set_id,
+                justification: e.justification,
+            });
+        }
+    }
     Via {
         identifier: from
             .as_ref()
@@ -348,20 +422,7 @@ fn via(r: &Resolver, v: &ViaMapping) -> Via {
             .as_ref()
             .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
         match_kind: v.from_kind.as_str().into(),
-        predicate: v.predicate.curie().to_string(),
-        asserted_by: v
-            .evidence
-            .iter()
-            .map(|e| {
-                let e = super::mapping::evidence(r, e);
-                ViaAssertion {
-                    source: e.source,
-                    mapping_set_id: e.mapping_set_id,
-                    release: e.release,
-                    justification: e.justification,
-                }
-            })
-            .collect(),
+        asserted_by,
     }
 }
 

@@ -178,10 +178,10 @@ impl Stage {
     pub fn as_str(self) -> &'static str {
         match self {
             Stage::Identifier => "identifier",
-            Stage::ExactName => "exact_label+synonym",
+            Stage::ExactName => "exact_name",
             Stage::NameVariant => "name_variant",
             Stage::ViaMapping => "via_mapping",
-            Stage::NearSpelling => "fuzzy",
+            Stage::NearSpelling => "near_spelling",
             Stage::FullText => "full_text",
         }
     }

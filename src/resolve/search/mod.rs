@@ -98,7 +98,8 @@ impl NameCandidate {
         let (edits, case) = penalties(self);
         let mut basis = format!("{} {:.2}", self.kind.as_str(), self.weight);
         if let Some(relevance) = self.relevance {
-            basis.push_str(&format!(" (scaled by text relevance {relevance:.2})"));
+            // The score is the kind's weight scaled by this relevance over the best hit's.
+            basis = format!("bm25 {relevance:.1}");
         }
         if edits > 0.0 {
             basis.push_str(&format!(" - {edits:.2} for edits"));
@@ -119,6 +120,18 @@ pub struct NameQuery<'a> {
     /// concept here through a mapping.
     pub sources: Option<&'a [String]>,
     pub include_obsolete: bool,
+    /// Rank full-text hits beside a name matched as typed too (other readings, slower). By
+    /// default full text runs only when no name matched as typed.
+    pub full_text_beside_names: bool,
+}
+
+/// Why a stage did not run, so that the answer can say what was left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// The name matched a label or synonym as typed: it is no typo.
+    NameMatchedAsTyped,
+    /// The name matched only obsolete or withdrawn concepts: other names never stand in.
+    OnlyObsoleteMatched,
 }
 
 /// Every visible candidate, ranked; nothing is cut here (adapters page).
@@ -132,6 +145,8 @@ pub struct NameSearch {
     /// cross-reference (HGNC:11998 and NCBIGene:7157) count once.
     pub distinct_entities: usize,
     pub stages_tried: Vec<Stage>,
+    /// The stages that did not run, and why.
+    pub stages_skipped: Vec<(Stage, SkipReason)>,
     /// The stages that gave at least one listed candidate.
     pub stages_matched: Vec<Stage>,
     /// The steps the name went through for the name-variant stage.
@@ -234,34 +249,56 @@ impl Resolver {
         let live_names = kept.iter().any(|c| !c.obsolete);
         // A name that matched only obsolete or withdrawn concepts gets nothing else: other
         // names never stand in for it.
-        if live_names || (kept.is_empty() && hidden.is_empty()) {
-            let mut more = Vec::new();
-            if !typed {
-                out.stages_tried.push(Stage::NearSpelling);
-                more = self.near_spelling_stage(text)?;
-            }
+        if !(live_names || (kept.is_empty() && hidden.is_empty())) {
+            out.stages_skipped = vec![
+                (Stage::NearSpelling, SkipReason::OnlyObsoleteMatched),
+                (Stage::FullText, SkipReason::OnlyObsoleteMatched),
+            ];
+            return self.finish(out, kept, hidden);
+        }
+        let mut more = Vec::new();
+        if typed {
+            out.stages_skipped
+                .push((Stage::NearSpelling, SkipReason::NameMatchedAsTyped));
+        } else {
+            out.stages_tried.push(Stage::NearSpelling);
+            more = self.near_spelling_stage(text)?;
+        }
+        // A name matched as typed is the answer; full text beside it only adds other
+        // readings, at several times the cost of the rest, so it runs when asked for.
+        let live_typed = typed
+            && kept
+                .iter()
+                .any(|c| !c.obsolete && c.stage == Stage::ExactName);
+        if live_typed && !query.full_text_beside_names {
+            out.stages_skipped
+                .push((Stage::FullText, SkipReason::NameMatchedAsTyped));
+        } else {
             let depth = if live_names {
                 FULL_TEXT_DEPTH_BESIDE_NAMES
             } else {
                 FULL_TEXT_DEPTH
             };
-            // A filter naming every loaded source filters nothing; inside the full-text query
-            // it would only cost a scan of the source terms.
-            let filter = query.sources.filter(|wanted| {
-                !self
-                    .manifest()
-                    .sources
-                    .iter()
-                    .all(|s| wanted.contains(&s.id))
-            });
             out.stages_tried.push(Stage::FullText);
-            let (full_text, total) = self.full_text_stage(text, filter, depth)?;
+            let (full_text, total) = self.full_text_stage(text, self.text_filter(query), depth)?;
             // Beside name matches, full text only adds a few other readings.
             out.more_exist = !live_names && total > full_text.len();
             more.extend(full_text);
-            kept.extend(self.keep(more, query, &mut hidden));
         }
+        kept.extend(self.keep(more, query, &mut hidden));
         self.finish(out, kept, hidden)
+    }
+
+    /// The source filter for full text: none when it names every loaded source (inside the
+    /// full-text query it would only cost a scan of the source terms).
+    fn text_filter<'q>(&self, query: &NameQuery<'q>) -> Option<&'q [String]> {
+        query.sources.filter(|wanted| {
+            !self
+                .manifest()
+                .sources
+                .iter()
+                .all(|s| wanted.contains(&s.id))
+        })
     }
 
     /// Ranks the candidates and fills in what the answer says about them.
