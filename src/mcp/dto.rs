@@ -3,8 +3,22 @@
 
 pub use super::dto_mapping::*;
 pub use super::dto_query::*;
+pub(super) use super::echo::{is_empty_object, is_false, is_zero, sig3};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+fn is_current(status: &str) -> bool {
+    status == "current"
+}
+
+fn is_class(kind: &str) -> bool {
+    kind == "class"
+}
+
+/// Serializes an echoed input: what the caller set, long values cut (`echo::input`).
+fn echoed_input<S: serde::Serializer>(v: &serde_json::Value, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&super::echo::input(v), s)
+}
 
 /// Every tool result has this shape.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -15,9 +29,12 @@ pub struct Envelope<T> {
     pub total: u64,
     /// How many are in this answer.
     pub returned: u64,
-    /// Whether `total` exceeds `returned`.
+    /// Whether `total` exceeds `returned` (absent when it does not).
+    #[serde(skip_serializing_if = "is_false")]
     pub truncated: bool,
-    /// How to get the rest when truncated.
+    /// How to get the rest when truncated (for `find_concepts`, also the full-text readings
+    /// a name matched as typed left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
     /// The id and release of each source consulted; answers that normalized an identifier
     /// also name the prefix registry's release.
@@ -26,22 +43,32 @@ pub struct Envelope<T> {
     pub index: String,
     /// A SPARQL query over the RDF store that reproduces this answer.
     pub sparql: String,
-    /// What to try next when the answer is empty.
+    /// What to try next when the answer is empty, or how to read it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
     pub result: T,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct QueryEcho {
-    /// The arguments as received.
+    /// The arguments the caller set; a long string as its first 256 characters and its
+    /// length in bytes, a long list as its first 20 items and its count.
+    #[serde(serialize_with = "echoed_input")]
     pub input: serde_json::Value,
     /// The input after normalization.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub normalized: String,
     /// Every step normalization took (case folding, prefix recognition, trimming).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<String>,
-    /// Filters in force, with their values.
+    /// Filters in force, with their values (an empty list is left out: no filter).
+    #[serde(
+        skip_serializing_if = "is_empty_object",
+        serialize_with = "echoed_input"
+    )]
     pub filters: serde_json::Value,
     /// Defaults that were applied because an argument was omitted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub defaults_applied: Vec<String>,
 }
 
@@ -54,17 +81,25 @@ pub struct SourceRelease {
 /// A concept in brief.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ConceptSummary {
-    pub iri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub curie: Option<String>,
+    /// Absent when the CURIE expands to it through the registry (read its prefix resource).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iri: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The source id; its release is in the answer's `sources` (and a concept record's
+    /// `release`).
     pub source: String,
-    pub release: String,
-    pub obsolete: bool,
-    /// `current`, `obsolete` or `withdrawn` (a gene symbol or entry its authority withdrew).
-    #[schemars(extend("enum" = ["current", "obsolete", "withdrawn"]))]
+    /// `obsolete` or `withdrawn` (a gene symbol or entry its authority withdrew); absent
+    /// when current.
+    #[schemars(extend("enum" = ["obsolete", "withdrawn"]))]
+    #[serde(skip_serializing_if = "is_current")]
     pub status: String,
-    /// `class`, `concept`, `descriptor`, `supplementary_record`, `qualifier` or `gene`.
-    #[schemars(extend("enum" = ["class", "concept", "descriptor", "supplementary_record", "qualifier", "gene"]))]
+    /// `concept` (SKOS), `descriptor`, `supplementary_record`, `qualifier` or `gene`; absent
+    /// for an ontology class.
+    #[schemars(extend("enum" = ["concept", "descriptor", "supplementary_record", "qualifier", "gene"]))]
+    #[serde(skip_serializing_if = "is_class")]
     pub kind: String,
 }
 
@@ -73,18 +108,25 @@ pub struct ConceptSummary {
 pub struct ReplacementChain {
     pub hops: Vec<ChainHop>,
     /// The live, loaded concept the chain ends at (its CURIE), if it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ends_at: Option<String>,
     /// The chain came back to a concept it had passed.
+    #[serde(skip_serializing_if = "is_false")]
     pub cycle: bool,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ChainHop {
-    pub iri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub curie: Option<String>,
+    /// Absent when the CURIE expands to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iri: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Whether the concept is in the loaded sources.
     pub loaded: bool,
+    #[serde(skip_serializing_if = "is_false")]
     pub obsolete: bool,
 }
 
@@ -95,25 +137,35 @@ pub struct Resolution {
     /// unknown prefixes are tool errors with codes `malformed_identifier` and `unknown_prefix`).
     pub outcome: String,
     pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_step: Option<String>,
     /// The concepts with this identifier (one per source that holds it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub concepts: Vec<ConceptSummary>,
     /// For an obsolete concept: every replacement, each followed to a live concept when one is
     /// loaded. Several chains mean several replacements: none is preferred.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub replacements: Vec<ReplacementChain>,
     /// For an obsolete concept: alternatives it says to consider.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub consider: Vec<String>,
     /// Live concepts that also list this identifier as an alternative id.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alt_id_of: Vec<ConceptSummary>,
     /// Catalogued sources that declare the identifier's prefix, loaded or not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sources_for_prefix: Vec<String>,
     /// Of those, the ones loaded in this index.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub loaded_sources_for_prefix: Vec<String>,
     /// The identifier's prefix as the registry knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub prefix: Option<PrefixInfo>,
     /// Where the Bioregistry resolves the identifier (for `not_in_loaded_sources`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub resolver_url: Option<String>,
     /// For `ambiguous_input`: every prefix the bare local id could belong to.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub readings: Vec<ReadingDto>,
 }
 
@@ -122,14 +174,20 @@ pub struct Resolution {
 pub struct PrefixInfo {
     /// The canonical prefix, in its preferred capitalisation.
     pub prefix: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The regular expression local ids match.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,
+    #[serde(skip_serializing_if = "is_false")]
     pub deprecated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub homepage: Option<String>,
     /// Where the registry says the whole resource can be downloaded: what a source for this
     /// prefix would load.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub downloads: Vec<String>,
     /// `ontoresolve://prefix/{prefix}`.
     pub resource: String,
@@ -140,6 +198,7 @@ pub struct PrefixInfo {
 pub struct ReadingDto {
     pub curie: String,
     /// The concept, when a loaded source has this reading.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub concept: Option<ConceptSummary>,
 }
 
@@ -147,9 +206,6 @@ pub struct ReadingDto {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Candidate {
     pub concept: ConceptSummary,
-    /// The stage that matched.
-    #[schemars(extend("enum" = ["identifier", "exact_label", "synonym", "via_mapping", "name_variant", "fuzzy", "full_text"]))]
-    pub match_type: String,
     /// How the name matched, which is also the rank tier. An alias or previous symbol may
     /// belong to several genes; via_mapping: another concept has the name and maps to this
     /// one (see `via`); name_variant: matched after the name rules (plural, inverted heading,
@@ -157,68 +213,65 @@ pub struct Candidate {
     #[schemars(extend("enum" = ["identifier", "alt_id", "label", "approved_symbol", "approved_name", "entry_term", "exact_synonym", "alt_label", "alias_symbol", "previous_symbol", "narrow_synonym", "broad_synonym", "related_synonym", "hidden_label", "notation", "via_mapping", "name_variant", "near_spelling", "full_text"]))]
     pub match_kind: String,
     /// Whether the matched text equals the input in letter case too (gene symbols are
-    /// case-significant).
+    /// case-significant); absent when case differed.
+    #[serde(skip_serializing_if = "is_false")]
     pub case_exact: bool,
     /// For an obsolete or withdrawn concept: the live concepts its replacements lead to
     /// (several means choose by meaning).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub replaced_by: Vec<String>,
-    /// For fuzzy matches: the edit distance.
+    /// For near spellings: the edit distance.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub distance: Option<u8>,
-    /// The text that matched, with its language tag.
+    /// The text that matched, when it is not the concept's label, with its language tag.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_lang: Option<String>,
     /// For via_mapping: the concept whose name matched and the mapping that led here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<Via>,
-    pub score: Score,
+    /// Orders candidates within a match kind: the kind's weight (identifier 1.0, label or
+    /// approved symbol 0.95, ... full text 0.5 times its BM25 relevance over the best hit's)
+    /// less 0.1 per edit and 0.01 when letter case was ignored.
+    #[serde(serialize_with = "sig3")]
+    pub score: f64,
+    /// What was taken off or scaled, in words; absent when the score is the match kind's
+    /// weight.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub basis: Option<String>,
 }
 
-/// The mapping a via_mapping candidate was reached by.
+/// The mapping a via_mapping candidate was reached by: always a curated skos:exactMatch
+/// (map_identifier gives the full evidence).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Via {
     /// The concept whose name matched.
     pub identifier: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     pub match_kind: String,
-    /// Always skos:exactMatch.
-    pub predicate: String,
-    /// Who asserted it (map_identifier gives the full evidence).
+    /// Who asserted it: the catalogue ids of the mapping sets or sources (their releases are
+    /// in the answer's `sources`), with the justification.
     pub asserted_by: Vec<ViaAssertion>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ViaAssertion {
-    /// Catalogue id of the mapping set or source.
+    /// Catalogue id of the mapping set or source (see ontoresolve://mapping-set/{id}).
     pub source: String,
+    /// The set's own id, for a mapping set.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mapping_set_id: Option<String>,
-    pub release: String,
     pub justification: String,
-}
-
-/// A score broken into its parts; `total` orders candidates.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct Score {
-    pub total: f64,
-    /// Weight of the match kind: identifier 1.0, label or approved symbol 0.95, approved name
-    /// 0.93, entry term or exact synonym 0.9, alt label 0.88, alias symbol 0.85, previous
-    /// symbol 0.82, narrow or broad synonym 0.8, related synonym 0.75, via mapping 0.74, name
-    /// variant 0.72, near spelling 0.7, full text up to 0.5.
-    pub match_type: f64,
-    /// Subtracted per edit for fuzzy matches (0.1 per edit).
-    pub distance_penalty: f64,
-    /// Subtracted when the match ignored letter case (0.01).
-    pub case_penalty: f64,
-    /// The full-text relevance (BM25), when the match came from full text.
-    pub text_relevance: Option<f64>,
-    /// The score in words.
-    pub basis: String,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Candidates {
     pub candidates: Vec<Candidate>,
     /// Whether the name matched more than one distinct entity: pick by match_kind and
-    /// source, never by position alone.
+    /// source, never by position alone (absent when it did not).
+    #[serde(skip_serializing_if = "is_false")]
     pub ambiguous: bool,
     /// How many distinct concepts matched (after the filters).
     pub distinct_concepts: u64,
@@ -226,15 +279,23 @@ pub struct Candidates {
     /// exact-match cross-reference (HGNC:11998 and NCBIGene:7157) count once.
     pub distinct_entities: u64,
     /// Obsolete matches left out (include_obsolete=false).
+    #[serde(skip_serializing_if = "is_zero")]
     pub obsolete_hidden: u64,
     /// The stages run, in order; their candidates are merged and ranked by match kind.
     pub stages_tried: Vec<String>,
     /// The stages that gave listed candidates.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stages_matched: Vec<String>,
+    /// Stages not run, each with why (full text beside an exact name; near spellings when
+    /// the name matched as typed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stages_skipped: Vec<String>,
     /// The input was read as an abbreviation or symbol: case-exact matches rank first.
+    #[serde(skip_serializing_if = "is_false")]
     pub abbreviation: bool,
     /// The name matched more concepts than are followed through mappings: some via_mapping
     /// candidates may be missing (narrow with sources or a more specific name).
+    #[serde(skip_serializing_if = "is_false")]
     pub via_limited: bool,
 }
 
@@ -242,13 +303,18 @@ pub struct Candidates {
 pub struct LabelDto {
     pub text: String,
     pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LinkDto {
-    pub iri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub curie: Option<String>,
+    /// Absent when the CURIE expands to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iri: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// `sub_class_of` or `broader`.
     pub relation: String,
@@ -263,6 +329,7 @@ pub struct XrefDto {
     /// meshv:preferredMappedTo or meshv:mappedTo.
     pub predicate: String,
     /// A MeSH qualifier that came with the target.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub qualifier: Option<String>,
     /// Who asserted it, and in which release.
     pub source: String,
@@ -272,21 +339,34 @@ pub struct XrefDto {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ConceptDetail {
     pub concept: ConceptSummary,
+    /// The release of the concept's source.
+    pub release: String,
     pub labels: Vec<LabelDto>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub definitions: Vec<LabelDto>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parents: Vec<LinkDto>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<LinkDto>,
+    #[serde(skip_serializing_if = "is_zero")]
     pub children_total: u64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub xrefs: Vec<XrefDto>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alt_ids: Vec<String>,
     /// MeSH tree numbers (a descriptor can sit in several trees).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tree_numbers: Vec<String>,
     /// A gene's locus type.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub locus_type: Option<String>,
     /// A gene's taxon.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub taxon: Option<String>,
     /// Every replacement of an obsolete concept, each followed to a live concept.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub replacements: Vec<ReplacementChain>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub consider: Vec<String>,
     /// The named graph holding the concept's triples.
     pub graph: String,
@@ -313,8 +393,10 @@ pub struct SourceInfo {
 pub struct SourceList {
     pub sources: Vec<SourceInfo>,
     /// The prefix registry identifiers are normalized with.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub registry: Option<RegistryInfo>,
     /// Catalogue sources not loaded, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_loaded: Vec<NotLoaded>,
 }
 
@@ -362,7 +444,8 @@ pub struct FindArgs {
     /// At most this many candidates, 1 to 100. Default: 10.
     #[serde(default)]
     pub limit: Option<u32>,
-    /// The previous page's `cursor` (paging, not a filter).
+    /// The previous page's `cursor` (paging, not a filter). After a name matched as typed,
+    /// the next page adds its full-text readings.
     #[serde(default)]
     pub cursor: Option<String>,
 }

@@ -3,6 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::echo::{is_false, is_zero, sig3_opt};
+
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MapArgs {
@@ -50,24 +52,33 @@ pub struct EvidenceDto {
     pub origin: String,
     /// The catalogue id of the set or source (see ontoresolve://mapping-set/{id}).
     pub source: String,
-    /// The set's own id (an IRI for MONDO's sets); none for a source xref.
+    /// The set's own id (an IRI for MONDO's sets); none for a source xref. Its version is in
+    /// ontoresolve://mapping-set/{source}, its release in the answer's `sources`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mapping_set_id: Option<String>,
-    pub mapping_set_version: Option<String>,
-    pub release: String,
     /// The semapv justification, as a CURIE.
     pub justification: String,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "sig3_opt")]
     pub confidence: Option<f64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub author_id: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reviewer_id: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mapping_tool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mapping_date: Option<String>,
     /// The predicate as the source wrote it, when it is read as another (MeSH mapped-to is
     /// a skos:broadMatch).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub source_predicate: Option<String>,
     /// The set is predictions or undecided rows.
+    #[serde(skip_serializing_if = "is_false")]
     pub predicted: bool,
     /// The row's line in the set's file.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
 }
 
@@ -79,6 +90,7 @@ pub struct HopDto {
     pub predicate: String,
     pub object: String,
     /// The statements say object → subject; the hop reads them backwards.
+    #[serde(skip_serializing_if = "is_false")]
     pub inverted: bool,
     /// How the hop joins the chain (`asserted`, `inversion of skos:narrowMatch`,
     /// `skos:exactMatch ∘ skos:exactMatch = skos:exactMatch`).
@@ -93,11 +105,13 @@ pub struct MappingCandidate {
     /// The target, as a normalized CURIE.
     pub object: String,
     /// Its label in its own source, when that source is loaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object_label: Option<String>,
     /// `current`, `obsolete`, `withdrawn` or `not_loaded` (no loaded source holds it).
     #[schemars(extend("enum" = ["current", "obsolete", "withdrawn", "not_loaded"]))]
     pub object_status: String,
     /// Live replacements of an obsolete target.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub object_replaced_by: Vec<String>,
     /// The predicate from the subject's side, as a CURIE (skos:exactMatch, skos:broadMatch,
     /// oboInOwl:hasDbXref, ...). hasDbXref says only "cross-referenced", never "the same".
@@ -106,23 +120,29 @@ pub struct MappingCandidate {
     pub justification: String,
     /// Stated confidence (1−∏(1−p) over statements), or the derived one of an inferred
     /// mapping (lower with every hop).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "sig3_opt")]
     pub confidence: Option<f64>,
     /// For exact matches: 1:1, 1:n (the subject has several exact targets in that
     /// vocabulary), n:1 (the target is the exact match of several identifiers of the
     /// subject's vocabulary) or n:n; predictions are not counted.
     #[schemars(extend("enum" = ["1:1", "1:n", "n:1", "n:n", null]))]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cardinality: Option<String>,
     #[schemars(extend("enum" = ["curated_asserted", "ontology_xref", "other_asserted", "predicted", "inferred"]))]
     pub rank_tier: String,
-    pub rank_basis: String,
+    #[serde(skip_serializing_if = "is_false")]
     pub inferred: bool,
     /// Asserted with the subject as the statements' object (read backwards).
+    #[serde(skip_serializing_if = "is_false")]
     pub inverted: bool,
     /// An inferred mapping's hops, each with its evidence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub path: Vec<HopDto>,
     /// Further paths to the same target with the same predicate.
+    #[serde(skip_serializing_if = "is_zero")]
     pub other_paths: u64,
     /// One entry per statement of an asserted mapping.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<EvidenceDto>,
 }
 
@@ -155,24 +175,34 @@ pub struct BlockedDto {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Mappings {
     /// The identifier mapped, as a normalized CURIE.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub subject_label: Option<String>,
     /// What the identifier is: found, obsolete or not_in_loaded_sources (mappings may name
     /// identifiers of sources that are not loaded).
     pub subject_status: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub subject_replaced_by: Vec<String>,
     pub message: String,
     pub candidates: Vec<MappingCandidate>,
     /// `Not` statements about the subject: contradicting evidence, never candidates.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub negatives: Vec<NegativeDto>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<ConflictDto>,
     /// Inferred mappings a negative statement blocked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocked_inferences: Vec<BlockedDto>,
     /// Sets that looked and found nothing for the subject (sssom:NoTermFound).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unmapped_in: Vec<EvidenceDto>,
+    #[serde(skip_serializing_if = "is_zero")]
     pub predicted_hidden: u64,
+    #[serde(skip_serializing_if = "is_zero")]
     pub inferred_hidden: u64,
     /// The chain search stopped early (a hub identifier); say so rather than cut silently.
+    #[serde(skip_serializing_if = "is_false")]
     pub inference_limited: bool,
 }
 
@@ -180,38 +210,48 @@ pub struct Mappings {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct CompactCandidate {
     pub object: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object_label: Option<String>,
     #[schemars(extend("enum" = ["current", "obsolete", "withdrawn", "not_loaded"]))]
     pub object_status: String,
     pub predicate: String,
     pub justification: String,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "sig3_opt")]
     pub confidence: Option<f64>,
     #[schemars(extend("enum" = ["curated_asserted", "ontology_xref", "other_asserted", "predicted", "inferred"]))]
     pub rank_tier: String,
+    #[serde(skip_serializing_if = "is_false")]
     pub inferred: bool,
     /// For exact matches: 1:1, 1:n, n:1 or n:n.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cardinality: Option<String>,
     /// The catalogue ids of the sets and sources that state it (or each hop's, inferred).
     pub sources: Vec<String>,
     /// The identifiers an inferred mapping goes through.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub via: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct MappingRow {
     pub input: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
     /// found, obsolete, not_in_loaded_sources, malformed, unknown_prefix or ambiguous_input.
     pub outcome: String,
     /// Why the row has no mapping, when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// The first 50, as map_identifier's first page.
     pub candidates: Vec<CompactCandidate>,
     /// All candidates; map_identifier pages past 50.
     pub candidates_total: u64,
     /// Objects of `Not` statements about the identifier.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub negatives: Vec<String>,
+    #[serde(skip_serializing_if = "is_zero")]
     pub conflicts: u64,
+    #[serde(skip_serializing_if = "is_zero")]
     pub predicted_hidden: u64,
 }
 

@@ -10,6 +10,7 @@ pub mod cursor;
 pub mod dto;
 pub mod dto_mapping;
 pub mod dto_query;
+mod echo;
 mod http;
 mod instructions;
 mod prompts;

@@ -102,12 +102,13 @@ pub(super) fn read_concept(r: &Resolver, uri: &str) -> Option<Vec<ResourceConten
         Outcome::Obsolete { concept, .. } => concept,
         _ => return None,
     };
+    let iri = r.concept(id)?.iri;
     let detail = tools::detail(r, id)?;
     let json = serde_json::to_string_pretty(&detail).ok()?;
     let mut contents = vec![ResourceContents::text(json, uri).with_mime_type("application/json")];
     match r.store().map_err(|e| e.to_string()).and_then(|store| {
         store
-            .subject_turtle(&detail.concept.iri, &detail.graph)
+            .subject_turtle(&iri, &detail.graph)
             .map_err(|e| e.to_string())
     }) {
         Ok(turtle) => {

@@ -47,6 +47,141 @@ pub fn string_literal(text: &str) -> String {
     out
 }
 
+/// Namespaces written as prefixes in the queries answers carry, longest first where one
+/// contains another.
+const PREFIXES: [(&str, &str); 10] = [
+    ("meshv", "http://id.nlm.nih.gov/mesh/vocab#"),
+    ("mesh", "http://id.nlm.nih.gov/mesh/"),
+    ("obo", "http://purl.obolibrary.org/obo/"),
+    ("skos", "http://www.w3.org/2004/02/skos/core#"),
+    ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
+    ("owl", "http://www.w3.org/2002/07/owl#"),
+    ("oboInOwl", "http://www.geneontology.org/formats/oboInOwl#"),
+    ("sssom", "https://w3id.org/sssom/"),
+    ("ontoresolve", "urn:ontoresolve:vocab:"),
+    ("graph", "urn:ontoresolve:graph:"),
+];
+
+/// Whether `local` may follow `prefix:` as it is (SPARQL's PN_LOCAL, ASCII part).
+fn plain_local(local: &str) -> bool {
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':');
+    !local.is_empty()
+        && local.chars().all(ok)
+        && !local.starts_with(['-', '.'])
+        && !local.ends_with('.')
+}
+
+/// The query with every IRI under a known namespace written as `prefix:local`, and the
+/// prefixes it uses declared first: the same query, a third of the bytes. String literals and
+/// comments are copied as they are.
+pub fn compact(query: &str) -> String {
+    let (_, uses) = prefixed(query, &[true; PREFIXES.len()]);
+    // A prefix is worth its declaration only when its uses save more than it costs.
+    let worth: Vec<bool> = PREFIXES
+        .iter()
+        .zip(uses)
+        .map(|((name, ns), n)| {
+            declares(query, name) || n * (ns.len() + 1 - name.len()) > ns.len() + name.len() + 12
+        })
+        .collect();
+    let (body, used) = prefixed(query, &worth);
+    let mut out = String::new();
+    for (n, (name, ns)) in PREFIXES.iter().enumerate() {
+        if used[n] > 0 && !declares(query, name) {
+            out.push_str(&format!("PREFIX {name}: <{ns}>\n"));
+        }
+    }
+    out.push_str(&body);
+    out
+}
+
+/// The query with the IRIs under the `allowed` namespaces prefixed, and how often each
+/// namespace was used.
+fn prefixed(query: &str, allowed: &[bool]) -> (String, [usize; PREFIXES.len()]) {
+    let mut body = String::with_capacity(query.len());
+    let mut used = [0; PREFIXES.len()];
+    let mut rest = query;
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '"' => {
+                let end = literal_end(rest);
+                body.push_str(&rest[..end]);
+                rest = &rest[end..];
+            }
+            '#' => {
+                let end = rest.find('\n').map_or(rest.len(), |i| i + 1);
+                body.push_str(&rest[..end]);
+                rest = &rest[end..];
+            }
+            '<' => match rest[1..].find(|c: char| c == '>' || forbidden_in_iri(c)) {
+                Some(i) if rest.as_bytes()[1 + i] == b'>' => {
+                    let iri = &rest[1..=i];
+                    match PREFIXES.iter().enumerate().find_map(|(n, (name, ns))| {
+                        let local = iri.strip_prefix(ns)?;
+                        (allowed[n] && plain_local(local)).then_some((n, name, local))
+                    }) {
+                        Some((n, name, local)) => {
+                            used[n] += 1;
+                            body.push_str(name);
+                            body.push(':');
+                            body.push_str(local);
+                        }
+                        None => {
+                            body.push('<');
+                            body.push_str(iri);
+                            body.push('>');
+                        }
+                    }
+                    rest = &rest[i + 2..];
+                }
+                // `<` as an operator.
+                _ => {
+                    body.push('<');
+                    rest = &rest[1..];
+                }
+            },
+            // Indentation is the builders' layout, not the query's.
+            '\n' => {
+                body.push('\n');
+                rest = rest[1..].trim_start_matches(' ');
+            }
+            c => {
+                body.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    (body, used)
+}
+
+/// Whether the query already declares this prefix (its own declaration is kept).
+fn declares(query: &str, name: &str) -> bool {
+    query.contains(&format!("PREFIX {name}:"))
+}
+
+/// Where the string literal at the start of `text` ends (after its closing quote).
+fn literal_end(text: &str) -> usize {
+    let mut escaped = false;
+    for (i, c) in text.char_indices().skip(1) {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return i + 1,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// `VALUES ?graph { … }` for these graphs, or nothing when the query may range over every
+/// graph (all sources were asked for).
+fn graph_values(graphs: &[&str]) -> String {
+    if graphs.is_empty() {
+        return String::new();
+    }
+    format!("VALUES ?graph {{ {} }} ", bracketed(graphs.iter().copied()))
+}
+
 fn bracketed<'a>(iris: impl IntoIterator<Item = &'a str>) -> String {
     iris.into_iter()
         .map(|i| format!("<{}>", iri(i)))
@@ -75,23 +210,22 @@ pub fn name_predicates() -> String {
 
 /// Which of these concepts the graphs hold (an identifier found by a name search).
 pub fn concepts_in_graphs(concepts: &[&str], graphs: &[&str]) -> String {
-    format!(
-        "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?o }} }}",
+    compact(&format!(
+        "SELECT DISTINCT ?concept ?graph WHERE {{ VALUES ?concept {{ {} }} {}GRAPH ?graph {{ ?concept ?p ?o }} }}",
         bracketed(concepts.iter().copied()),
-        bracketed(graphs.iter().copied())
-    )
+        graph_values(graphs)
+    ))
 }
 
 /// The names of these concepts in the graphs (near spellings and full-text hits, whose
 /// matching SPARQL cannot express).
 pub fn concept_names(concepts: &[&str], graphs: &[&str]) -> String {
-    format!(
-        "# Edit-distance and BM25 matching are not expressible in SPARQL: this query returns the candidates' names and graphs to check them.\n\
-         SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}",
+    compact(&format!(
+        "SELECT ?concept ?label ?graph WHERE {{ VALUES ?concept {{ {} }} {}GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}",
         bracketed(concepts.iter().copied()),
-        bracketed(graphs.iter().copied()),
+        graph_values(graphs),
         primary_predicates()
-    )
+    ))
 }
 
 /// The candidates' names, as [`concept_names`], and the mapping statements between each
@@ -108,12 +242,12 @@ pub fn names_and_via_mappings(
         .collect::<Vec<_>>()
         .join(" ");
     let xref_predicates = bracketed(XrefKind::ALL.iter().map(|k| k.predicate()));
-    format!(
+    compact(&format!(
         "# The candidates' names and graphs; for via-mapping candidates, the statements that map the matched concept to them.
          PREFIX owl: <http://www.w3.org/2002/07/owl#>
          PREFIX sssom: <https://w3id.org/sssom/>
          SELECT ?concept ?label ?graph ?origin ?predicate ?justification WHERE {{
-           {{ VALUES ?concept {{ {} }} VALUES ?graph {{ {} }} GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}
+           {{ VALUES ?concept {{ {} }} {}GRAPH ?graph {{ ?concept ?p ?label . VALUES ?p {{ {} }} }} }}
            UNION
            {{ VALUES (?origin ?concept) {{ {pairs} }} GRAPH ?graph {{
              {{ ?axiom owl:annotatedSource ?origin ; owl:annotatedTarget ?concept }} UNION {{ ?axiom owl:annotatedSource ?concept ; owl:annotatedTarget ?origin }}
@@ -123,9 +257,9 @@ pub fn names_and_via_mappings(
            {{ VALUES (?origin ?concept) {{ {pairs} }} GRAPH ?graph {{ {{ ?origin ?predicate ?concept }} UNION {{ ?concept ?predicate ?origin }} VALUES ?predicate {{ {xref_predicates} }} }} }}
          }}",
         bracketed(concepts.iter().copied()),
-        bracketed(graphs.iter().copied()),
+        graph_values(graphs),
         primary_predicates()
-    )
+    ))
 }
 
 /// The exact-name stage: the same normalization as the label lexicon (case, and every run of
@@ -150,55 +284,55 @@ pub fn exact_name(key: &str, graphs: &[&str], include_obsolete: bool) -> String 
     let not_concepts = format!(
         " FILTER NOT EXISTS {{ ?concept a ?nodeType . VALUES ?nodeType {{ <{MESHV}Concept> <{MESHV}Term> <{MESHV}TreeNumber> <{MESHV}Qualifier> }} }}"
     );
-    format!(
-        "SELECT DISTINCT ?concept ?label ?graph WHERE {{ VALUES ?graph {{ {} }} GRAPH ?graph {{ {{ ?concept ?p ?label . FILTER(?p IN ({})) }} UNION {mesh_terms} FILTER({normalized} = {}){not_concepts} }}{obsolete} }} ORDER BY ?concept",
-        bracketed(graphs.iter().copied()),
+    compact(&format!(
+        "SELECT DISTINCT ?concept ?label ?graph WHERE {{ {}GRAPH ?graph {{ {{ ?concept ?p ?label . FILTER(?p IN ({})) }} UNION {mesh_terms} FILTER({normalized} = {}){not_concepts} }}{obsolete} }} ORDER BY ?concept",
+        graph_values(graphs),
         name_predicates(),
         string_literal(key)
-    )
+    ))
 }
 
 /// A found identifier's names and whether it is deprecated.
 pub fn identifier_names(concept: &str) -> String {
-    format!(
+    compact(&format!(
         "SELECT ?graph ?label ?deprecated WHERE {{ GRAPH ?graph {{ <{0}> ?p ?label . VALUES ?p {{ {1} }} OPTIONAL {{ <{0}> <{OWL_DEPRECATED}> ?deprecated }} }} }}",
         iri(concept),
         primary_predicates()
-    )
+    ))
 }
 
 /// An obsolete identifier's deprecation and every replacement it names.
 pub fn obsolete_replacements(concept: &str) -> String {
-    format!(
+    compact(&format!(
         "SELECT ?graph ?deprecated ?replacement WHERE {{ GRAPH ?graph {{ <{0}> <{OWL_DEPRECATED}> ?deprecated . OPTIONAL {{ <{0}> ?r ?replacement . VALUES ?r {{ <http://purl.obolibrary.org/obo/IAO_0100001> <http://www.geneontology.org/formats/oboInOwl#replacedBy> <http://purl.org/dc/terms/isReplacedBy> }} }} }} }}",
         iri(concept)
-    )
+    ))
 }
 
 /// Whether any graph says anything about an identifier (none does when it is not loaded).
 pub fn any_statement(concept: &str) -> String {
-    format!(
+    compact(&format!(
         "SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1",
         iri(concept)
-    )
+    ))
 }
 
 /// Every concept whose OBO id ends in `:local` (the readings of a bare local id).
 pub fn bare_local_id(local: &str) -> String {
-    format!(
+    compact(&format!(
         "SELECT ?concept ?graph WHERE {{ GRAPH ?graph {{ ?concept <http://www.geneontology.org/formats/oboInOwl#id> ?id }} FILTER(STRENDS(STR(?id), {})) }}",
         string_literal(&format!(":{local}"))
-    )
+    ))
 }
 
 /// Every statement about a concept, in its graph when known.
 pub fn concept_statements(concept: &str, graph: Option<&str>) -> String {
     match graph {
-        Some(g) => format!(
+        Some(g) => compact(&format!(
             "SELECT ?p ?o WHERE {{ GRAPH <{}> {{ <{}> ?p ?o }} }}",
             iri(g),
             iri(concept)
-        ),
+        )),
         None => any_statement(concept),
     }
 }
@@ -211,30 +345,30 @@ pub fn graph_sizes() -> String {
 /// How many triples use each predicate, and how many subjects each class has, in `graphs`:
 /// what `describe_schema` reports.
 pub fn graph_shapes(graphs: &[&str]) -> String {
-    format!(
+    compact(&format!(
         "SELECT ?graph ?predicate (COUNT(*) AS ?triples) WHERE {{\n\
          \x20 VALUES ?graph {{ {} }}\n\
          \x20 GRAPH ?graph {{ ?s ?predicate ?o }}\n\
          }} GROUP BY ?graph ?predicate ORDER BY ?graph DESC(?triples)",
         bracketed(graphs.iter().copied())
-    )
+    ))
 }
 
 /// Up to `limit` members of `class` in `graph`, with their labels.
 pub fn class_members(graph: &str, class: &str, limit: usize) -> String {
-    format!(
+    compact(&format!(
         "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n\
          SELECT ?concept ?label WHERE {{\n\
          \x20 GRAPH <{}> {{ ?concept a <{}> . OPTIONAL {{ ?concept rdfs:label ?label }} }}\n\
          }} LIMIT {limit}",
         iri(graph),
         iri(class)
-    )
+    ))
 }
 
 /// Up to `limit` SSSOM mapping axioms of one mapping set's graph.
 pub fn mapping_axioms(graph: &str, limit: usize) -> String {
-    format!(
+    compact(&format!(
         "PREFIX owl: <http://www.w3.org/2002/07/owl#>\n\
          PREFIX sssom: <https://w3id.org/sssom/>\n\
          SELECT ?subject ?predicate ?object ?justification WHERE {{\n\
@@ -242,7 +376,7 @@ pub fn mapping_axioms(graph: &str, limit: usize) -> String {
          \x20   owl:annotatedTarget ?object ; sssom:mapping_justification ?justification }}\n\
          }} LIMIT {limit}",
         iri(graph)
-    )
+    ))
 }
 
 /// The statements a mapping answer used: the SSSOM axioms of every set that name one of the
@@ -252,7 +386,7 @@ pub fn mapping_statements(identifiers: &[&str]) -> String {
     // The identifiers are bound inside each branch: bound outside, the store would read every
     // cross-reference of every graph before joining (tens of seconds on the default index).
     let values = bracketed(identifiers.iter().copied());
-    format!(
+    compact(&format!(
         "PREFIX owl: <http://www.w3.org/2002/07/owl#>\n\
          PREFIX sssom: <https://w3id.org/sssom/>\n\
          SELECT ?graph ?subject ?predicate ?modifier ?object ?justification ?confidence WHERE {{\n\
@@ -266,7 +400,7 @@ pub fn mapping_statements(identifiers: &[&str]) -> String {
          \x20 UNION\n\
          \x20 {{ GRAPH ?graph {{ VALUES ?subject {{ {values} }} VALUES ?predicate {{ {xref_predicates} }} ?subject ?predicate ?object }} }}\n\
          }}\nORDER BY ?subject ?object ?graph"
-    )
+    ))
 }
 
 #[cfg(test)]
@@ -285,5 +419,22 @@ mod tests {
         assert!(!is_safe_iri("http://example.org/a b"));
         assert!(!is_safe_iri(""));
         assert_eq!(string_literal("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+    }
+
+    #[test]
+    fn known_namespaces_become_prefixes_outside_literals_and_comments() {
+        let query = "# <http://purl.obolibrary.org/obo/X>\nSELECT ?s WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> \"<http://purl.obolibrary.org/obo/HP_1> \\\" <x>\" . ?s <http://purl.obolibrary.org/obo/HP_0000118> <http://purl.obolibrary.org/obo/HP_0000001> FILTER(?n < 3) }";
+        // obo is used twice and pays for its declaration; rdfs once, and does not.
+        assert_eq!(
+            compact(query),
+            "PREFIX obo: <http://purl.obolibrary.org/obo/>\n# <http://purl.obolibrary.org/obo/X>\nSELECT ?s WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> \"<http://purl.obolibrary.org/obo/HP_1> \\\" <x>\" . ?s obo:HP_0000118 obo:HP_0000001 FILTER(?n < 3) }"
+        );
+        // A local name SPARQL cannot write plainly stays an IRI.
+        assert_eq!(
+            compact(
+                "ASK { <http://purl.obolibrary.org/obo/a/b> <http://purl.obolibrary.org/obo/a/c> ?o }"
+            ),
+            "ASK { <http://purl.obolibrary.org/obo/a/b> <http://purl.obolibrary.org/obo/a/c> ?o }"
+        );
     }
 }

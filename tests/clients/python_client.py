@@ -63,7 +63,7 @@ async def exercise(client, label, expected_version):
 
     result = await client.call_tool("find_concepts", {"text": "Abnormality of body height"})
     first = result.structured_content["result"]["candidates"][0]
-    check(first["concept"]["curie"] == "HP:0000002" and first["match_type"] == "exact_label", f"{label}: exact first")
+    check(first["concept"]["curie"] == "HP:0000002" and first["match_kind"] == "label", f"{label}: exact first")
 
     result = await client.call_tool("resolve_identifier", {"identifier": "XYZ:1"})
     check(result.is_error and result.structured_content is None, f"{label}: error without structuredContent")

@@ -13,6 +13,7 @@ mod grounding;
 mod hpo;
 mod identifiers;
 mod index_check;
+mod lean_answers;
 mod live_reload;
 mod map_cli;
 mod mappings;

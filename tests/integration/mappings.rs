@@ -57,7 +57,7 @@ fn mondo_maps_to_mesh_with_the_mondo_set_and_its_release() {
     let mesh = candidate(&answer, "MESH:D003924").expect("MESH:D003924 is a candidate");
     assert_eq!(mesh["predicate"], "skos:exactMatch");
     assert_eq!(mesh["justification"], "semapv:ManualMappingCuration");
-    assert_eq!(mesh["inferred"], false);
+    assert_ne!(mesh["inferred"], true);
     assert_eq!(mesh["rank_tier"], "curated_asserted");
     let evidence = mesh["evidence"].as_array().expect("evidence");
     let mondo = evidence
@@ -70,13 +70,14 @@ fn mondo_maps_to_mesh_with_the_mondo_set_and_its_release() {
             .is_some_and(|id| id.ends_with("mondo_exactmatch_mesh.sssom.tsv")),
         "{mondo}"
     );
+    // The set's release is the answer's, named once in `sources`.
     assert!(
-        mondo["mapping_set_version"]
-            .as_str()
-            .is_some_and(|v| v.contains("2026-08-04")),
-        "{mondo}"
+        answer["sources"].as_array().is_some_and(|s| s
+            .iter()
+            .any(|s| s["id"] == "mondo-sssom" && s["release"] == "2026-08-04")),
+        "{}",
+        answer["sources"]
     );
-    assert_eq!(mondo["release"], "2026-08-04");
     assert_eq!(mesh["object_status"], "current", "MeSH is loaded");
     assert!(
         mesh["object_label"]
@@ -158,7 +159,7 @@ fn hp_xrefs_are_db_xrefs_and_never_a_chain_hop() {
     let answer = map(default_index(), "HP:0001250", false);
     let umls = candidate(&answer, "UMLS:C0036572").expect("the HP xref");
     assert!(
-        candidates(&answer).iter().all(|c| c["inferred"] == false),
+        candidates(&answer).iter().all(|c| c["inferred"] != true),
         "HP's xrefs are all hasDbXref: nothing chains from them"
     );
     assert_eq!(umls["predicate"], "oboInOwl:hasDbXref");
@@ -166,7 +167,7 @@ fn hp_xrefs_are_db_xrefs_and_never_a_chain_hop() {
     assert_eq!(umls["evidence"][0]["origin"], "source_xref");
     assert_eq!(umls["evidence"][0]["source"], "hp");
     for c in candidates(&answer) {
-        for hop in c["path"].as_array().expect("path") {
+        for hop in c["path"].as_array().into_iter().flatten() {
             assert_ne!(hop["predicate"], "oboInOwl:hasDbXref", "{c}");
         }
         if c["evidence"]
@@ -189,7 +190,13 @@ fn hgnc_maps_to_ncbi_gene_with_hgnc_provenance() {
     let evidence = &gene["evidence"][0];
     assert_eq!(evidence["source"], "hgnc");
     assert_eq!(evidence["origin"], "source_xref");
-    assert_eq!(evidence["release"], "2025");
+    assert!(
+        answer["sources"].as_array().is_some_and(|s| s
+            .iter()
+            .any(|s| s["id"] == "hgnc" && s["release"] == "2025")),
+        "{}",
+        answer["sources"]
+    );
     assert_eq!(answer["result"]["subject_label"], "TP53");
 }
 
@@ -453,7 +460,7 @@ fn a_db_xref_in_a_set_never_chains_and_no_term_found_is_reported() {
     let answer = map(r, "DOID:0000002", false);
     let mondo = candidate(&answer, "MONDO:0000001").expect("the xref");
     assert_eq!(mondo["predicate"], "oboInOwl:hasDbXref");
-    assert!(candidates(&answer).iter().all(|c| c["inferred"] == false));
+    assert!(candidates(&answer).iter().all(|c| c["inferred"] != true));
     let oio = map(r, "DOID:0000004", false);
     let stated = candidate(&oio, "MONDO:0000001").expect("oio:hasDbXref row");
     assert_eq!(
@@ -494,8 +501,8 @@ fn a_mapping_stated_from_both_sides_is_one_candidate() {
         sources.contains(&"gilda-mesh") && sources.contains(&"biomappings"),
         "{sources:?}"
     );
-    assert_eq!(
-        doid[0]["inverted"], false,
+    assert!(
+        !doid[0]["inverted"].as_bool().unwrap_or(false),
         "one statement reads it forwards"
     );
 }
@@ -597,7 +604,7 @@ fn predicted_statements_stay_out_of_a_curated_candidate_unless_asked_for() {
                 .flat_map(|h| h["evidence"].as_array().into_iter().flatten()),
         );
         for e in all {
-            assert_eq!(e["predicted"], false, "{c}");
+            assert_ne!(e["predicted"], true, "{c}");
         }
     }
     let mesh = candidate(&hidden, "MESH:D016159").expect("gilda states it");

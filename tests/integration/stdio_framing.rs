@@ -3,23 +3,27 @@
 //! these got no reply at all and the client waited forever.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
 use crate::support::default_index_dir;
 
-#[test]
-fn every_unreadable_line_gets_an_error_reply_and_the_server_keeps_answering() {
-    let index = default_index_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ontoresolve"))
+/// `serve` on the default index over stdio, with pipes for stdin and stdout.
+fn serve_stdio() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_ontoresolve"))
         .args(["serve", "--index"])
-        .arg(&index)
+        .arg(default_index_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("start the server");
+        .expect("start the server")
+}
+
+#[test]
+fn every_unreadable_line_gets_an_error_reply_and_the_server_keeps_answering() {
+    let mut child = serve_stdio();
     let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
     let huge = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{{\"name\":\"find_concepts\",\"arguments\":{{\"text\":\"{}\"}}}}}}",
@@ -133,5 +137,75 @@ fn a_request_followed_by_end_of_input_is_answered_before_the_server_exits() {
             .unwrap_or_else(|e| panic!("{e}: {stdout}"));
         assert_eq!(reply["id"], 1);
         assert!(reply["result"].is_object(), "{reply}");
+    }
+}
+
+/// A 10 MB identifier or name, in each tool that takes one and in a mistyped argument, gets an
+/// answer under 2 KB: the input is echoed as its start and its length, never whole.
+#[test]
+fn a_ten_megabyte_input_gets_an_answer_under_two_kilobytes() {
+    let mut child = serve_stdio();
+    let huge = "x".repeat(10 << 20);
+    let calls = [
+        (
+            "resolve_identifier",
+            format!("{{\"identifier\":\"{huge}\"}}"),
+        ),
+        ("get_concept", format!("{{\"identifier\":\"{huge}\"}}")),
+        ("map_identifier", format!("{{\"identifier\":\"{huge}\"}}")),
+        ("find_concepts", format!("{{\"text\":\"{huge}\"}}")),
+        (
+            "find_concepts",
+            format!("{{\"text\":\"x\",\"limit\":\"{huge}\"}}"),
+        ),
+        ("sparql_query", format!("{{\"query\":\"{huge}\"}}")),
+    ];
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+        .expect("write");
+    for (i, (tool, arguments)) in calls.iter().enumerate() {
+        let line = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"tools/call\",\"params\":{{\"name\":\"{tool}\",\"arguments\":{arguments}}}}}\n",
+            i + 1
+        );
+        stdin.write_all(line.as_bytes()).expect("write");
+    }
+    stdin.flush().expect("flush");
+    let mut sizes: Vec<(String, usize)> = Vec::new();
+    for line in stdout.lines() {
+        let line = line.expect("read");
+        let reply: Value = serde_json::from_str(&line).expect("every reply is JSON");
+        let Some(id) = reply["id"].as_u64().filter(|&id| id > 0) else {
+            continue;
+        };
+        let (tool, _) = &calls[id as usize - 1];
+        assert_eq!(
+            reply["result"]["isError"],
+            true,
+            "{tool}: {}",
+            &line[..line.len().min(500)]
+        );
+        let text = reply["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            text.len() <= 2048,
+            "{tool}: the error answer is {} bytes",
+            text.len()
+        );
+        sizes.push((tool.to_string(), line.len()));
+        if sizes.len() == calls.len() {
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    assert_eq!(sizes.len(), calls.len(), "every call answered: {sizes:?}");
+    for (tool, bytes) in &sizes {
+        // The JSON-RPC frame holds the error once as text: its own size is at most 2 KB
+        // (escaping aside), the frame a little more.
+        assert!(*bytes < 2600, "{tool}: {bytes} bytes back");
     }
 }

@@ -403,3 +403,14 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
         failures.join("\n")
     );
 }
+
+/// A wire concept's IRI: its `iri`, else its CURIE expanded through the registry (answers
+/// leave out an IRI the CURIE gives).
+pub fn concept_iri(r: &Resolver, concept: &serde_json::Value) -> String {
+    use ontoresolve::model::Prefixes;
+    match (concept["iri"].as_str(), concept["curie"].as_str()) {
+        (Some(iri), _) => iri.to_string(),
+        (None, Some(curie)) => r.registry().expand(curie).unwrap_or_default(),
+        (None, None) => String::new(),
+    }
+}

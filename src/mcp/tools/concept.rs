@@ -19,7 +19,7 @@ pub(super) fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> V
             let found = r.by_iri_any(&l.iri, c.source).map(|(_, c)| c);
             let (curie, label) = curie_and_label(r, &l.iri, found.as_ref());
             LinkDto {
-                iri: l.iri.clone(),
+                iri: unexpanded_iri(r, curie.as_deref(), &l.iri),
                 curie,
                 label,
                 relation: match l.kind {
@@ -43,6 +43,7 @@ pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
     };
     Some(ConceptDetail {
         concept: summary(r, &c),
+        release: source.release.clone(),
         labels: c
             .labels
             .iter()
@@ -138,7 +139,7 @@ pub fn get_concept(
         truncated: total > 1 || detail.as_ref().is_some_and(|d| d.children_total as usize > d.children.len()),
         cursor: (total > 1).then(|| "held by several sources: call resolve_identifier to list them all".into()),
         sources: match &detail {
-            Some(d) => vec![SourceRelease { id: d.concept.source.clone(), release: d.concept.release.clone() }],
+            Some(d) => vec![SourceRelease { id: d.concept.source.clone(), release: d.release.clone() }],
             None => all_sources(r),
         },
         index: r.manifest().build_id.clone(),

@@ -182,7 +182,12 @@ pub(super) fn obsolete_answer(
     if !alt_of.is_empty() {
         let names: Vec<String> = alt_of
             .iter()
-            .map(|c| c.curie.clone().unwrap_or_else(|| c.iri.clone()))
+            .map(|c| {
+                c.curie
+                    .clone()
+                    .or_else(|| c.iri.clone())
+                    .unwrap_or_default()
+            })
             .collect();
         message.push_str(&format!(
             "; it is also an alternative id of {}",
@@ -199,10 +204,7 @@ pub(super) fn obsolete_answer(
     let mut sources = sources;
     for c in &alt_of {
         if !sources.iter().any(|s| s.id == c.source) {
-            sources.push(SourceRelease {
-                id: c.source.clone(),
-                release: c.release.clone(),
-            });
+            sources.push(release_of(r, &c.source));
         }
     }
     let resolution = Resolution {
@@ -311,7 +313,7 @@ fn found_answer(r: &Resolver, shown: &str, iri: &str, matches: &[IdMatch]) -> An
             shown,
             one.label.as_deref().unwrap_or(""),
             one.source,
-            one.release
+            release_of(r, &one.source).release
         ),
         many => format!("{} is held by {} sources", shown, many.len()),
     };

@@ -333,7 +333,6 @@ fn candidate(r: &Resolver, index: usize, c: &MapCandidate) -> MappingCandidate {
         confidence: c.confidence.map(round3),
         cardinality: c.cardinality.map(|k| k.as_str().to_string()),
         rank_tier: c.tier.as_str().to_string(),
-        rank_basis: c.rank_basis(),
         inferred: c.inferred,
         inverted: c.inverted,
         path: c
@@ -357,53 +356,57 @@ pub(super) fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// One statement with its set's or source's provenance.
-pub(super) fn evidence(r: &Resolver, e: &Evidence) -> EvidenceDto {
+/// Where a statement comes from: a mapping set or a source, with its release.
+pub(super) struct StatementSource {
+    pub origin: &'static str,
+    /// The catalogue id of the set or source.
+    pub source: String,
+    pub mapping_set_id: Option<String>,
+    pub release: String,
+    pub predicted: bool,
+}
+
+pub(super) fn statement_source(r: &Resolver, e: &Evidence) -> StatementSource {
     let manifest = r.manifest();
-    let (origin, source, set_id, version, release, predicted) = match e.origin {
+    let unknown = |origin| StatementSource {
+        origin,
+        source: String::new(),
+        mapping_set_id: None,
+        release: String::new(),
+        predicted: false,
+    };
+    match e.origin {
         EvidenceOrigin::MappingSet => match manifest.mapping_sets.get(usize::from(e.set)) {
-            Some(s) => (
-                "mapping_set",
-                s.source.clone(),
-                Some(s.mapping_set_id.clone()),
-                s.mapping_set_version.clone(),
-                s.release.clone(),
-                s.predicted,
-            ),
-            None => (
-                "mapping_set",
-                String::new(),
-                None,
-                None,
-                String::new(),
-                false,
-            ),
+            Some(s) => StatementSource {
+                origin: "mapping_set",
+                source: s.source.clone(),
+                mapping_set_id: Some(s.mapping_set_id.clone()),
+                release: s.release.clone(),
+                predicted: s.predicted,
+            },
+            None => unknown("mapping_set"),
         },
         EvidenceOrigin::SourceXref => match manifest.sources.get(usize::from(e.set)) {
-            Some(s) => (
-                "source_xref",
-                s.id.clone(),
-                None,
-                None,
-                s.release.clone(),
-                false,
-            ),
-            None => (
-                "source_xref",
-                String::new(),
-                None,
-                None,
-                String::new(),
-                false,
-            ),
+            Some(s) => StatementSource {
+                origin: "source_xref",
+                source: s.id.clone(),
+                mapping_set_id: None,
+                release: s.release.clone(),
+                predicted: false,
+            },
+            None => unknown("source_xref"),
         },
-    };
+    }
+}
+
+/// One statement with its set's or source's provenance (the release is the answer's
+/// `sources`' entry for the set or source).
+pub(super) fn evidence(r: &Resolver, e: &Evidence) -> EvidenceDto {
+    let from = statement_source(r, e);
     EvidenceDto {
-        origin: origin.into(),
-        source,
-        mapping_set_id: set_id,
-        mapping_set_version: version,
-        release,
+        origin: from.origin.into(),
+        source: from.source,
+        mapping_set_id: from.mapping_set_id,
         justification: e.justification.clone(),
         confidence: e.confidence(),
         author_id: e.author_id.clone(),
@@ -411,7 +414,7 @@ pub(super) fn evidence(r: &Resolver, e: &Evidence) -> EvidenceDto {
         mapping_tool: e.mapping_tool.clone(),
         mapping_date: e.mapping_date.clone(),
         source_predicate: e.source_predicate.clone(),
-        predicted,
+        predicted: from.predicted,
         line: e.line,
         comment: e.comment.clone(),
     }
@@ -428,10 +431,11 @@ pub(super) fn releases(r: &Resolver, answer: &MapAnswer) -> Vec<SourceRelease> {
                 .iter()
                 .chain(c.path.iter().flat_map(|h| h.evidence.iter()))
         })
-        .chain(answer.negatives.iter().flat_map(|n| n.evidence.iter()));
+        .chain(answer.negatives.iter().flat_map(|n| n.evidence.iter()))
+        .chain(answer.unmapped.iter().flat_map(|u| u.evidence.iter()));
     for e in all {
-        let dto = evidence(r, e);
-        seen.insert((dto.source, dto.release));
+        let from = statement_source(r, e);
+        seen.insert((from.source, from.release));
     }
     let mut out: Vec<SourceRelease> = seen
         .into_iter()

@@ -49,13 +49,40 @@ impl ToolError {
         }
     }
 
+    /// The error answer: code, message, next step, details and the echoed input, never
+    /// larger than [`echo::MAX_ERROR_BYTES`] whatever the input (long texts are cut, and
+    /// details that would not fit are left out and said to be).
     pub fn to_json(&self, query: &Value) -> Value {
-        let mut error =
-            json!({ "code": self.code, "message": self.message, "next_step": self.next_step });
+        use crate::mcp::echo;
+        let mut error = json!({
+            "code": self.code,
+            "message": echo::error_text(&self.message),
+            "next_step": echo::error_text(&self.next_step),
+        });
+        let query = echo::input(query);
         if let (Some(map), Value::Object(details)) = (error.as_object_mut(), &self.details) {
-            map.extend(details.clone());
+            map.extend(
+                details
+                    .iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.clone(), echo::input(v))),
+            );
         }
-        json!({ "error": error, "query": query })
+        let answer = json!({ "error": error, "query": query });
+        if answer.to_string().len() <= echo::MAX_ERROR_BYTES {
+            return answer;
+        }
+        // Too large even cut: the code, the texts and how big the input was.
+        let mut error = json!({
+            "code": self.code,
+            "message": echo::error_text(&self.message).chars().take(600).collect::<String>(),
+            "next_step": echo::error_text(&self.next_step).chars().take(600).collect::<String>(),
+            "details_omitted": true,
+        });
+        if let Some(map) = error.as_object_mut() {
+            map.retain(|_, v| !v.is_null());
+        }
+        json!({ "error": error, "query": { "bytes": query.to_string().len() } })
     }
 }
 
@@ -127,26 +154,42 @@ pub(super) fn summaries(
     let mut sources: Vec<SourceRelease> = Vec::new();
     for c in &summaries {
         if !sources.iter().any(|s| s.id == c.source) {
-            sources.push(SourceRelease {
-                id: c.source.clone(),
-                release: c.release.clone(),
-            });
+            sources.push(release_of(r, &c.source));
         }
     }
     (summaries, sources)
 }
 
+/// A loaded source's id with its release.
+pub(super) fn release_of(r: &Resolver, source: &str) -> SourceRelease {
+    SourceRelease {
+        id: source.to_string(),
+        release: r
+            .manifest()
+            .source(source)
+            .map(|s| s.release.clone())
+            .unwrap_or_default(),
+    }
+}
+
 pub fn summary(r: &Resolver, c: &Concept) -> ConceptSummary {
     let source = r.source_of(c);
     ConceptSummary {
-        iri: c.iri.clone(),
+        iri: unexpanded_iri(r, c.curie.as_deref(), &c.iri),
         curie: c.curie.clone(),
         label: c.preferred_label().map(|l| l.text.clone()),
         source: source.map(|s| s.id.clone()).unwrap_or_default(),
-        release: source.map(|s| s.release.clone()).unwrap_or_default(),
-        obsolete: c.obsolete,
         status: c.status().as_str().into(),
         kind: c.kind.as_str().into(),
+    }
+}
+
+/// The IRI, when the CURIE does not already give it through the registry's expansion (or
+/// there is no CURIE): an answer never repeats what a client can expand.
+pub(super) fn unexpanded_iri(r: &Resolver, curie: Option<&str>, iri: &str) -> Option<String> {
+    match curie {
+        Some(curie) if r.registry().expand(curie).as_deref() == Some(iri) => None,
+        _ => Some(iri.to_string()),
     }
 }
 
@@ -187,7 +230,7 @@ pub(super) fn hops(r: &Resolver, chain: &[ChainStep]) -> Vec<ChainHop> {
             let c = step.concept.and_then(|id| r.concept(id));
             let (curie, label) = curie_and_label(r, &step.iri, c.as_ref());
             ChainHop {
-                iri: step.iri.clone(),
+                iri: unexpanded_iri(r, curie.as_deref(), &step.iri),
                 curie,
                 label,
                 loaded: c.is_some(),
