@@ -262,9 +262,11 @@ async fn write_lines(
     mut output: impl AsyncWrite + Unpin,
     mut replies: mpsc::Receiver<String>,
 ) -> std::io::Result<()> {
-    while let Some(line) = replies.recv().await {
+    while let Some(mut line) = replies.recv().await {
+        // One write per line: tokio's stdout runs each write on the blocking pool, and a
+        // second write for the newline would cost another round trip.
+        line.push('\n');
         output.write_all(line.as_bytes()).await?;
-        output.write_all(b"\n").await?;
         output.flush().await?;
     }
     Ok(())
