@@ -367,7 +367,7 @@ async fn resolve_identifier_in_every_spelling_and_outcome() {
 }
 
 #[tokio::test]
-async fn find_concepts_ranks_exact_first_and_falls_back_to_fuzzy() {
+async fn find_concepts_ranks_exact_first_and_falls_back_to_near_spellings() {
     both(async |revision, client| {
         let r = call(
             client,

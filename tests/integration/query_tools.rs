@@ -388,6 +388,14 @@ fn describe_schema_counts_classes_and_predicates_and_its_examples_run() {
         tools::describe_schema(r, &SchemaArgs { source: None }).expect("schema"),
     )
     .expect("json");
+    // The answer says once how a query without FROM sees the graphs.
+    assert!(
+        all["result"]["default_graph"]
+            .as_str()
+            .is_some_and(|d| d.contains("union")),
+        "{}",
+        all["result"]["default_graph"]
+    );
     let graphs = all["result"]["graphs"].as_array().expect("graphs");
     let hp = graphs
         .iter()
