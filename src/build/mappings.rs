@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use oxigraph::model::{Literal, NamedNode, Triple};
+use oxrdf::{Literal, NamedNode, Triple};
 
 use super::registry::input_file;
 use super::{BuildError, BuildObserver, io_err};
@@ -156,10 +156,9 @@ impl<'a> MappingBuilder<'a> {
         } else {
             graph_iri(&spec.id, &release)
         };
-        let source_error = |e: sssom::SssomError| BuildError::MappingSet {
+        let source_error = |source: sssom::SssomError| BuildError::MappingSet {
             id: spec.id.clone(),
-            file: written.display().to_string(),
-            message: e.to_string(),
+            source,
         };
         type Rows = Box<
             dyn Iterator<Item = Result<Result<MappingRow, sssom::RowProblem>, sssom::SssomError>>,

@@ -27,7 +27,7 @@ use crate::index::manifest::{
 };
 use crate::index::names::NameRules;
 use crate::index::{BuildLayout, FORMAT_VERSION, Manifest};
-use crate::ingest::{ExtractStats, Format, IngestError};
+use crate::ingest::{Format, IngestError};
 use crate::model::{Concept, PrefixMap, PrefixRule, Prefixes, SourceIdx};
 use crate::registry::RegistryError;
 use crate::store::{StoreError, StoreWriter};
@@ -69,11 +69,11 @@ pub enum BuildError {
     MissingFile { id: String, path: PathBuf },
     #[error("source '{id}': {error}")]
     SourceStore { id: String, error: StoreError },
-    #[error("mapping set '{id}' ({file}): {message}")]
+    #[error("mapping set '{id}': {source}")]
     MappingSet {
         id: String,
-        file: String,
-        message: String,
+        #[source]
+        source: crate::ingest::sssom::SssomError,
     },
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -118,61 +118,18 @@ pub fn build(
     let layout = BuildLayout::new(&temp.path);
 
     let (registry_record, registry) = registry::build_registry(&catalog, &layout, observer)?;
-    let prefixes: &dyn Prefixes = &registry;
     let store = StoreWriter::create(&layout.store())?;
-    let mut records = Vec::new();
-    let mut skipped = Vec::new();
     let (rules_record, rules) = read_name_rules(&catalog, &layout)?;
-    let mut writer = write::IndexWriter::create(&layout, prefixes, rules.as_ref())?;
+    let mut writer = write::IndexWriter::create(&layout, &registry, rules.as_ref())?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
-    let (set_specs, source_specs): (Vec<&SourceSpec>, Vec<&SourceSpec>) = catalog
-        .sources
-        .iter()
-        .partition(|s| matches!(s.format(), Some(Format::Mappings(_))));
-    for spec in source_specs {
-        let files = catalog.files(spec);
-        if let Some(reason) = missing_file(&catalog, spec, &files, options.keep_going, observer)? {
-            skipped.push(SkippedSource {
-                id: spec.id.clone(),
-                reason,
-            });
-            continue;
-        }
-        let Ok(idx) = SourceIdx::try_from(records.len()) else {
-            return Err(BuildError::TooLarge("more than 65,535 sources"));
-        };
-        let source_started = Instant::now();
-        let result = match spec.format() {
-            Some(Format::Table(format)) => {
-                tables::ingest_table_source(idx, spec, format, &files, prefixes, &store, observer)
-            }
-            _ => read::ingest_source(idx, spec, &catalog.file(spec), prefixes, &store, observer),
-        };
-        match result {
-            Ok((record, concepts)) => {
-                observer.source_finished(&spec.id, &record, source_started.elapsed().as_secs_f64());
-                let mut record = record;
-                record.top_concepts = top_concepts(&concepts);
-                record.id_shapes = id_shapes(&concepts);
-                record.first_concept = writer.add_source(&spec.id, &concepts)?;
-                mappings.add_source_xrefs(idx, &concepts);
-                drop(concepts);
-                records.push(record);
-            }
-            Err(error) if options.keep_going => {
-                observer.source_skipped(&spec.id, &error.to_string());
-                skipped.push(SkippedSource {
-                    id: spec.id.clone(),
-                    reason: error.to_string(),
-                });
-            }
-            Err(error) => return Err(error),
-        }
-    }
-    if records.is_empty() {
-        return Err(BuildError::Empty);
-    }
-    for spec in set_specs {
+    let mut sinks = Sinks {
+        prefixes: &registry,
+        store: &store,
+        writer: &mut writer,
+        mappings: &mut mappings,
+    };
+    let (records, mut skipped) = read_concept_sources(&catalog, options, observer, &mut sinks)?;
+    for spec in catalog.sources.iter().filter(|s| is_mapping_set(s)) {
         if let Some(reason) = read_mapping_set(
             &catalog,
             spec,
@@ -188,10 +145,7 @@ pub fn build(
         }
     }
     observer.stage("flushing the RDF store");
-    let shapes = store.finish()?;
-    crate::index::schema::GraphShapes { graphs: shapes }
-        .write(&layout.schema())
-        .map_err(io_err("writing the graph shapes"))?;
+    write_graph_shapes(store, &layout)?;
 
     let mut counts = writer.finish(&records, observer)?;
     observer.stage("writing the mapping index");
@@ -220,13 +174,7 @@ pub fn build(
         mapping_sets,
         name_rules: rules_record,
         files,
-        built: BuildTime {
-            finished_unix: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0),
-            seconds: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
-        },
+        built: build_time(started),
     };
     manifest
         .write(&layout.manifest())
@@ -236,6 +184,103 @@ pub fn build(
     let dir = install::install(index_dir, &temp.path, &manifest)?;
     temp.keep = true;
     Ok(BuildSummary { manifest, dir })
+}
+
+/// Finishes the store and writes each graph's shape beside it, for `describe_schema`.
+fn write_graph_shapes(store: StoreWriter, layout: &BuildLayout) -> Result<(), BuildError> {
+    let shapes = store.finish()?;
+    crate::index::schema::GraphShapes { graphs: shapes }
+        .write(&layout.schema())
+        .map_err(io_err("writing the graph shapes"))
+}
+
+fn is_mapping_set(spec: &SourceSpec) -> bool {
+    matches!(spec.format(), Some(Format::Mappings(_)))
+}
+
+fn build_time(started: Instant) -> BuildTime {
+    BuildTime {
+        finished_unix: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+        seconds: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+    }
+}
+
+/// Where every concept source is written as it is read.
+struct Sinks<'s, 'b> {
+    prefixes: &'b dyn Prefixes,
+    store: &'s StoreWriter,
+    writer: &'s mut write::IndexWriter<'b>,
+    mappings: &'s mut mappings::MappingBuilder<'b>,
+}
+
+/// Reads every concept source in catalogue order: their records, and the sources skipped
+/// with why (a file not bundled, or any failure with `keep_going`).
+fn read_concept_sources(
+    catalog: &Catalog,
+    options: &BuildOptions,
+    observer: &dyn BuildObserver,
+    sinks: &mut Sinks<'_, '_>,
+) -> Result<(Vec<SourceRecord>, Vec<SkippedSource>), BuildError> {
+    let mut records = Vec::new();
+    let mut skipped = Vec::new();
+    for spec in catalog.sources.iter().filter(|s| !is_mapping_set(s)) {
+        let files = catalog.files(spec);
+        if let Some(reason) = missing_file(catalog, spec, &files, options.keep_going, observer)? {
+            skipped.push(SkippedSource {
+                id: spec.id.clone(),
+                reason,
+            });
+            continue;
+        }
+        let Ok(idx) = SourceIdx::try_from(records.len()) else {
+            return Err(BuildError::TooLarge("more than 65,535 sources"));
+        };
+        let started = Instant::now();
+        let (prefixes, store) = (sinks.prefixes, sinks.store);
+        let read = match spec.format() {
+            Some(Format::Table(format)) => {
+                tables::ingest_table_source(idx, spec, format, &files, prefixes, store, observer)
+            }
+            _ => read::ingest_source(idx, spec, &catalog.file(spec), prefixes, store, observer),
+        };
+        match read {
+            Ok((record, concepts)) => {
+                observer.source_finished(&spec.id, &record, started.elapsed().as_secs_f64());
+                records.push(write_concept_source(spec, idx, record, concepts, sinks)?);
+            }
+            Err(error) if options.keep_going => {
+                observer.source_skipped(&spec.id, &error.to_string());
+                skipped.push(SkippedSource {
+                    id: spec.id.clone(),
+                    reason: error.to_string(),
+                });
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    if records.is_empty() {
+        return Err(BuildError::Empty);
+    }
+    Ok((records, skipped))
+}
+
+/// Writes one read source into the index and the mapping builder; its concepts are dropped
+/// once written. A failure here is the build's, never the source's (no keep_going).
+fn write_concept_source(
+    spec: &SourceSpec,
+    idx: SourceIdx,
+    mut record: SourceRecord,
+    concepts: Vec<Concept>,
+    sinks: &mut Sinks<'_, '_>,
+) -> Result<SourceRecord, BuildError> {
+    record.top_concepts = top_concepts(&concepts);
+    record.id_shapes = id_shapes(&concepts);
+    record.first_concept = sinks.writer.add_source(&spec.id, &concepts)?;
+    sinks.mappings.add_source_xrefs(idx, &concepts);
+    Ok(record)
 }
 
 /// Why a source whose file is absent is skipped: it is not bundled (fetch it), or
@@ -402,17 +447,14 @@ fn source_record(
     (release, release_origin): (String, ReleaseOrigin),
     graph: String,
     files: Vec<InputFile>,
-    stats: ExtractStats,
+    stats: SourceCounts,
     skipped_rows: u64,
 ) -> SourceRecord {
     SourceRecord {
         id: spec.id.clone(),
         title: spec.title.clone(),
         kind: spec.kind.as_str().to_string(),
-        format: spec
-            .format
-            .clone()
-            .unwrap_or_else(|| format!("{format:?}").to_lowercase()),
+        format: format.name().to_string(),
         release,
         release_origin,
         graph,
@@ -426,15 +468,8 @@ fn source_record(
         top_concepts: Vec::new(),
         id_shapes: Vec::new(),
         counts: SourceCounts {
-            triples: stats.triples,
-            concepts: stats.concepts,
-            obsolete: stats.obsolete,
-            labels: stats.labels,
-            definitions: stats.definitions,
-            parent_links: stats.parent_links,
-            xrefs: stats.xrefs,
-            replacements: stats.replacements,
             skipped_rows,
+            ..stats
         },
     }
 }

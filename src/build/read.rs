@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use oxigraph::model::Triple;
+use oxrdf::Triple;
 use sha2::{Digest, Sha256};
 
 use super::{BuildError, BuildObserver, hex, source_record};
-use crate::catalog::{SourceKind, SourceSpec};
+use crate::catalog::{Format, SourceKind, SourceSpec};
 use crate::index::manifest::{InputFile, ReleaseOrigin, SourceRecord};
 use crate::ingest::mesh_rdf::{MeshRdf, unversioned_triple};
 use crate::ingest::{self, Extractor, IngestError, Profile, StatedRelease, TripleSink};
@@ -210,6 +210,69 @@ pub(super) fn ingest_source(
     let input = ingest::input::open_reader(raw).map_err(io_source)?;
 
     let extractor = extractor_for(idx, spec, prefixes);
+    let opened = Opened {
+        input,
+        file,
+        format,
+        bytes_read: &bytes_read,
+    };
+    let (extractor, release, graph) =
+        parse_and_load(spec, opened, extractor, prefixes, store, observer)?;
+    let (release, release_origin) =
+        release.unwrap_or_else(|| ("unknown".to_string(), ReleaseOrigin::Unknown));
+
+    let sha256 = whole_file_digest(&hash, bytes_read.load(Ordering::Relaxed), file_bytes, file)
+        .map_err(io_source)?;
+    let (concepts, stats) = extractor.finish();
+    let files = vec![InputFile {
+        path: spec.path.display().to_string(),
+        bytes: file_bytes,
+        sha256,
+    }];
+    let record = source_record(
+        spec,
+        format,
+        (release, release_origin),
+        graph,
+        files,
+        stats,
+        0,
+    );
+    Ok((record, concepts))
+}
+
+/// What a parsed source leaves: its extractor (holding the concepts), the release settled
+/// from the file, and the graph its triples were loaded into.
+type Parsed<'a> = (Extractor<'a>, Option<(String, ReleaseOrigin)>, String);
+
+/// An opened input file, counting the bytes read for progress.
+struct Opened<'f> {
+    input: Box<dyn io::BufRead + Send>,
+    file: &'f Path,
+    format: Format,
+    bytes_read: &'f Arc<AtomicU64>,
+}
+
+/// Parses the file on one thread while the other loads its triples into the store: the
+/// extractor holding the concepts, the release settled from the file, and the graph loaded.
+fn parse_and_load<'a>(
+    spec: &'a SourceSpec,
+    opened: Opened<'_>,
+    extractor: Extractor<'a>,
+    prefixes: &dyn Prefixes,
+    store: &StoreWriter,
+    observer: &'a dyn BuildObserver,
+) -> Result<Parsed<'a>, BuildError> {
+    let source_err = |error: IngestError| BuildError::Source {
+        id: spec.id.clone(),
+        error,
+    };
+    let Opened {
+        input,
+        file,
+        format,
+        bytes_read,
+    } = opened;
     let (tx, rx) = sync_channel::<Message>(8);
     let (parsed, loaded) = std::thread::scope(|scope| {
         let parser = scope.spawn(|| {
@@ -264,27 +327,7 @@ pub(super) fn ingest_source(
             "the triple stream ended early".into(),
         )));
     };
-    let (release, release_origin) =
-        release.unwrap_or_else(|| ("unknown".to_string(), ReleaseOrigin::Unknown));
-
-    let sha256 = whole_file_digest(&hash, bytes_read.load(Ordering::Relaxed), file_bytes, file)
-        .map_err(io_source)?;
-    let (concepts, stats) = extractor.finish();
-    let files = vec![InputFile {
-        path: spec.path.display().to_string(),
-        bytes: file_bytes,
-        sha256,
-    }];
-    let record = source_record(
-        spec,
-        format,
-        (release, release_origin),
-        graph,
-        files,
-        stats,
-        0,
-    );
-    Ok((record, concepts))
+    Ok((extractor, release, graph))
 }
 
 /// The loader's side of the channel: the first message names the graph, the rest stream its
@@ -320,7 +363,8 @@ fn extractor_for<'a>(
             (Profile::Generic, ConceptKind::Class)
         }
     };
-    Extractor::new(idx, spec.concept_types(), namespaces, prefixes).with_profile(profile, kind)
+    Extractor::new(idx, ingest::concept_types(spec), namespaces, prefixes)
+        .with_profile(profile, kind)
 }
 
 /// The SHA-256 of the whole file, from the digest of what the parser read. Parsers may stop

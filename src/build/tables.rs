@@ -5,14 +5,15 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use oxigraph::model::Triple;
+use oxrdf::Triple;
 
 use super::registry::input_file;
 use super::{BuildError, BuildObserver, source_record};
 use crate::catalog::SourceSpec;
 use crate::index::manifest::{ReleaseOrigin, SourceRecord};
 use crate::ingest::tables::{self, RowOutcome, RowProblem};
-use crate::ingest::{ExtractStats, Format, IngestError, TableFormat, input};
+use crate::ingest::{Format, IngestError, TableFormat, input};
+use crate::model::SourceCounts;
 use crate::model::{Concept, Prefixes, SourceIdx};
 use crate::store::{LoadError, StoreWriter, graph_iri};
 
@@ -86,7 +87,7 @@ pub(super) fn ingest_table_source(
     })?;
 
     let concepts = read.concepts;
-    let stats = ExtractStats::of(triples, &concepts);
+    let stats = SourceCounts::of(triples, &concepts);
     let record = source_record(
         spec,
         Format::Table(format),

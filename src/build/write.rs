@@ -9,24 +9,27 @@ use crate::index::flags::{ConceptFlags, FlagsWriter};
 use crate::index::manifest::{Counts, SourceRecord};
 use crate::index::names::NameRules;
 use crate::index::normalize::{id_key, label_key};
-use crate::index::spelling;
+use crate::index::spelling::Spelling;
 use crate::index::{BuildLayout, FullTextWriter, LexiconWriter, Posting, TableWriter};
 use crate::model::{Concept, Prefixes, obo_purl};
 
 /// Every spelling under which a concept's identifier may be looked up.
 pub fn id_keys(concept: &Concept, prefixes: &dyn Prefixes) -> Vec<(String, u16)> {
-    let mut keys = vec![(id_key(&concept.iri), spelling::IRI)];
+    let mut keys = vec![(id_key(&concept.iri), Spelling::Iri.detail())];
     if let Some(curie) = &concept.curie {
-        keys.push((id_key(curie), spelling::CURIE));
+        keys.push((id_key(curie), Spelling::Curie.detail()));
         if let Some((prefix, local)) = curie.split_once(':') {
-            keys.push((id_key(&format!("{prefix}_{local}")), spelling::UNDERSCORE));
-            keys.push((id_key(local), spelling::LOCAL_ID));
+            keys.push((
+                id_key(&format!("{prefix}_{local}")),
+                Spelling::Underscore.detail(),
+            ));
+            keys.push((id_key(local), Spelling::LocalId.detail()));
         }
     }
     for alt in &concept.alt_ids {
-        keys.push((id_key(alt), spelling::ALT_ID));
+        keys.push((id_key(alt), Spelling::AltId.detail()));
         if let Some(iri) = prefixes.expand(alt).or_else(|| obo_purl(alt)) {
-            keys.push((id_key(&iri), spelling::ALT_ID));
+            keys.push((id_key(&iri), Spelling::AltId.detail()));
         }
     }
     keys

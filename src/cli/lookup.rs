@@ -1,5 +1,5 @@
-//! `ontoresolve lookup`: the same search cascade as `find_concepts` (identifier, exact name,
-//! near spelling, full text), obsolete concepts included and marked.
+//! `ontoresolve lookup`: the same search as `find_concepts` (identifier, exact name, name
+//! variant, via mapping, near spelling, full text), obsolete concepts included and marked.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -29,13 +29,6 @@ pub fn run(
         );
         return Ok(ExitCode::from(1));
     }
-    if found.distinct_concepts() > 1 {
-        eprintln!(
-            "{query:?} matches {} distinct concepts; showing {}",
-            found.distinct_concepts(),
-            found.distinct_concepts().min(limit)
-        );
-    }
     for candidate in found.candidates.iter().take(limit) {
         let via = candidate
             .via
@@ -59,6 +52,20 @@ pub fn run(
         );
         if let Some(details) = resolver.details(candidate.concept) {
             print_details(&resolver, &details, &how, json_output);
+        }
+    }
+    if found.distinct_concepts() > 1 {
+        let summary = format!(
+            "{query:?} matches {} distinct concepts; showing {}",
+            found.distinct_concepts(),
+            found.distinct_concepts().min(limit)
+        );
+        // A closing line of its own: on stdout after the records (so it cannot interleave
+        // with them), or on stderr where stdout is JSON.
+        if json_output {
+            eprintln!("{summary}");
+        } else {
+            println!("\n{summary}");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,5 +1,6 @@
-//! The command line: argument parsing, progress bars and printing. Thin: every command calls
-//! into the library.
+//! The command line: argument parsing, progress bars and printing, and the batch commands
+//! (`normalize`, `map`, `lookup`) that stream whole files through the library's answers. The
+//! answers themselves come from `resolve`; commands only read, parallelize and write.
 
 mod build;
 mod check;
@@ -73,7 +74,8 @@ enum Command {
         /// ONTORESOLVE_AUTH_TOKEN is the alternative.
         #[arg(long, value_name = "FILE")]
         auth_token_file: Option<PathBuf>,
-        /// Calls per second per client over HTTP (its token, else its address); 0 turns the
+        /// Calls per second per client over HTTP (its address, with its token's tag when a token
+        /// is required, so teammates sharing a token each have their own); 0 turns the
         /// limit off.
         #[arg(long, value_name = "N", default_value_t = ontoresolve::mcp::DEFAULT_RATE_LIMIT)]
         rate_limit: u32,

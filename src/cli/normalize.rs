@@ -32,23 +32,28 @@ enum Column {
     Field(usize),
 }
 
-pub fn run(options: Options) -> anyhow::Result<ExitCode> {
-    let resolver = Resolver::open(&options.index).context("cannot open the index")?;
-    let (input, size): (Box<dyn BufRead + Send>, Option<u64>) = if options.file == Path::new("-") {
-        (Box::new(BufReader::new(io::stdin())), None)
-    } else {
-        let file = File::open(&options.file)
-            .with_context(|| format!("cannot read {}", options.file.display()))?;
-        let size = file.metadata().ok().map(|m| m.len());
-        (Box::new(BufReader::with_capacity(1 << 20, file)), size)
-    };
-    let output: Box<dyn Write> = match &options.output {
+/// The input, and its size when it is a file (for progress); `-` is stdin.
+fn open_input(path: &Path) -> anyhow::Result<(Box<dyn BufRead + Send>, Option<u64>)> {
+    if path == Path::new("-") {
+        return Ok((Box::new(BufReader::new(io::stdin())), None));
+    }
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let size = file.metadata().ok().map(|m| m.len());
+    Ok((Box::new(BufReader::with_capacity(1 << 20, file)), size))
+}
+
+fn open_output(path: Option<&Path>) -> anyhow::Result<BufWriter<Box<dyn Write>>> {
+    let output: Box<dyn Write> = match path {
         Some(path) => Box::new(
             File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
         ),
         None => Box::new(io::stdout().lock()),
     };
-    let mut output = BufWriter::with_capacity(1 << 20, output);
+    Ok(BufWriter::with_capacity(1 << 20, output))
+}
+
+/// Bytes read of a file of known size, or a spinner for stdin; on stderr.
+fn progress_bar(size: Option<u64>) -> ProgressBar {
     let progress = match size {
         Some(bytes) => ProgressBar::new(bytes).with_style(
             ProgressStyle::with_template(
@@ -59,9 +64,16 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         None => ProgressBar::new_spinner(),
     };
     progress.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    progress
+}
 
-    let mut reader = Rows::new(input);
-    let column = match options.column.as_deref() {
+/// The field `--column` names: a 1-based number, or a header name (the header row is read).
+fn column_of(
+    column: Option<&str>,
+    reader: &mut Rows,
+    progress: &ProgressBar,
+) -> anyhow::Result<Column> {
+    Ok(match column {
         None => Column::WholeLine,
         Some(n) if n.parse::<usize>().is_ok() => match n.parse::<usize>() {
             Ok(0) | Err(_) => bail!("--column counts from 1"),
@@ -77,7 +89,16 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
                 None => bail!("the header has no column named '{name}'"),
             }
         }
-    };
+    })
+}
+
+pub fn run(options: Options) -> anyhow::Result<ExitCode> {
+    let resolver = Resolver::open(&options.index).context("cannot open the index")?;
+    let (input, size) = open_input(&options.file)?;
+    let mut output = open_output(options.output.as_deref())?;
+    let progress = progress_bar(size);
+    let mut reader = Rows::new(input);
+    let column = column_of(options.column.as_deref(), &mut reader, &progress)?;
     writeln!(output, "line\tinput\tcurie\tiri\toutcome\tsteps")?;
     let mut counts: std::collections::BTreeMap<&'static str, u64> = Default::default();
     loop {
@@ -152,9 +173,9 @@ fn resolve_row(
         ));
     };
     let (normalized, outcome) = resolver.resolve_identifier(field)?;
-    let mut steps = normalized.steps.clone();
+    let mut steps: Vec<String> = normalized.steps.iter().map(ToString::to_string).collect();
     let detail = match &outcome {
-        Outcome::Malformed { reason, .. } => Some(reason.clone()),
+        Outcome::Malformed { reason, .. } => Some(reason.to_string()),
         Outcome::UnknownPrefix { suggestions, .. } if !suggestions.is_empty() => Some(format!(
             "closest known prefixes: {}",
             suggestions.join(", ")

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::manifest::FORMAT_VERSION;
+/// Bumped whenever a file layout under a build directory changes. 7: binary files start with
+/// a header and the manifest records every file's length and checksum.
+pub const FORMAT_VERSION: u32 = 7;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;

@@ -18,17 +18,11 @@ use fst::{Automaton, IntoStreamer, Map, MapBuilder, Streamer};
 use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder};
 use memmap2::Mmap;
 
+use super::counts::LexiconCounts;
 use super::header::{FileError, FileProblem, HeadedFile, POSTINGS, write_header};
 use super::mmap::map_file;
+pub use super::runs::Posting;
 use super::runs::RunWriter;
-
-/// One occurrence of a key: the concept, and a detail whose meaning depends on the lexicon
-/// (the label's position in the concept for the label lexicon, the spelling kind for ids).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Posting {
-    pub concept: u32,
-    pub detail: u16,
-}
 
 const POSTING_BYTES: usize = 6;
 
@@ -51,13 +45,6 @@ impl Default for LexiconWriter {
             error: None,
         }
     }
-}
-
-/// What a written lexicon holds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct LexiconCounts {
-    pub keys: u64,
-    pub postings: u64,
 }
 
 impl LexiconWriter {
@@ -143,6 +130,14 @@ pub struct FuzzyHit {
     pub postings: Vec<Posting>,
 }
 
+/// A point part-way along the lexicon's keys (see [`Lexicon::walk`]); valid only for the
+/// lexicon that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyWalk {
+    addr: fst::raw::CompiledAddr,
+    output: u64,
+}
+
 pub struct Lexicon {
     map: Map<Mmap>,
     postings: HeadedFile,
@@ -226,6 +221,36 @@ impl Lexicon {
             .chunks_exact(POSTING_BYTES)
             .map(decode_posting)
             .collect()
+    }
+
+    /// Where a walk along the keys starts: before any byte.
+    pub fn walk_start(&self) -> KeyWalk {
+        KeyWalk {
+            addr: self.map.as_fst().root().addr(),
+            output: 0,
+        }
+    }
+
+    /// The walk extended by `bytes`, or `None` when no key continues so. Scanning text word
+    /// by word this way costs one step per byte, whatever the number of keys.
+    pub fn walk(&self, from: KeyWalk, bytes: &[u8]) -> Option<KeyWalk> {
+        let fst = self.map.as_fst();
+        let mut node = fst.node(from.addr);
+        let mut output = fst::raw::Output::new(from.output);
+        for &byte in bytes {
+            let transition = node.transition(node.find_input(byte)?);
+            output = output.cat(transition.out);
+            node = fst.node(transition.addr);
+        }
+        Some(KeyWalk {
+            addr: node.addr(),
+            output: output.value(),
+        })
+    }
+
+    /// Whether the bytes walked so far are a whole key.
+    pub fn walk_is_key(&self, at: KeyWalk) -> bool {
+        self.map.as_fst().node(at.addr).is_final()
     }
 
     /// The first posting of an exact key, without collecting the rest.
@@ -518,6 +543,25 @@ mod tests {
             verify_fst_file(&fst).is_err(),
             "a flipped byte fails the FST's own checksum"
         );
+    }
+
+    #[test]
+    fn a_walk_word_by_word_finds_every_key_along_it_and_stops_where_none_continues() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lex = lexicon(dir.path(), &["breast", "breast cancer", "breast cancer 1"]);
+        let start = lex.walk_start();
+        let breast = lex.walk(start, b"breast").expect("a key");
+        assert!(lex.walk_is_key(breast));
+        let spaced = lex.walk(breast, b" ").expect("a longer key goes on");
+        assert!(!lex.walk_is_key(spaced));
+        let cancer = lex.walk(spaced, b"cancer").expect("a key");
+        assert!(lex.walk_is_key(cancer));
+        assert!(lex.walk(cancer, b" 2").is_none(), "no key goes on so");
+        assert!(
+            lex.walk(start, b"bre")
+                .is_some_and(|at| !lex.walk_is_key(at))
+        );
+        assert!(lex.walk(start, b"ovary").is_none());
     }
 
     #[test]

@@ -4,13 +4,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::lexicon::LexiconCounts;
-use super::registry::RegistryCounts;
+pub use super::counts::MappingIndexCounts;
+use super::counts::{LexiconCounts, RegistryCounts};
 use crate::model::PrefixRule;
+pub use crate::model::SourceCounts;
 
-/// Bumped whenever a file layout under a build directory changes. 7: binary files start with
-/// a header (`header.rs`) and the manifest records every file's length and checksum.
-pub const FORMAT_VERSION: u32 = 7;
+pub use super::header::FORMAT_VERSION;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -96,17 +95,6 @@ pub struct Counts {
     pub variant_lexicon: LexiconCounts,
     #[serde(default)]
     pub mappings: MappingIndexCounts,
-}
-
-/// What the mapping index holds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MappingIndexCounts {
-    /// Identifiers named by at least one mapping.
-    pub identifiers: u64,
-    /// Distinct (subject, predicate, object, modifier) mappings.
-    pub mappings: u64,
-    /// Statements: one per row or source cross-reference, several per mapping when sets agree.
-    pub statements: u64,
 }
 
 /// One mapping set (one file) as the build read it.
@@ -210,21 +198,6 @@ pub struct InputFile {
     pub path: String,
     pub bytes: u64,
     pub sha256: String,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SourceCounts {
-    pub triples: u64,
-    pub concepts: u64,
-    pub obsolete: u64,
-    pub labels: u64,
-    pub definitions: u64,
-    pub parent_links: u64,
-    pub xrefs: u64,
-    pub replacements: u64,
-    /// Table rows that could not be read and were skipped (each reported with file and line).
-    #[serde(default)]
-    pub skipped_rows: u64,
 }
 
 pub const MAX_TOP_CONCEPTS: usize = 100;

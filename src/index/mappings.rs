@@ -15,9 +15,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::counts::MappingIndexCounts;
 use super::header::FileError;
 use super::lexicon::{Lexicon, LexiconWriter, Posting};
-use super::manifest::MappingIndexCounts;
 use super::runs::RunWriter;
 use super::table::{Table, TableWriter};
 use crate::model::{Evidence, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND};

@@ -5,6 +5,7 @@
 //! On disk, `index/CURRENT` names the active build directory; a build writes a new directory
 //! and then replaces `CURRENT` atomically, so readers never see a half-written index.
 
+pub mod counts;
 pub mod damage;
 pub mod flags;
 pub mod fulltext;
@@ -20,25 +21,19 @@ pub mod normalize;
 pub mod registry;
 mod runs;
 pub mod schema;
+pub mod spelling;
 pub mod table;
 
 use std::path::{Path, PathBuf};
 
 use crate::model::Concept;
 
-/// How each identifier key was spelled, kept as the id lexicon's posting detail.
-pub mod spelling {
-    pub const IRI: u16 = 0;
-    pub const CURIE: u16 = 1;
-    pub const UNDERSCORE: u16 = 2;
-    pub const LOCAL_ID: u16 = 3;
-    pub const ALT_ID: u16 = 4;
-}
-
+pub use counts::{LexiconCounts, MappingIndexCounts, RegistryCounts};
 pub use fulltext::{FullText, FullTextWriter, TextHit};
+pub use header::FORMAT_VERSION;
 pub use header::{FileError, FileProblem};
-pub use lexicon::{FuzzyHit, Lexicon, LexiconCounts, LexiconWriter, Posting};
-pub use manifest::{FORMAT_VERSION, Manifest};
+pub use lexicon::{FuzzyHit, KeyWalk, Lexicon, LexiconWriter, Posting};
+pub use manifest::Manifest;
 pub use registry::RegistryFiles;
 pub use table::{Table, TableWriter};
 

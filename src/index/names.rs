@@ -66,6 +66,10 @@ pub struct NameRules {
     /// Head words taken as another ("cancer" → "neoplasm"), after the singular.
     #[serde(default)]
     pub head_words: BTreeMap<String, String>,
+    /// Names too generic to mean a concept on their own in a passage ("disease",
+    /// "patients"), as label keys: `ground_passage` does not ground them alone.
+    #[serde(default)]
+    pub generic_names: Vec<String>,
 }
 
 /// One change a name went through on its way to a key.
@@ -167,6 +171,15 @@ impl NameRules {
             .chain(self.plural_endings.iter().flat_map(|(a, b)| [a, b]))
             .chain(self.head_words.iter().flat_map(|(a, b)| [a, b]))
             .chain(self.spellings.iter().flat_map(|r| [&r.from, &r.to]));
+        if let Some(bad) = self
+            .generic_names
+            .iter()
+            .find(|g| super::normalize::label_key(g) != **g)
+        {
+            return Err(format!(
+                "generic name '{bad}' must be written as a label key: lower case, words one space apart"
+            ));
+        }
         for word in words {
             let empty_allowed = self.plural_endings.values().any(|v| v == word);
             if (word.is_empty() && !empty_allowed)
@@ -223,6 +236,22 @@ impl NameRules {
             }
         }
         out
+    }
+
+    /// One passage word as a variant key writes it: `None` for a stop word (dropped inside a
+    /// name), else its form inside a name and its form as the name's head (last word). `word`
+    /// is lower case after NFKC; a symbol (capitals, digits) is kept as it is.
+    pub fn word_forms(&self, word: &str, symbol: bool) -> Option<(String, String)> {
+        if symbol {
+            return Some((word.to_string(), word.to_string()));
+        }
+        if self.stop_words.iter().any(|w| w == word) {
+            return None;
+        }
+        let mut steps = Vec::new();
+        let inner = self.key_word(word.to_string(), false, &mut steps);
+        let head = self.key_word(word.to_string(), true, &mut steps);
+        Some((inner, head))
     }
 
     fn variant(&self, words: &[Word], join_hyphens: bool, first_steps: Vec<NameStep>) -> Variant {

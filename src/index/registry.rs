@@ -8,8 +8,9 @@
 
 use std::io;
 
+use super::counts::{LexiconCounts, RegistryCounts};
 use super::header::FileError;
-use super::{BuildLayout, Lexicon, LexiconCounts, LexiconWriter, Posting, Table, TableWriter};
+use super::{BuildLayout, Lexicon, LexiconWriter, Posting, Table, TableWriter};
 use crate::model::PrefixRecord;
 
 /// Posting detail bit: this spelling is a prefix the registry deprecates.
@@ -29,15 +30,6 @@ pub struct KeyEntry {
     pub key: String,
     pub record: u32,
     pub detail: u16,
-}
-
-/// What a written registry holds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct RegistryCounts {
-    pub records: u64,
-    pub spellings: u64,
-    pub uri_prefixes: u64,
-    pub patterns: u64,
 }
 
 /// Writes the registry files of a build. Keys must already be resolved to one record each.

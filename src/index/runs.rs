@@ -12,7 +12,13 @@ use std::path::{Path, PathBuf};
 
 use rayon::slice::ParallelSliceMut;
 
-use super::lexicon::Posting;
+/// One occurrence of a key: the concept, and a detail whose meaning depends on the lexicon
+/// (the label's position in the concept for the label lexicon, the spelling kind for ids).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Posting {
+    pub concept: u32,
+    pub detail: u16,
+}
 
 /// Entries sorted in memory before a run is spilled (about 64 bytes each).
 pub const RUN_ENTRIES: usize = 1 << 20;

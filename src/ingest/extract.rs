@@ -5,43 +5,14 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use oxigraph::model::{NamedOrBlankNode, Term, Triple};
+use oxrdf::{NamedOrBlankNode, Term, Triple};
 
 use super::StatedRelease;
 use super::vocab::*;
 use crate::model::{
     Concept, ConceptKind, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Provenance,
-    Replacement, ReplacementKind, SourceIdx, Xref, XrefKind, obo_purl,
+    Replacement, ReplacementKind, SourceCounts, SourceIdx, Xref, XrefKind, obo_purl,
 };
-
-/// Counts of what one source yielded.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ExtractStats {
-    pub triples: u64,
-    pub concepts: u64,
-    pub obsolete: u64,
-    pub labels: u64,
-    pub definitions: u64,
-    pub parent_links: u64,
-    pub xrefs: u64,
-    pub replacements: u64,
-}
-
-impl ExtractStats {
-    /// The counts of a finished list of concepts read from `triples` triples.
-    pub fn of(triples: u64, concepts: &[Concept]) -> ExtractStats {
-        ExtractStats {
-            triples,
-            concepts: concepts.len() as u64,
-            obsolete: concepts.iter().filter(|c| c.obsolete).count() as u64,
-            labels: concepts.iter().map(|c| c.labels.len() as u64).sum(),
-            definitions: concepts.iter().map(|c| c.definitions.len() as u64).sum(),
-            parent_links: concepts.iter().map(|c| c.parents.len() as u64).sum(),
-            xrefs: concepts.iter().map(|c| c.xrefs.len() as u64).sum(),
-            replacements: concepts.iter().map(|c| c.replacements.len() as u64).sum(),
-        }
-    }
-}
 
 /// Which statement a file's release came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -410,10 +381,10 @@ impl<'a> Extractor<'a> {
     }
 
     /// The typed concepts, sorted by IRI, with CURIEs, deduplicated items and children.
-    pub fn finish(mut self) -> (Vec<Concept>, ExtractStats) {
+    pub fn finish(mut self) -> (Vec<Concept>, SourceCounts) {
         if let Profile::Mesh(mesh) = std::mem::replace(&mut self.profile, Profile::Generic) {
             let concepts = mesh.finish(self.prefixes);
-            let stats = ExtractStats::of(self.triples, &concepts);
+            let stats = SourceCounts::of(self.triples, &concepts);
             return (concepts, stats);
         }
         let typed = std::mem::take(&mut self.typed);
@@ -439,7 +410,7 @@ impl<'a> Extractor<'a> {
         }
         let mut concepts: Vec<Concept> = concepts.into_values().collect();
         super::fill_children(&mut concepts);
-        let stats = ExtractStats::of(self.triples, &concepts);
+        let stats = SourceCounts::of(self.triples, &concepts);
         (concepts, stats)
     }
 }

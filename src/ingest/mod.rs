@@ -18,113 +18,13 @@ use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::Path;
 
-use oxigraph::model::Triple;
+use oxrdf::Triple;
 
 pub use error::{IngestError, Location};
-pub use extract::{ExtractStats, Extractor, FileRelease, Profile};
+pub use extract::{Extractor, FileRelease, Profile};
 
+pub use crate::catalog::{Format, MappingFormat, RdfSyntax, TableFormat, strip_compression};
 use crate::model::{Concept, Link, Prefixes};
-
-/// An RDF concrete syntax.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RdfSyntax {
-    Turtle,
-    NTriples,
-    RdfXml,
-}
-
-/// A table format, read row by row into concepts (and written to the store as triples).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableFormat {
-    /// MeSH descriptor and supplementary-record tables (no header; id, label, terms, trees or
-    /// mapped-to).
-    MeshTsv,
-    /// HGNC's gene table with its header line.
-    HgncTsv,
-    /// NCBI Gene `gene_info` with its `#tax_id` header line.
-    GeneInfo,
-    /// The compact JSON of cellxgene-ontology-guide (MONDO): one object keyed by CURIE, each
-    /// term with its label, synonyms, ancestors by depth, deprecation and replacements.
-    CompactJson,
-}
-
-/// A file format the build can read (gzip- or zstd-compressed or not).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Obo,
-    Rdf(RdfSyntax),
-    Table(TableFormat),
-    Mappings(MappingFormat),
-}
-
-/// A mapping-set format; each file is one set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MappingFormat {
-    /// SSSOM TSV with its YAML header.
-    SssomTsv,
-    /// gilda's MeSH mappings: six columns, no header.
-    GildaTsv,
-}
-
-impl Format {
-    /// Parses a catalogue `format` value.
-    pub fn from_name(name: &str) -> Option<Format> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "obo" => Format::Obo,
-            "turtle" | "ttl" => Format::Rdf(RdfSyntax::Turtle),
-            "ntriples" | "n-triples" | "nt" => Format::Rdf(RdfSyntax::NTriples),
-            "rdfxml" | "rdf/xml" | "owl" | "rdf" | "xml" => Format::Rdf(RdfSyntax::RdfXml),
-            "mesh-tsv" => Format::Table(TableFormat::MeshTsv),
-            "hgnc-tsv" => Format::Table(TableFormat::HgncTsv),
-            "gene-info" | "gene_info" => Format::Table(TableFormat::GeneInfo),
-            "compact-json" => Format::Table(TableFormat::CompactJson),
-            "sssom-tsv" | "sssom" => Format::Mappings(MappingFormat::SssomTsv),
-            "gilda-tsv" => Format::Mappings(MappingFormat::GildaTsv),
-            _ => return None,
-        })
-    }
-
-    /// Why this format cannot serve a source of `kind`, if it cannot.
-    pub fn fits_kind(self, kind: crate::catalog::SourceKind) -> Option<&'static str> {
-        use crate::catalog::SourceKind;
-        match (self, kind) {
-            (Format::Table(TableFormat::MeshTsv), SourceKind::Mesh) => None,
-            (Format::Table(TableFormat::HgncTsv | TableFormat::GeneInfo), SourceKind::Gene) => None,
-            (Format::Table(TableFormat::CompactJson), SourceKind::Obo | SourceKind::Owl) => None,
-            (Format::Table(_), _) => Some("this table format does not fit the source's kind"),
-            (Format::Mappings(_), SourceKind::Sssom) => None,
-            (Format::Mappings(_), _) | (_, SourceKind::Sssom) => {
-                Some("mapping sets (sssom-tsv, gilda-tsv) go with kind = \"sssom\" and only there")
-            }
-            (_, SourceKind::Gene) => {
-                Some("gene sources are read from tables (hgnc-tsv, gene-info)")
-            }
-            (Format::Obo, SourceKind::Mesh) => Some("MeSH is read from NLM's RDF or from mesh-tsv"),
-            _ => None,
-        }
-    }
-
-    /// Guesses the format from a file name, ignoring a `.gz` or `.zst` suffix. A `.json` file
-    /// is not guessed: OBO Graphs, JSON-LD and the compact JSON all end so, and only the
-    /// catalogue's `format` can tell them apart.
-    pub fn from_path(path: &Path) -> Option<Format> {
-        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
-        let name = strip_compression(&name);
-        if name.ends_with(".sssom.tsv") {
-            return Some(Format::Mappings(MappingFormat::SssomTsv));
-        }
-        let ext = name.rsplit_once('.')?.1;
-        Format::from_name(ext)
-    }
-}
-
-/// A file name without its compression suffix (`.gz`, `.zst`), which the opener detects by
-/// magic number anyway.
-pub fn strip_compression(name: &str) -> &str {
-    name.strip_suffix(".gz")
-        .or_else(|| name.strip_suffix(".zst"))
-        .unwrap_or(name)
-}
 
 /// A release a file states outside its triples (OBO `data-version`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,5 +80,19 @@ pub(crate) fn fill_children(concepts: &mut [Concept]) {
         {
             concept.children = links;
         }
+    }
+}
+
+/// The rdf:type IRIs that mark a concept of this source: the catalogue's `concept_types`, or
+/// its kind's (owl:Class for OBO and OWL, skos:Concept for SKOS; none for table sources).
+pub fn concept_types(spec: &crate::catalog::SourceSpec) -> Vec<String> {
+    use crate::catalog::SourceKind;
+    if !spec.concept_types.is_empty() {
+        return spec.concept_types.clone();
+    }
+    match spec.kind {
+        SourceKind::Obo | SourceKind::Owl => vec![vocab::OWL_CLASS.into()],
+        SourceKind::Skos => vec![vocab::SKOS_CONCEPT.into()],
+        SourceKind::Mesh | SourceKind::Gene | SourceKind::Sssom => Vec::new(),
     }
 }

@@ -6,7 +6,7 @@
 use std::io::{BufRead, Read};
 use std::path::Path;
 
-use oxigraph::model::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
+use oxrdf::{Literal, NamedNode, NamedOrBlankNode, Term, Triple};
 
 use super::error::{IngestError, Location};
 use super::vocab::*;

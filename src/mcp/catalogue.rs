@@ -10,12 +10,13 @@ use rmcp::model::{JsonObject, Tool};
 use serde_json::{Value, json};
 
 /// Keys that carry prose or precision a model does not need to read an answer.
-const DROPPED_KEYS: [&str; 6] = [
+const DROPPED_KEYS: [&str; 7] = [
     "$schema",
     "description",
     "title",
     "format",
     "minimum",
+    "maximum",
     "required",
 ];
 
@@ -44,7 +45,39 @@ fn compact(value: &mut Value) {
         for key in DROPPED_KEYS {
             map.remove(key);
         }
+        never_null(map);
+        // An enum of strings says its type already.
+        let strings = map
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|values| values.iter().all(Value::is_string));
+        if strings && map.get("type") == Some(&json!("string")) {
+            map.remove("type");
+        }
     });
+}
+
+/// Answers leave absent fields out and never send null (`skip_serializing_if` on every
+/// `Option` of a DTO): `["string", "null"]` is sent as `"string"`, and `anyOf` a reference or
+/// null as the reference.
+fn never_null(map: &mut JsonObject) {
+    if let Some(Value::Array(types)) = map.get("type") {
+        let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        if let [one] = kept.as_slice() {
+            map.insert("type".into(), one.clone());
+        }
+    }
+    if let Some(Value::Array(options)) = map.get("anyOf") {
+        let kept: Vec<&Value> = options
+            .iter()
+            .filter(|o| o.get("type") != Some(&json!("null")))
+            .collect();
+        if let [Value::Object(only)] = kept.as_slice() {
+            let only = only.clone();
+            map.remove("anyOf");
+            map.extend(only);
+        }
+    }
 }
 
 /// An output schema as sent: compact, with the envelope's `query` and `sources` as plain
@@ -71,6 +104,17 @@ pub fn compact_output_schema(schema: &JsonObject) -> JsonObject {
             }
         }
     }
+    // Below the root, `properties` says an object already (the root keeps its type: MCP
+    // requires an object there).
+    if let Some(defs) = value.get_mut("$defs").and_then(Value::as_object_mut) {
+        defs.values_mut().for_each(|def| {
+            each_schema(def, &|map| {
+                if map.contains_key("properties") && map.get("type") == Some(&json!("object")) {
+                    map.remove("type");
+                }
+            })
+        });
+    }
     match value {
         Value::Object(map) => map,
         _ => JsonObject::new(),
@@ -88,6 +132,8 @@ pub fn compact_input_schema(schema: &JsonObject) -> JsonObject {
         if map.get("default") == Some(&Value::Null) {
             map.remove("default");
         }
+        // An absent argument is left out, never sent as null.
+        never_null(map);
     });
     match value {
         Value::Object(map) => map,
@@ -114,7 +160,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prose_and_formats_go_and_types_and_enums_stay() {
+    fn prose_formats_and_nulls_go_and_types_and_enums_stay() {
         let schema = json!({
             "type": "object",
             "description": "an envelope",
@@ -123,7 +169,9 @@ mod tests {
                 "query": { "$ref": "#/$defs/QueryEcho", "description": "what was asked" },
                 "total": { "type": "integer", "format": "uint64", "minimum": 0 },
                 "result": { "$ref": "#/$defs/Answer" },
-                "title": { "type": "string", "description": "a field named like a keyword" }
+                "title": { "type": "string", "description": "a field named like a keyword" },
+                "label": { "type": ["string", "null"] },
+                "via": { "anyOf": [{ "$ref": "#/$defs/Answer" }, { "type": "null" }] }
             },
             "$defs": {
                 "QueryEcho": { "type": "object", "properties": { "input": {} } },
@@ -142,10 +190,12 @@ mod tests {
                     "query": { "type": "object" },
                     "total": { "type": "integer" },
                     "result": { "$ref": "#/$defs/Answer" },
-                    "title": { "type": "string" }
+                    "title": { "type": "string" },
+                    "label": { "type": "string" },
+                    "via": { "$ref": "#/$defs/Answer" }
                 },
                 "$defs": {
-                    "Answer": { "type": "object", "properties": { "kind": { "type": "string", "enum": ["a", "b"] } } }
+                    "Answer": { "properties": { "kind": { "enum": ["a", "b"] } } }
                 }
             })
         );

@@ -1,18 +1,24 @@
 //! Wire types: what tools return and take, serialized with serde and described with schemars.
-//! Domain types never cross the wire directly.
+//! Tool answers are built from these, their states named by `wire`; three resource bodies
+//! still serialize registry and manifest records directly (`PrefixRecord`,
+//! `MappingSetRecord`, `InputFile`).
 
 pub use super::dto_mapping::*;
+pub use super::dto_passage::*;
 pub use super::dto_query::*;
 pub(super) use super::echo::{is_empty_object, is_false, is_zero, sig3};
+pub use super::wire::Tag;
+use crate::model::{ConceptKind, ConceptStatus, LabelKind, LinkKind};
+use crate::resolve::{MatchKind, Outcome, ReleaseOrigin, Stage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-fn is_current(status: &str) -> bool {
-    status == "current"
+fn is_current(status: &Tag<ConceptStatus>) -> bool {
+    *status == "current"
 }
 
-fn is_class(kind: &str) -> bool {
-    kind == "class"
+fn is_class(kind: &Tag<ConceptKind>) -> bool {
+    *kind == "class"
 }
 
 /// Serializes an echoed input: what the caller set, long values cut (`echo::input`).
@@ -93,14 +99,12 @@ pub struct ConceptSummary {
     pub source: String,
     /// `obsolete` or `withdrawn` (a gene symbol or entry its authority withdrew); absent
     /// when current.
-    #[schemars(extend("enum" = ["obsolete", "withdrawn"]))]
     #[serde(skip_serializing_if = "is_current")]
-    pub status: String,
+    pub status: Tag<ConceptStatus>,
     /// `concept` (SKOS), `descriptor`, `supplementary_record`, `qualifier` or `gene`; absent
     /// for an ontology class.
-    #[schemars(extend("enum" = ["concept", "descriptor", "supplementary_record", "qualifier", "gene"]))]
     #[serde(skip_serializing_if = "is_class")]
-    pub kind: String,
+    pub kind: Tag<ConceptKind>,
 }
 
 /// One replacement of an obsolete concept, followed hop by hop.
@@ -135,7 +139,7 @@ pub struct ChainHop {
 pub struct Resolution {
     /// `found`, `obsolete`, `not_in_loaded_sources` or `ambiguous_input` (malformed input and
     /// unknown prefixes are tool errors with codes `malformed_identifier` and `unknown_prefix`).
-    pub outcome: String,
+    pub outcome: Tag<Outcome>,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_step: Option<String>,
@@ -210,8 +214,7 @@ pub struct Candidate {
     /// belong to several genes; via_mapping: another concept has the name and maps to this
     /// one (see `via`); name_variant: matched after the name rules (plural, inverted heading,
     /// spelling, head word).
-    #[schemars(extend("enum" = ["identifier", "alt_id", "label", "approved_symbol", "approved_name", "entry_term", "exact_synonym", "alt_label", "alias_symbol", "previous_symbol", "narrow_synonym", "broad_synonym", "related_synonym", "hidden_label", "notation", "via_mapping", "name_variant", "near_spelling", "full_text"]))]
-    pub match_kind: String,
+    pub match_kind: Tag<MatchKind>,
     /// Whether the matched text equals the input in letter case too (gene symbols are
     /// case-significant); absent when case differed.
     #[serde(skip_serializing_if = "is_false")]
@@ -250,7 +253,7 @@ pub struct Via {
     pub identifier: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
-    pub match_kind: String,
+    pub match_kind: Tag<MatchKind>,
     /// Who asserted it: the catalogue ids of the mapping sets or sources (their releases are
     /// in the answer's `sources`), with the justification.
     pub asserted_by: Vec<ViaAssertion>,
@@ -282,10 +285,10 @@ pub struct Candidates {
     #[serde(skip_serializing_if = "is_zero")]
     pub obsolete_hidden: u64,
     /// The stages run, in order; their candidates are merged and ranked by match kind.
-    pub stages_tried: Vec<String>,
+    pub stages_tried: Vec<Tag<Stage>>,
     /// The stages that gave listed candidates.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub stages_matched: Vec<String>,
+    pub stages_matched: Vec<Tag<Stage>>,
     /// Stages not run, each with why (full text beside an exact name; near spellings when
     /// the name matched as typed).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -302,7 +305,15 @@ pub struct Candidates {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LabelDto {
     pub text: String,
-    pub kind: String,
+    pub kind: Tag<LabelKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+}
+
+/// A definition, with its language tag.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DefinitionDto {
+    pub text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
 }
@@ -316,8 +327,8 @@ pub struct LinkDto {
     pub iri: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
-    /// `sub_class_of` or `broader`.
-    pub relation: String,
+    /// `sub_class_of`, `broader`, or for MeSH `broader_descriptor` (by tree number).
+    pub relation: Tag<LinkKind>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -343,7 +354,7 @@ pub struct ConceptDetail {
     pub release: String,
     pub labels: Vec<LabelDto>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub definitions: Vec<LabelDto>,
+    pub definitions: Vec<DefinitionDto>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parents: Vec<LinkDto>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -377,8 +388,11 @@ pub struct SourceInfo {
     pub id: String,
     pub title: String,
     pub release: String,
-    /// `file` (with the statement) or `catalogue`.
-    pub release_origin: String,
+    /// `file` (see `release_statement`), `catalogue` or `unknown`.
+    pub release_origin: Tag<ReleaseOrigin>,
+    /// For a release the file states: the property that states it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub release_statement: Option<String>,
     pub concepts: u64,
     pub obsolete: u64,
     pub triples: u64,
@@ -434,8 +448,8 @@ pub struct IdentifierArgs {
 pub struct FindArgs {
     /// The name to look for, e.g. "Abnormality of body height".
     pub text: String,
-    /// Candidates only from these source ids (see list_sources); names are still looked up
-    /// in every source and followed through mappings. Default: all.
+    /// Candidates only from these source ids; names are still read from every source.
+    /// Default: all.
     #[serde(default)]
     pub sources: Option<Vec<String>>,
     /// Include obsolete concepts. Default: false (they are counted, not listed).

@@ -4,6 +4,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::echo::{is_false, is_zero, sig3_opt};
+use super::wire::Tag;
+use crate::model::EvidenceOrigin;
+use crate::resolve::Outcome;
+use crate::resolve::mapping::{Cardinality, Conflict, ObjectStatus, RankTier};
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -14,8 +18,8 @@ pub struct MapArgs {
     /// Only candidates in these vocabularies, as prefixes (MESH, DOID, OMIM). Default: all.
     #[serde(default)]
     pub targets: Option<Vec<String>>,
-    /// Include mappings inferred by chaining asserted ones (at most 2 hops, SSSOM's rules).
-    /// Default: true; they are marked `inferred` and rank after every asserted one.
+    /// Include mappings inferred by chaining (at most 2 hops). Default: true; marked
+    /// `inferred`, ranked last.
     #[serde(default)]
     pub include_inferred: Option<bool>,
     /// Include predicted and undecided mappings. Default: false (they are counted in
@@ -48,8 +52,7 @@ pub struct MapBatchArgs {
 pub struct EvidenceDto {
     /// `mapping_set` (a row of an SSSOM or gilda set) or `source_xref` (a cross-reference
     /// inside a loaded source).
-    #[schemars(extend("enum" = ["mapping_set", "source_xref"]))]
-    pub origin: String,
+    pub origin: Tag<EvidenceOrigin>,
     /// The catalogue id of the set or source (see ontoresolve://mapping-set/{id}).
     pub source: String,
     /// The set's own id (an IRI for MONDO's sets); none for a source xref. Its version is in
@@ -108,8 +111,7 @@ pub struct MappingCandidate {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub object_label: Option<String>,
     /// `current`, `obsolete`, `withdrawn` or `not_loaded` (no loaded source holds it).
-    #[schemars(extend("enum" = ["current", "obsolete", "withdrawn", "not_loaded"]))]
-    pub object_status: String,
+    pub object_status: Tag<ObjectStatus>,
     /// Live replacements of an obsolete target.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub object_replaced_by: Vec<String>,
@@ -125,11 +127,9 @@ pub struct MappingCandidate {
     /// For exact matches: 1:1, 1:n (the subject has several exact targets in that
     /// vocabulary), n:1 (the target is the exact match of several identifiers of the
     /// subject's vocabulary) or n:n; predictions are not counted.
-    #[schemars(extend("enum" = ["1:1", "1:n", "n:1", "n:n", null]))]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cardinality: Option<String>,
-    #[schemars(extend("enum" = ["curated_asserted", "ontology_xref", "other_asserted", "predicted", "inferred"]))]
-    pub rank_tier: String,
+    pub cardinality: Option<Tag<Cardinality>>,
+    pub rank_tier: Tag<RankTier>,
     #[serde(skip_serializing_if = "is_false")]
     pub inferred: bool,
     /// Asserted with the subject as the statements' object (read backwards).
@@ -158,8 +158,7 @@ pub struct NegativeDto {
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ConflictDto {
-    #[schemars(extend("enum" = ["several_exact_in_namespace", "asserted_and_negated"]))]
-    pub kind: String,
+    pub kind: Tag<Conflict>,
     pub objects: Vec<String>,
     pub message: String,
 }
@@ -181,7 +180,7 @@ pub struct Mappings {
     pub subject_label: Option<String>,
     /// What the identifier is: found, obsolete or not_in_loaded_sources (mappings may name
     /// identifiers of sources that are not loaded).
-    pub subject_status: String,
+    pub subject_status: Tag<Outcome>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub subject_replaced_by: Vec<String>,
     pub message: String,
@@ -212,19 +211,17 @@ pub struct CompactCandidate {
     pub object: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub object_label: Option<String>,
-    #[schemars(extend("enum" = ["current", "obsolete", "withdrawn", "not_loaded"]))]
-    pub object_status: String,
+    pub object_status: Tag<ObjectStatus>,
     pub predicate: String,
     pub justification: String,
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "sig3_opt")]
     pub confidence: Option<f64>,
-    #[schemars(extend("enum" = ["curated_asserted", "ontology_xref", "other_asserted", "predicted", "inferred"]))]
-    pub rank_tier: String,
+    pub rank_tier: Tag<RankTier>,
     #[serde(skip_serializing_if = "is_false")]
     pub inferred: bool,
     /// For exact matches: 1:1, 1:n, n:1 or n:n.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cardinality: Option<String>,
+    pub cardinality: Option<Tag<Cardinality>>,
     /// The catalogue ids of the sets and sources that state it (or each hop's, inferred).
     pub sources: Vec<String>,
     /// The identifiers an inferred mapping goes through.
@@ -237,8 +234,7 @@ pub struct MappingRow {
     pub input: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
-    /// found, obsolete, not_in_loaded_sources, malformed, unknown_prefix or ambiguous_input.
-    pub outcome: String,
+    pub outcome: Tag<Outcome>,
     /// Why the row has no mapping, when it has none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,

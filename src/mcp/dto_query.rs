@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use super::wire::Tag;
+use crate::resolve::query::{QueryDataset, QueryForm, TermKind};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -22,8 +24,7 @@ pub struct SparqlArgs {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct TermDto {
     #[serde(rename = "type")]
-    #[schemars(extend("enum" = ["uri", "literal", "bnode", "triple"]))]
-    pub kind: String,
+    pub kind: Tag<TermKind>,
     pub value: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub datatype: Option<String>,
@@ -34,8 +35,7 @@ pub struct TermDto {
 /// The answer of `sparql_query`.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct QueryResultDto {
-    #[schemars(extend("enum" = ["select", "ask", "construct", "describe"]))]
-    pub form: String,
+    pub form: Tag<QueryForm>,
     /// Column names; CONSTRUCT and DESCRIBE give subject, predicate, object.
     pub variables: Vec<String>,
     /// One object per row: variable -> term; unbound variables are absent.
@@ -65,8 +65,7 @@ pub struct QueryResultDto {
 pub struct DatasetDto {
     /// `union_of_named_graphs` (no FROM: the default graph merges every source's graph, and
     /// GRAPH still selects one) or `from` (the query's FROM and FROM NAMED).
-    #[schemars(extend("enum" = ["union_of_named_graphs", "from"]))]
-    pub default_graph: String,
+    pub default_graph: Tag<QueryDataset>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub from: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -219,73 +219,129 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
         .map(str::trim)
 }
 
+/// One access-log line per request: who, what, and how it ended. Never the arguments.
+struct Access {
+    client: String,
+    http: axum::http::Method,
+    method: Option<String>,
+    name: Option<String>,
+    started: Instant,
+}
+
+impl Access {
+    /// Logs a request refused before it ran, with why.
+    fn refused(&self, status: u16, outcome: &'static str) {
+        tracing::info!(
+            target: "ontoresolve::access",
+            client = %self.client,
+            http = %self.http,
+            method = self.method.as_deref().unwrap_or("-"),
+            status,
+            outcome,
+        );
+    }
+
+    fn answered(&self, status: u16) {
+        tracing::info!(
+            target: "ontoresolve::access",
+            client = %self.client,
+            http = %self.http,
+            method = self.method.as_deref().unwrap_or("-"),
+            name = self.name.as_deref().unwrap_or("-"),
+            status,
+            ms = self.started.elapsed().as_secs_f64() * 1000.0,
+        );
+    }
+}
+
+/// Sets the client a request counts against: its address, and its token's tag when a token
+/// is required (teammates sharing a token still have a bucket each); or the refusal.
+fn refused_by_token(gate: &Gate, request: &Request<Body>, access: &mut Access) -> Option<Response> {
+    let expected = gate.token_digest.as_ref()?;
+    let presented = bearer(request.headers());
+    match presented {
+        Some(t) if same_digest(&digest(t), expected) => {
+            access.client = format!("{} {}", gate.token_tag, access.client);
+            None
+        }
+        _ => {
+            if let Err(wait) = gate.failures.check(&access.client) {
+                access.refused(429, "failed_auth_limited");
+                return Some(too_many_requests(Value::Null, wait));
+            }
+            access.refused(401, "unauthorized");
+            Some(unauthorized(presented.is_some()))
+        }
+    }
+}
+
+/// The body, read up to the limit, and what a POST says it is (method, id, tool name).
+async fn read_body(
+    gate: &Gate,
+    body: Body,
+    access: &mut Access,
+) -> Result<(Bytes, Probe), Response> {
+    let Ok(bytes) = axum::body::to_bytes(body, gate.max_body_bytes).await else {
+        access.refused(413, "body_too_large");
+        return Err(json_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            jsonrpc_error(
+                Value::Null,
+                -32600,
+                "the request body is too large",
+                json!({ "code": "limit_exceeded", "max_body_bytes": gate.max_body_bytes }),
+            ),
+        ));
+    };
+    if access.http != axum::http::Method::POST {
+        return Ok((bytes, Probe::default()));
+    }
+    match probe(&bytes) {
+        Ok(probed) => {
+            access.method.clone_from(&probed.method);
+            access.name.clone_from(&probed.name);
+            Ok((bytes, probed))
+        }
+        Err(e) => {
+            access.refused(400, "parse_error");
+            Err(json_response(
+                StatusCode::BAD_REQUEST,
+                jsonrpc_error(
+                    Value::Null,
+                    -32700,
+                    "parse error: the body is not JSON",
+                    json!({ "code": "parse_error", "line": e.line(), "column": e.column() }),
+                ),
+            ))
+        }
+    }
+}
+
 async fn gate(
     State(gate): State<Arc<Gate>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request<Body>,
     next: Next,
 ) -> Response {
-    let started = Instant::now();
-    let http_method = request.method().clone();
-    let address = peer.ip().to_string();
-    // A client is its address, and its token when one is required: teammates sharing a token
-    // still have a bucket each.
-    let mut client = address.clone();
-    if let Some(expected) = &gate.token_digest {
-        let presented = bearer(request.headers());
-        match presented {
-            Some(t) if same_digest(&digest(t), expected) => {
-                client = format!("{} {address}", gate.token_tag);
-            }
-            _ => {
-                if let Err(wait) = gate.failures.check(&address) {
-                    tracing::info!(target: "ontoresolve::access", %client, http = %http_method, status = 429, outcome = "failed_auth_limited");
-                    return too_many_requests(Value::Null, wait);
-                }
-                tracing::info!(target: "ontoresolve::access", %client, http = %http_method, status = 401, outcome = "unauthorized");
-                return unauthorized(presented.is_some());
-            }
-        }
+    let mut access = Access {
+        client: peer.ip().to_string(),
+        http: request.method().clone(),
+        method: None,
+        name: None,
+        started: Instant::now(),
+    };
+    if let Some(refusal) = refused_by_token(&gate, &request, &mut access) {
+        return refusal;
     }
     let (parts, body) = request.into_parts();
-    let bytes: Bytes = match axum::body::to_bytes(body, gate.max_body_bytes).await {
-        Ok(b) => b,
-        Err(_) => {
-            tracing::info!(target: "ontoresolve::access", %client, http = %http_method, status = 413, outcome = "body_too_large");
-            return json_response(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                jsonrpc_error(
-                    Value::Null,
-                    -32600,
-                    "the request body is too large",
-                    json!({ "code": "limit_exceeded", "max_body_bytes": gate.max_body_bytes }),
-                ),
-            );
-        }
-    };
-    let probed = if http_method == axum::http::Method::POST {
-        match probe(&bytes) {
-            Ok(p) => p,
-            Err(e) => {
-                tracing::info!(target: "ontoresolve::access", %client, http = %http_method, status = 400, outcome = "parse_error");
-                return json_response(
-                    StatusCode::BAD_REQUEST,
-                    jsonrpc_error(
-                        Value::Null,
-                        -32700,
-                        "parse error: the body is not JSON",
-                        json!({ "code": "parse_error", "line": e.line(), "column": e.column() }),
-                    ),
-                );
-            }
-        }
-    } else {
-        Probe::default()
+    let (bytes, probed) = match read_body(&gate, body, &mut access).await {
+        Ok(read) => read,
+        Err(refusal) => return refusal,
     };
     if let Some(limiter) = &gate.limiter
-        && let Err(wait) = limiter.check(&client)
+        && let Err(wait) = limiter.check(&access.client)
     {
-        tracing::info!(target: "ontoresolve::access", %client, method = probed.method.as_deref().unwrap_or("-"), status = 429, outcome = "rate_limited");
+        access.refused(429, "rate_limited");
         return too_many_requests(probed.id, wait);
     }
     // Held until the answer is made (answers are plain JSON), so the place covers the work.
@@ -294,10 +350,10 @@ async fn gate(
         Some("tools/call" | "resources/read" | "completion/complete")
     );
     let _place = if pooled {
-        match gate.places.acquire(&client, CALL_DEADLINE).await {
+        match gate.places.acquire(&access.client, CALL_DEADLINE).await {
             Some(place) => Some(place),
             None => {
-                tracing::info!(target: "ontoresolve::access", %client, method = probed.method.as_deref().unwrap_or("-"), status = 429, outcome = "too_many_calls_at_once");
+                access.refused(429, "too_many_calls_at_once");
                 return too_many(probed.id, Duration::from_secs(1), OVER_SHARE);
             }
         }
@@ -307,15 +363,7 @@ async fn gate(
     let response = next
         .run(Request::from_parts(parts, Body::from(bytes)))
         .await;
-    tracing::info!(
-        target: "ontoresolve::access",
-        %client,
-        http = %http_method,
-        method = probed.method.as_deref().unwrap_or("-"),
-        name = probed.name.as_deref().unwrap_or("-"),
-        status = response.status().as_u16(),
-        ms = started.elapsed().as_secs_f64() * 1000.0,
-    );
+    access.answered(response.status().as_u16());
     response
 }
 

@@ -95,6 +95,10 @@ const TOOL_GUIDE: &str = "TOOL GUIDE\n\
          ranks labels, synonyms, names reached through mappings, name variants, near spellings \
          and full text, says which matched (match_kind) and whether the name is ambiguous; \
          obsolete concepts are hidden and counted.\n\
+         - Have a passage (an abstract, a note)? Call ground_passage: it finds every name in it \
+         and grounds abbreviations the text defines (\"Wilson disease (WD)\") through their long \
+         form. A short capitalised input alone (WD, HD) may name several things: when you hold \
+         the text around it, ground the text instead.\n\
          - Need labels, definitions, parents, children, xrefs or provenance? Call get_concept with \
          the identifier from the first step.\n\
          - Need the identifier in another vocabulary (MeSH, DOID, OMIM, UMLS, NCBIGene, ...)? Call \

@@ -9,6 +9,7 @@ mod completion;
 pub mod cursor;
 pub mod dto;
 pub mod dto_mapping;
+pub mod dto_passage;
 pub mod dto_query;
 mod echo;
 mod http;
@@ -18,6 +19,7 @@ mod resources;
 mod router;
 mod session;
 mod stdio;
+pub mod wire;
 
 pub use client_places::MAX_CALLS_PER_CLIENT;
 pub use http::{DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT, HttpOptions, http_router, serve_http};
@@ -156,7 +158,7 @@ impl OntoServer {
                 .map_err(|e| tool_error(e, Value::Object(raw))),
             Err(PoolFailure::Panicked) => Err(tool_error(
                 tools::ToolError::new(
-                    "internal_error",
+                    tools::ErrorCode::InternalError,
                     "the server failed while answering; nothing was returned".into(),
                     "Retry once; if it fails again, tell whoever runs the server.",
                 ),
@@ -167,7 +169,7 @@ impl OntoServer {
             }
             Err(PoolFailure::Timeout(deadline)) => Err(tool_error(
                 tools::ToolError::new(
-                    "timeout",
+                    tools::ErrorCode::Timeout,
                     format!("the call ran past its {} ms deadline", deadline.as_millis()),
                     "Narrow the question (a smaller limit, fewer identifiers, a source filter) and call again.",
                 ),
@@ -260,7 +262,7 @@ fn parse_args<T: serde::de::DeserializeOwned>(raw: &JsonObject) -> Result<T, Cal
     serde_json::from_value(Value::Object(raw.clone())).map_err(|e| {
         tool_error(
             tools::ToolError::new(
-                "invalid_argument",
+                tools::ErrorCode::InvalidArgument,
                 format!("the arguments do not fit the tool's input schema: {e}"),
                 "Call again with the arguments named and typed as in the tool's inputSchema.",
             ),

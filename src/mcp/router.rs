@@ -15,7 +15,7 @@ impl OntoServer {
     /// What is this identifier?
     #[tool(
         input_schema = schema_for_type::<IdentifierArgs>(),
-        description = "What is this identifier? Normalizes any spelling (CURIE in any case, synonyms such as EntrezGene or MSH, PREFIX_local, IRIs, identifiers.org and n2t links, GO:GO:) with the Bioregistry, records each step, and says one of: found, obsolete (every replacement followed to a live concept, and live concepts listing it as alt id), not_in_loaded_sources (with the resolver link), malformed (pattern and example), unknown_prefix (closest prefixes) or ambiguous_input (every reading of a bare local id).",
+        description = "What is this identifier? Normalizes any spelling (any case, prefix synonyms such as EntrezGene, PREFIX_local, IRIs, identifiers.org links) with the Bioregistry, records each step, and says found, obsolete (each replacement followed to a live concept), not_in_loaded_sources (with a resolver link) or ambiguous_input (each reading of a bare local id). Malformed ids and unknown prefixes are errors naming the pattern, an example or the closest prefixes.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -35,7 +35,7 @@ impl OntoServer {
     /// Which concepts have this name?
     #[tool(
         input_schema = schema_for_type::<FindArgs>(),
-        description = "Which concepts have this name? Looks it up as a label or synonym, a name variant (plural, inverted heading, 'X of Y', British spelling, 'cancer' for 'neoplasm'), through exact mappings from another source (via_mapping), as a near spelling and in full text; ranks all by match_kind. `sources` limits candidates, not names. Short inputs in capitals are abbreviations (case-exact first). Each candidate says how it matched, whether case matched (gene symbols are case-significant), its status and score basis; `ambiguous` says when a name names several concepts. Obsolete ones are hidden unless include_obsolete, and counted.",
+        description = "Which concepts have this name? Tries it as a label or synonym, a name variant (plural, word order, British spelling, 'cancer' for 'neoplasm'), through exact mappings (via_mapping), as a near spelling and in full text, ranked by match_kind. `sources` limits candidates, not names. Short inputs in capitals are abbreviations (case-exact first). `ambiguous` says a name names several concepts: choose by match_kind and source. Obsolete ones are hidden unless include_obsolete, and counted.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -51,10 +51,30 @@ impl OntoServer {
         self.run(raw, move |r| tools::find_concepts(r, &args)).await
     }
 
+    /// Which concepts does this passage mention?
+    #[tool(
+        input_schema = schema_for_type::<PassageArgs>(),
+        description = "Which concepts does this passage mention? Finds every loaded name in the text (longest first, variants too), grounds each as find_concepts does, and abbreviations the passage defines ('Huntington disease (HD)') through their long form first. Spans are character offsets.",
+        annotations(
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false,
+            destructive_hint = false
+        )
+    )]
+    async fn ground_passage(
+        &self,
+        Parameters(raw): Parameters<JsonObject>,
+    ) -> Result<Json<Envelope<Passage>>, CallToolResult> {
+        let args: PassageArgs = parse_args(&raw)?;
+        self.run(raw, move |r| tools::ground_passage(r, &args))
+            .await
+    }
+
     /// What is this identifier in other vocabularies?
     #[tool(
         input_schema = schema_for_type::<MapArgs>(),
-        description = "What is this identifier in other vocabularies? Every candidate from the loaded SSSOM mapping sets and the sources' cross-references, ranked: curated asserted > source cross-reference > other asserted > predicted > inferred. Each has its object with label and status, predicate (hasDbXref is never exactMatch), justification, confidence, cardinality, and one evidence entry per statement (set id and version, source, release, author, reviewer, tool). Inferred ones (SSSOM chaining, at most 2 hops) carry their path with each hop's evidence. Negative (Not) statements are listed apart and block what they contradict; conflicts are flagged; predictions are hidden unless include_predicted, and counted.",
+        description = "What is this identifier in other vocabularies? Every candidate from the loaded SSSOM sets and the sources' cross-references, ranked curated asserted > source xref > other asserted > predicted > inferred, each with predicate (hasDbXref is never exactMatch), justification, confidence, cardinality and one evidence entry per statement. Inferred ones (SSSOM chaining, at most 2 hops) carry their path. Not statements are listed apart and block what they contradict; predictions are hidden unless include_predicted.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -94,7 +114,7 @@ impl OntoServer {
     /// Everything about one concept.
     #[tool(
         input_schema = schema_for_type::<IdentifierArgs>(),
-        description = "Everything about one concept: its kind (class, concept, descriptor, supplementary_record, qualifier, gene), labels by kind and language, definitions, parents, children, MeSH tree numbers, a gene's locus type, cross-references with their predicate, source and release, status with every replacement, and its source release and named graph.",
+        description = "Everything about one concept: kind, labels by kind and language, definitions, parents, children, MeSH tree numbers, a gene's locus type, cross-references with predicate and source, status with every replacement, and its release and named graph.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -126,7 +146,7 @@ impl OntoServer {
     /// Run this query.
     #[tool(
         input_schema = schema_for_type::<SparqlArgs>(),
-        description = "Run read-only SPARQL (SELECT, ASK, CONSTRUCT, DESCRIBE) on the store, one named graph per source release; without FROM the default graph is their union. Every other tool's `sparql` runs here unchanged; an empty answer names the query's IRIs that occur nowhere. Updates, LOAD and SERVICE are refused (read_only_query); rows are capped (limit, default 100, max 1000) and queries stop after 5 s (timeout), both echoed. Rows are SPARQL JSON terms.",
+        description = "Run read-only SPARQL (SELECT, ASK, CONSTRUCT, DESCRIBE) on the store, one named graph per source release; without FROM the default graph is their union. Every other tool's `sparql` runs here unchanged; an empty answer names the query's IRIs that occur nowhere. Updates, LOAD and SERVICE are refused; rows are capped (limit, default 100, max 1000) and queries stop after 5 s, both echoed.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,

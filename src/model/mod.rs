@@ -3,6 +3,7 @@
 //! Nothing heavy lives here (std and serde derive only), so every other module may depend on it.
 
 mod concept;
+mod counts;
 mod mapping;
 mod prefix;
 
@@ -10,6 +11,7 @@ pub use concept::{
     Concept, ConceptKind, ConceptStatus, Definition, Label, LabelKind, Link, LinkKind, Provenance,
     Replacement, ReplacementKind, SourceIdx, Xref, XrefKind,
 };
+pub use counts::SourceCounts;
 pub use mapping::{
     Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND,
     confidence_milli,

@@ -4,7 +4,7 @@
 use super::{ConceptId, IdMatch, ResolveError, Resolver};
 use crate::index::manifest::IdShape;
 use crate::model::{Concept, ReplacementKind};
-use crate::registry::{Normalization, PatternCheck, Reading, RecordId};
+use crate::registry::{Identified, Normalization, PatternCheck, Reading, RecordId, Step};
 
 /// The input, its normalized form and every step taken to get there.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -13,7 +13,101 @@ pub struct Normalized {
     /// The canonical CURIE when the prefix is known.
     pub curie: Option<String>,
     pub iri: Option<String>,
-    pub steps: Vec<String>,
+    pub steps: Vec<ResolveStep>,
+}
+
+/// One thing resolving did to read the input: a registry step, or what the index showed.
+/// Typed until an adapter renders it (`Display` gives the English).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResolveStep {
+    Normalized(Step),
+    /// A bare local id, read under every loaded prefix it fits.
+    BareLocalId {
+        local: String,
+    },
+    /// Only a concept with another letter case matched (identifiers are case-sensitive).
+    MatchedOtherCase {
+        matched: String,
+    },
+    /// The identifier is an alternative id of this concept.
+    AltIdOf {
+        id: String,
+        of: String,
+    },
+    /// The identifier is an obsolete concept's own, and also an alternative id of this one.
+    AlsoAltIdOf {
+        id: String,
+        of: String,
+    },
+}
+
+impl std::fmt::Display for ResolveStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResolveStep::Normalized(step) => step.fmt(f),
+            ResolveStep::BareLocalId { local } => {
+                write!(
+                    f,
+                    "'{local}' has no prefix; read it under every loaded prefix it fits"
+                )
+            }
+            ResolveStep::MatchedOtherCase { matched } => write!(
+                f,
+                "matched {matched} without regard to letter case; identifiers are case-sensitive, so check it is the one meant"
+            ),
+            ResolveStep::AltIdOf { id, of } => {
+                write!(f, "'{id}' is an alternative id (alt_id) of {of}")
+            }
+            ResolveStep::AlsoAltIdOf { id, of } => {
+                write!(f, "'{id}' is also an alternative id (alt_id) of {of}")
+            }
+        }
+    }
+}
+
+/// Why an input is not a well-formed identifier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MalformedReason {
+    Empty,
+    TooLong {
+        bytes: usize,
+    },
+    /// No prefix, and no loaded prefix's local ids fit it.
+    NoPrefixFits {
+        local: String,
+    },
+    /// The local id fails its prefix's pattern.
+    PatternFails {
+        local: String,
+        prefix: String,
+    },
+    /// The prefix has no pattern, and the local id has another shape than its loaded ids.
+    ShapeDiffers {
+        local: String,
+        prefix: String,
+    },
+}
+
+impl std::fmt::Display for MalformedReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MalformedReason::Empty => write!(f, "the identifier is empty"),
+            MalformedReason::TooLong { bytes } => write!(
+                f,
+                "the input is {bytes} bytes; identifiers are at most {MAX_IDENTIFIER_BYTES}"
+            ),
+            MalformedReason::NoPrefixFits { local } => write!(
+                f,
+                "'{local}' has no prefix and fits no loaded prefix's local ids; it is not an identifier"
+            ),
+            MalformedReason::PatternFails { local, prefix } => {
+                write!(f, "'{local}' is not a valid {prefix} local id")
+            }
+            MalformedReason::ShapeDiffers { local, prefix } => {
+                write!(f, "'{local}' does not look like a {prefix} local id")
+            }
+        }
+    }
 }
 
 /// One hop of a replacement chain.
@@ -113,7 +207,7 @@ pub enum Outcome {
     },
     /// The prefix is known but the local id does not fit, or the input is not an identifier.
     Malformed {
-        reason: String,
+        reason: MalformedReason,
         /// The pattern (or shape) local ids of this prefix have.
         expected: Option<String>,
         example: Option<String>,
@@ -160,10 +254,7 @@ impl Resolver {
                     ..Normalized::default()
                 },
                 Outcome::Malformed {
-                    reason: format!(
-                        "the input is {} bytes; identifiers are at most {MAX_IDENTIFIER_BYTES}",
-                        text.len()
-                    ),
+                    reason: MalformedReason::TooLong { bytes: text.len() },
                     expected: Some("PREFIX:local, e.g. HP:0000118".into()),
                     example: None,
                 },
@@ -181,7 +272,12 @@ impl Resolver {
             input: normalization.input.clone(),
             curie: None,
             iri: None,
-            steps: normalization.steps.iter().map(|s| s.to_string()).collect(),
+            steps: normalization
+                .steps
+                .iter()
+                .cloned()
+                .map(ResolveStep::Normalized)
+                .collect(),
         };
         let outcome = self.judge(normalization, &mut n)?;
         Ok((n, outcome))
@@ -194,7 +290,7 @@ impl Resolver {
     ) -> Result<Outcome, ResolveError> {
         Ok(match &normalization.reading {
             Reading::Empty => Outcome::Malformed {
-                reason: "the identifier is empty".into(),
+                reason: MalformedReason::Empty,
                 expected: Some("PREFIX:local, e.g. HP:0000118".into()),
                 example: None,
             },
@@ -227,56 +323,63 @@ impl Resolver {
                 }
             }
             Reading::Bare { local } => self.bare(local, n)?,
-            Reading::Identifier(id) => {
-                n.curie = Some(id.curie.clone());
-                n.iri = id.iri.clone();
-                let mut matches = self.lookup_id(&id.curie);
-                if matches.is_empty()
-                    && let Some(iri) = &id.iri
-                {
-                    matches = self.lookup_id(iri);
-                }
-                if !matches.is_empty() {
-                    return self.found(n, matches);
-                }
-                let record = self.registry().record(id.record);
-                if id.pattern == PatternCheck::Fails {
-                    return Ok(Outcome::Malformed {
-                        reason: format!("'{}' is not a valid {} local id", id.local, id.prefix),
-                        expected: record.and_then(|r| r.pattern.clone()),
-                        example: record
-                            .and_then(|r| r.example.as_ref())
-                            .map(|x| format!("{}:{x}", id.prefix)),
-                    });
-                }
-                if id.pattern == PatternCheck::NoPattern
-                    && let Some(shape) = self.shape_mismatch(&id.prefix, &id.local)
-                {
-                    return Ok(Outcome::Malformed {
-                        reason: format!(
-                            "'{}' does not look like a {} local id",
-                            id.local, id.prefix
-                        ),
-                        expected: Some(shape.describe()),
-                        example: Some(format!("{}:{}", id.prefix, shape.example)),
-                    });
-                }
-                let catalogued = record.map(|r| r.sources.clone()).unwrap_or_default();
-                let loaded = catalogued
-                    .iter()
-                    .filter(|s| self.manifest().source(s).is_some())
-                    .cloned()
-                    .collect();
-                Outcome::NotInLoadedSources {
-                    record: id.record,
+            Reading::Identifier(id) => self.identified(id, n)?,
+        })
+    }
+
+    /// What a known prefix and local id identify: the concepts, a malformed local id, or a
+    /// well-formed identifier no loaded source has.
+    fn identified(&self, id: &Identified, n: &mut Normalized) -> Result<Outcome, ResolveError> {
+        n.curie = Some(id.curie.clone());
+        n.iri = id.iri.clone();
+        let mut matches = self.lookup_id(&id.curie);
+        if matches.is_empty()
+            && let Some(iri) = &id.iri
+        {
+            matches = self.lookup_id(iri);
+        }
+        if !matches.is_empty() {
+            return self.found(n, matches);
+        }
+        let record = self.registry().record(id.record);
+        if id.pattern == PatternCheck::Fails {
+            return Ok(Outcome::Malformed {
+                reason: MalformedReason::PatternFails {
+                    local: id.local.clone(),
                     prefix: id.prefix.to_string(),
-                    catalogued,
-                    loaded,
-                    resolver_url: record.and_then(|r| r.resolver_url(&id.local)),
-                    deprecated_prefix: id.deprecated_prefix,
-                    pattern: id.pattern,
-                }
-            }
+                },
+                expected: record.and_then(|r| r.pattern.clone()),
+                example: record
+                    .and_then(|r| r.example.as_ref())
+                    .map(|x| format!("{}:{x}", id.prefix)),
+            });
+        }
+        if id.pattern == PatternCheck::NoPattern
+            && let Some(shape) = self.shape_mismatch(&id.prefix, &id.local)
+        {
+            return Ok(Outcome::Malformed {
+                reason: MalformedReason::ShapeDiffers {
+                    local: id.local.clone(),
+                    prefix: id.prefix.to_string(),
+                },
+                expected: Some(shape.describe()),
+                example: Some(format!("{}:{}", id.prefix, shape.example)),
+            });
+        }
+        let catalogued = record.map(|r| r.sources.clone()).unwrap_or_default();
+        let loaded = catalogued
+            .iter()
+            .filter(|s| self.manifest().source(s).is_some())
+            .cloned()
+            .collect();
+        Ok(Outcome::NotInLoadedSources {
+            record: id.record,
+            prefix: id.prefix.to_string(),
+            catalogued,
+            loaded,
+            resolver_url: record.and_then(|r| r.resolver_url(&id.local)),
+            deprecated_prefix: id.deprecated_prefix,
+            pattern: id.pattern,
         })
     }
 
@@ -352,50 +455,50 @@ impl Resolver {
         }
         if readings.is_empty() {
             return Ok(Outcome::Malformed {
-                reason: format!(
-                    "'{local}' has no prefix and fits no loaded prefix's local ids; it is not an identifier"
-                ),
+                reason: MalformedReason::NoPrefixFits {
+                    local: local.to_string(),
+                },
                 expected: Some("PREFIX:local, e.g. HP:0000118".into()),
                 example: None,
             });
         }
-        n.steps.push(format!(
-            "'{local}' has no prefix; read it under every loaded prefix it fits"
-        ));
+        n.steps.push(ResolveStep::BareLocalId {
+            local: local.to_string(),
+        });
         Ok(Outcome::Ambiguous {
             local: local.to_string(),
             readings,
         })
     }
 
-    fn found(&self, n: &mut Normalized, matches: Vec<IdMatch>) -> Result<Outcome, ResolveError> {
-        // The concept's own identifier wins over another concept's alternative id: an obsolete
-        // term whose id a live term lists as alt_id is reported as obsolete, with its chain.
-        let (own, alt): (Vec<IdMatch>, Vec<IdMatch>) = matches
-            .into_iter()
-            .partition(|m| m.spelling != super::Spelling::AltId);
-        // Both readings are reported when the identifier is an obsolete term of its own and
-        // also an alternative id of a live one.
-        let mut alt_id_of: Vec<ConceptId> = Vec::new();
-        if !own.is_empty() {
-            for m in &alt {
-                let c = self.concept_checked(m.concept)?;
-                let lists_it = n
-                    .curie
-                    .as_ref()
-                    .is_none_or(|curie| c.alt_ids.iter().any(|a| a == curie));
-                if !c.obsolete && lists_it {
-                    alt_id_of.push(m.concept);
-                }
+    /// Of the concepts listing the identifier as an alternative id, the live ones: reported
+    /// beside an obsolete term whose own identifier it is.
+    fn live_alt_id_holders(
+        &self,
+        n: &Normalized,
+        alt: &[IdMatch],
+    ) -> Result<Vec<ConceptId>, ResolveError> {
+        let mut holders = Vec::new();
+        for m in alt {
+            let c = self.concept_checked(m.concept)?;
+            let lists_it = n
+                .curie
+                .as_ref()
+                .is_none_or(|curie| c.alt_ids.iter().any(|a| a == curie));
+            if !c.obsolete && lists_it {
+                holders.push(m.concept);
             }
         }
-        let matches = if own.is_empty() { alt } else { own };
-        let concepts: Vec<(IdMatch, Concept)> = matches
-            .into_iter()
-            .map(|m| Ok((m.clone(), self.concept_checked(m.concept)?)))
-            .collect::<Result<_, ResolveError>>()?;
-        // The index matches without regard to case; identifiers are case-sensitive. Keep the
-        // exact matches when there are any, and say so when only other-case ones exist.
+        Ok(holders)
+    }
+
+    /// The index matches without regard to case; identifiers are case-sensitive. The exact
+    /// matches when there are any, else the other-case ones with a step that says so.
+    fn case_exact_first(
+        &self,
+        n: &mut Normalized,
+        concepts: Vec<(IdMatch, Concept)>,
+    ) -> Vec<(IdMatch, Concept)> {
         let wanted = |c: &Concept, m: &IdMatch| match m.spelling {
             super::Spelling::AltId => n
                 .curie
@@ -409,24 +512,43 @@ impl Resolver {
         };
         let (exact, other_case): (Vec<_>, Vec<_>) =
             concepts.into_iter().partition(|(m, c)| wanted(c, m));
-        let concepts = if exact.is_empty() {
-            if let Some((_, c)) = other_case.first() {
-                n.steps.push(format!(
-                    "matched {} without regard to letter case; identifiers are case-sensitive, so check it is the one meant",
-                    c.curie.as_deref().unwrap_or(&c.iri)
-                ));
-            }
-            other_case
+        if !exact.is_empty() {
+            return exact;
+        }
+        if let Some((_, c)) = other_case.first() {
+            n.steps.push(ResolveStep::MatchedOtherCase {
+                matched: c.curie.clone().unwrap_or_else(|| c.iri.clone()),
+            });
+        }
+        other_case
+    }
+
+    fn found(&self, n: &mut Normalized, matches: Vec<IdMatch>) -> Result<Outcome, ResolveError> {
+        // The concept's own identifier wins over another concept's alternative id: an obsolete
+        // term whose id a live term lists as alt_id is reported as obsolete, with its chain.
+        let (own, alt): (Vec<IdMatch>, Vec<IdMatch>) = matches
+            .into_iter()
+            .partition(|m| m.spelling != super::Spelling::AltId);
+        let alt_id_of = if own.is_empty() {
+            Vec::new()
         } else {
-            exact
+            self.live_alt_id_holders(n, &alt)?
         };
+        let matches = if own.is_empty() { alt } else { own };
+        let concepts: Vec<(IdMatch, Concept)> = matches
+            .into_iter()
+            .map(|m| Ok((m.clone(), self.concept_checked(m.concept)?)))
+            .collect::<Result<_, ResolveError>>()?;
+        let concepts = self.case_exact_first(n, concepts);
         if let Some((m, c)) = concepts.first() {
             if m.spelling == super::Spelling::AltId {
-                n.steps.push(format!(
-                    "'{}' is an alternative id (alt_id) of {}",
-                    n.curie.as_deref().unwrap_or(n.input.trim()),
-                    c.curie.as_deref().unwrap_or(&c.iri)
-                ));
+                n.steps.push(ResolveStep::AltIdOf {
+                    id: n
+                        .curie
+                        .clone()
+                        .unwrap_or_else(|| n.input.trim().to_string()),
+                    of: c.curie.clone().unwrap_or_else(|| c.iri.clone()),
+                });
             }
             n.curie = c.curie.clone();
             n.iri = Some(c.iri.clone());
@@ -447,12 +569,15 @@ impl Resolver {
             .map(|r| r.target.clone())
             .collect();
         if let Some(&live) = alt_id_of.first() {
-            n.steps.push(format!(
-                "'{}' is also an alternative id (alt_id) of {}",
-                n.curie.as_deref().unwrap_or(n.input.trim()),
-                self.concept_checked(live)
-                    .map(|l| l.curie.unwrap_or(l.iri))?
-            ));
+            n.steps.push(ResolveStep::AlsoAltIdOf {
+                id: n
+                    .curie
+                    .clone()
+                    .unwrap_or_else(|| n.input.trim().to_string()),
+                of: self
+                    .concept_checked(live)
+                    .map(|l| l.curie.unwrap_or(l.iri))?,
+            });
         }
         Ok(Outcome::Obsolete {
             concept: m.concept,

@@ -6,13 +6,15 @@ pub mod deadline;
 mod identifier;
 pub mod live;
 pub mod mapping;
+pub mod passage;
 pub mod query;
 mod search;
 pub mod sparql;
 
 pub use crate::index::names::NameStep;
 pub use identifier::{
-    BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, MAX_IDENTIFIER_BYTES, Normalized, Outcome,
+    BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, MAX_IDENTIFIER_BYTES, MalformedReason,
+    Normalized, Outcome, ResolveStep,
 };
 pub use search::{
     FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, SkipReason, Stage,
@@ -28,7 +30,6 @@ use crate::index::lease::{Lease, LeaseError};
 pub use crate::index::manifest::{MappingSetRecord, ReleaseOrigin, SourceRecord};
 use crate::index::normalize::{id_key, label_key};
 pub use crate::index::schema::GraphShapes;
-use crate::index::spelling;
 use crate::index::{FileError, IndexFiles, Lexicon, OpenError};
 use crate::model::{Concept, Label, LinkKind, Prefixes};
 use crate::registry::Registry;
@@ -45,27 +46,7 @@ pub fn name_key(text: &str) -> String {
 pub type ConceptId = u32;
 
 /// How an identifier matched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Spelling {
-    Iri,
-    Curie,
-    Underscore,
-    LocalId,
-    AltId,
-}
-
-impl Spelling {
-    fn from_detail(detail: u16) -> Spelling {
-        match detail {
-            spelling::IRI => Spelling::Iri,
-            spelling::CURIE => Spelling::Curie,
-            spelling::UNDERSCORE => Spelling::Underscore,
-            spelling::LOCAL_ID => Spelling::LocalId,
-            _ => Spelling::AltId,
-        }
-    }
-}
+pub use crate::index::spelling::Spelling;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct IdMatch {
@@ -287,9 +268,18 @@ impl Resolver {
             .ids
             .get(&id_key(text))
             .into_iter()
-            .map(|p| IdMatch {
-                concept: p.concept,
-                spelling: Spelling::from_detail(p.detail),
+            .filter_map(|p| match Spelling::from_detail(p.detail) {
+                Some(spelling) => Some(IdMatch {
+                    concept: p.concept,
+                    spelling,
+                }),
+                None => {
+                    damage::report(&format_args!(
+                        "ids.postings: concept {} has spelling detail {}, which no build writes",
+                        p.concept, p.detail
+                    ));
+                    None
+                }
             })
             .collect();
         matches.dedup_by_key(|m| m.concept);
@@ -391,7 +381,7 @@ impl Resolver {
             .ids
             .get(&id_key(iri))
             .into_iter()
-            .filter(|p| p.detail == spelling::IRI)
+            .filter(|p| p.detail == Spelling::Iri.detail())
             .filter_map(|p| Some((p.concept, self.files.table.get(p.concept)?)))
             .filter(move |(_, c)| c.iri == iri)
     }
@@ -461,7 +451,10 @@ impl Resolver {
         let key = id_key(prefix);
         if !key.is_empty() {
             for (_, postings) in self.files.ids.prefixed(&key, limit * 2) {
-                for p in postings.iter().filter(|p| p.detail == spelling::CURIE) {
+                for p in postings
+                    .iter()
+                    .filter(|p| p.detail == Spelling::Curie.detail())
+                {
                     push(self.files.table.get(p.concept).and_then(|c| c.curie));
                 }
             }

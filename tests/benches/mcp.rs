@@ -5,12 +5,15 @@
 //! `server/discover` answer, and idle RSS. `scripts/bench` runs it on the HPO index
 //! (`ONTORESOLVE_BENCH_INDEX`); the rebuild uses `ONTORESOLVE_BENCH_CATALOG` when set.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[allow(dead_code)]
+#[path = "../integration/http_client.rs"]
+mod http_client;
 #[path = "timing.rs"]
 mod timing;
 use timing::report;
@@ -105,30 +108,21 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// One keep-alive HTTP/1.1 connection.
+/// One keep-alive HTTP/1.1 connection (the tests' `http_client::Conn`), remembering the status
+/// of its last answer.
 struct Conn {
-    reader: BufReader<TcpStream>,
-    port: u16,
-    token: bool,
-    /// The status of the last answer.
+    conn: http_client::Conn,
+    /// The status of the last answer (0 when the server closed the connection instead).
     status: u16,
 }
 
 impl Conn {
-    fn new(port: u16) -> Conn {
-        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-        stream.set_nodelay(true).ok();
+    /// A connection, sending the bench's bearer token when `token` is set.
+    fn new(port: u16, token: bool) -> Conn {
         Conn {
-            reader: BufReader::new(stream),
-            port,
-            token: false,
+            conn: http_client::Conn::new(port, token.then_some(TOKEN)),
             status: 0,
         }
-    }
-
-    fn with_token(mut self) -> Conn {
-        self.token = true;
-        self
     }
 
     fn post(&mut self, body: &str) -> usize {
@@ -143,43 +137,17 @@ impl Conn {
             .and_then(|rest| rest.split('"').next())
             .unwrap_or("resolve_identifier")
             .to_string();
-        let auth = if self.token {
-            format!("Authorization: Bearer {TOKEN}\r\n")
-        } else {
-            String::new()
-        };
-        let request = format!(
-            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: {tool}\r\n{auth}Content-Length: {}\r\n\r\n{body}",
-            self.port,
-            body.len()
-        );
-        self.reader
-            .get_mut()
-            .write_all(request.as_bytes())
-            .expect("write");
-        let mut length = 0;
-        let mut line = String::new();
-        self.status = 0;
-        loop {
-            line.clear();
-            self.reader.read_line(&mut line).expect("read header");
-            if line == "\r\n" || line.is_empty() {
-                break;
+        match self.conn.call_raw(&tool, body) {
+            Ok((status, body)) => {
+                self.status = status;
+                body
             }
-            if self.status == 0 {
-                self.status = line
-                    .split_whitespace()
-                    .nth(1)
-                    .and_then(|s| s.parse().ok())
-                    .unwrap_or(0);
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                self.status = 0;
+                Vec::new()
             }
-            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                length = v.trim().parse().unwrap_or(0);
-            }
+            Err(e) => panic!("tools/call over HTTP: {e}"),
         }
-        let mut body = vec![0; length];
-        self.reader.read_exact(&mut body).expect("read body");
-        body
     }
 }
 
@@ -193,10 +161,7 @@ fn load(port: u16, token: bool, per_client: usize, label: &str) {
         .map(|c| {
             let ids = ids.clone();
             std::thread::spawn(move || {
-                let mut conn = Conn::new(port);
-                if token {
-                    conn = conn.with_token();
-                }
+                let mut conn = Conn::new(port, token);
                 let mut samples = Vec::with_capacity(per_client);
                 let mut failed = 0;
                 for i in 0..per_client {
@@ -239,7 +204,7 @@ fn cheap_call_beside_slow_queries(port: u16) {
     let slow_client = {
         let stop = stop.clone();
         std::thread::spawn(move || {
-            let mut conn = Conn::new(port);
+            let mut conn = Conn::new(port, false);
             let mut answers = 0;
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 let body = conn.post_body(&slow);
@@ -250,7 +215,7 @@ fn cheap_call_beside_slow_queries(port: u16) {
     };
     std::thread::sleep(Duration::from_millis(500));
     let ids = ids();
-    let mut conn = Conn::new(port);
+    let mut conn = Conn::new(port, false);
     let mut samples = Vec::new();
     let started = Instant::now();
     let mut i = 0;
@@ -350,7 +315,7 @@ fn reload_latency() {
     let list = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"list_sources","arguments":{{}},{META}}}}}"#
     );
-    let mut conn = Conn::new(port);
+    let mut conn = Conn::new(port, false);
     let build_of = |conn: &mut Conn| {
         let body = String::from_utf8_lossy(&conn.post_body(&list)).into_owned();
         body.split("\"index\":\"")
@@ -381,7 +346,7 @@ fn http_benchmarks() {
         .expect("port")
         .port();
     let mut server = http_server(port);
-    let mut conn = Conn::new(port);
+    let mut conn = Conn::new(port, false);
     let ids = ids();
     let mut samples = Vec::new();
     for (i, id) in ids.iter().enumerate() {

@@ -4,7 +4,8 @@
 
 use serde_json::{Value, json};
 
-use crate::process::{post, serve};
+use crate::http_client::post;
+use crate::process::serve;
 use crate::support::default_index_dir;
 
 const TOKEN: &str = "bad-input-table-token-0123456789";

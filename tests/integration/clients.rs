@@ -6,8 +6,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use crate::process::{self, Server, serve};
-use crate::support::{repo, scratch};
+use crate::http_client;
+use crate::process::{Server, serve};
+use crate::support::{Missing, python_with, repo, scratch, skip};
 
 fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_ontoresolve")
@@ -18,36 +19,11 @@ fn default_index() -> PathBuf {
     crate::support::default_index_dir()
 }
 
-/// In CI (`ONTORESOLVE_REQUIRE_CLIENTS=1`) a missing client fails the test instead of skipping it.
-fn skip(reason: String) {
-    assert!(
-        std::env::var_os("ONTORESOLVE_REQUIRE_CLIENTS").is_none(),
-        "required client missing: {reason}"
-    );
-    eprintln!("SKIPPED: {reason}");
-}
-
-fn python() -> Option<PathBuf> {
-    let python = std::env::var_os("ONTORESOLVE_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/var/tmp/ontoresolve-venv/bin/python"));
-    let ok = Command::new(&python)
-        .args(["-c", "import mcp"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        skip(format!(
-            "the Python mcp SDK is not installed at {} (run scripts/setup-clients)",
-            python.display()
-        ));
-    }
-    ok.then_some(python)
-}
-
 #[test]
 fn python_sdk_over_stdio_and_http_in_both_revisions() {
-    let Some(python) = python() else { return };
+    let Some(python) = python_with("mcp") else {
+        return;
+    };
     let out = Command::new(python)
         .arg(repo().join("tests/clients/python_client.py"))
         .arg(binary())
@@ -83,10 +59,13 @@ fn conformance_suite_passes_except_reviewed_fixture_scenarios() {
         .join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
         .is_file()
     {
-        skip(format!(
-            "the conformance suite is not installed in {} (run scripts/setup-clients)",
-            clients.display()
-        ));
+        skip(
+            Missing::Client,
+            format_args!(
+                "the conformance suite is not installed in {} (run scripts/setup-clients)",
+                clients.display()
+            ),
+        );
         return;
     }
     let out = Command::new("bash")
@@ -114,7 +93,7 @@ fn http_server() -> Server {
 
 /// Sends one HTTP/1.1 POST to /mcp and returns the status code.
 fn post(port: u16, headers: &[(&str, &str)], body: &str) -> u16 {
-    process::post(port, headers, body).0
+    http_client::post(port, headers, body).0
 }
 
 const DISCOVER: &str = r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;

@@ -63,7 +63,7 @@ fn kind_of<'a>(list: &'a [(String, String, bool, String)], curie: &str) -> Optio
 }
 
 #[test]
-fn issue_8_an_ambiguous_symbol_lists_every_gene_and_how_it_matched() {
+fn an_ambiguous_symbol_lists_every_gene_and_how_it_matched() {
     let r = default_index();
     let answer = find(r, "SIP1", false);
     let list = candidates(&answer);
@@ -94,7 +94,7 @@ fn issue_8_an_ambiguous_symbol_lists_every_gene_and_how_it_matched() {
 }
 
 #[test]
-fn issue_8_a_withdrawn_symbol_is_hidden_and_counted_until_asked_for() {
+fn a_withdrawn_symbol_is_hidden_and_counted_until_asked_for() {
     let r = default_index();
     let answer = find(r, "ABC1", false);
     let list = candidates(&answer);
@@ -122,7 +122,7 @@ fn issue_8_a_withdrawn_symbol_is_hidden_and_counted_until_asked_for() {
 }
 
 #[test]
-fn issue_8_an_approved_symbol_ranks_first_and_case_is_reported() {
+fn an_approved_symbol_ranks_first_and_case_is_reported() {
     let r = default_index();
     let list = candidates(&find(r, "TP53", false));
     assert_eq!(list[0].0, "HGNC:11998", "{list:?}");
@@ -134,7 +134,7 @@ fn issue_8_an_approved_symbol_ranks_first_and_case_is_reported() {
 }
 
 #[test]
-fn issue_8_a_withdrawn_symbol_resolves_to_every_replacement() {
+fn a_withdrawn_symbol_resolves_to_every_replacement() {
     let r = default_index();
     let answer = resolve(r, "HGNC:2792");
     assert_eq!(answer["result"]["outcome"], "obsolete", "{answer}");
@@ -164,7 +164,7 @@ fn issue_8_a_withdrawn_symbol_resolves_to_every_replacement() {
 }
 
 #[test]
-fn issue_8_hgnc_cross_references_keep_their_meaning_and_provenance() {
+fn hgnc_cross_references_keep_their_meaning_and_provenance() {
     let r = default_index();
     let answer = get(r, "HGNC:11998");
     let detail = &answer["result"];
@@ -201,7 +201,7 @@ fn issue_8_hgnc_cross_references_keep_their_meaning_and_provenance() {
 }
 
 #[test]
-fn issue_8_mesh_entry_terms_find_their_descriptor() {
+fn mesh_entry_terms_find_their_descriptor() {
     let r = default_index();
     let list = candidates(&find(r, "Slaughter Houses", false));
     assert_eq!(
@@ -217,7 +217,7 @@ fn issue_8_mesh_entry_terms_find_their_descriptor() {
 }
 
 #[test]
-fn issue_8_mesh_identifiers_resolve_in_every_spelling_to_the_catalogue_prefix() {
+fn mesh_identifiers_resolve_in_every_spelling_to_the_catalogue_prefix() {
     let r = default_index();
     for spelling in [
         "MESH:D000001",
@@ -235,7 +235,7 @@ fn issue_8_mesh_identifiers_resolve_in_every_spelling_to_the_catalogue_prefix() 
 }
 
 #[test]
-fn issue_8_mesh_descriptors_have_parents_from_tree_numbers_and_records_map_to_them() {
+fn mesh_descriptors_have_parents_from_tree_numbers_and_records_map_to_them() {
     let r = default_index();
     // D000005 Abdomen (A01.923.047) sits under Torso, A01.923.
     let abdomen = get(r, "MESH:D000005");
@@ -260,7 +260,7 @@ fn issue_8_mesh_descriptors_have_parents_from_tree_numbers_and_records_map_to_th
 }
 
 #[test]
-fn issue_8_an_obsolete_term_with_two_replacements_and_an_alt_id_reading_reports_all() {
+fn an_obsolete_term_with_two_replacements_and_an_alt_id_reading_reports_all() {
     let r = hpo();
     let answer = resolve(r, "HP:0000535");
     let result = &answer["result"];
@@ -282,7 +282,7 @@ fn issue_8_an_obsolete_term_with_two_replacements_and_an_alt_id_reading_reports_
 }
 
 #[test]
-fn issue_8_instructions_and_tool_sources_come_from_the_manifest() {
+fn instructions_and_tool_sources_come_from_the_manifest() {
     let r = default_index();
     let sources = serde_json::to_value(tools::list_sources(r)).expect("json");
     let ids: Vec<&str> = sources["result"]["sources"]
@@ -326,7 +326,7 @@ fn real_index(
 const MESH_PREFIX: &str = "{ prefix = \"MESH\", uri_prefix = \"http://id.nlm.nih.gov/mesh/\" }";
 
 #[test]
-fn issue_8_ncbi_gene_info_gives_symbols_synonyms_and_hgnc_links() {
+fn ncbi_gene_info_gives_symbols_synonyms_and_hgnc_links() {
     let Some(r) = real_index(
         "gene-info",
         "gene",
@@ -357,7 +357,7 @@ fn issue_8_ncbi_gene_info_gives_symbols_synonyms_and_hgnc_links() {
 }
 
 #[test]
-fn issue_8_mesh_rdf_samples_join_descriptors_concepts_and_terms() {
+fn mesh_rdf_samples_join_descriptors_concepts_and_terms() {
     let Some(r) = real_index(
         "mesh-rdf-samples",
         "mesh",
@@ -402,7 +402,7 @@ fn issue_8_mesh_rdf_samples_join_descriptors_concepts_and_terms() {
 }
 
 #[test]
-fn issue_8_mesh_qualifiers_resolve_by_identifier_but_are_never_name_candidates() {
+fn mesh_qualifiers_resolve_by_identifier_but_are_never_name_candidates() {
     let r = shared_index("mesh-qualifier", |dir| {
         let catalog = crate::support::single_source_catalog(
             dir,
@@ -445,14 +445,17 @@ fn head_of(table: &Path, rows: usize, dir: &Path) -> PathBuf {
 }
 
 #[test]
-fn issue_8_mesh_tables_and_mesh_rdf_give_the_same_concepts_labels_and_parents() {
+fn mesh_tables_and_mesh_rdf_give_the_same_concepts_labels_and_parents() {
     const ROWS: usize = 3000;
     let Some(data) = shared_data() else {
         return;
     };
     let tool = data.join("../tools/mesh-tsv-to-rdf");
     if !tool.is_file() {
-        eprintln!("SKIPPED: {} not found", tool.display());
+        crate::support::skip(
+            crate::support::Missing::Data,
+            format_args!("{} not found", tool.display()),
+        );
         return;
     }
     let dir = crate::support::scratch("mesh-tables-vs-rdf");
@@ -551,7 +554,7 @@ fn answer_concepts(r: &Resolver, answer: &Value) -> Vec<String> {
 }
 
 #[test]
-fn issue_8_the_sparql_of_a_symbol_or_entry_term_search_re_runs_it() {
+fn the_sparql_of_a_symbol_or_entry_term_search_re_runs_it() {
     let r = default_index();
     for name in ["SIP1", "Slaughter Houses", "tp53"] {
         let answer = find(r, name, false);
@@ -582,7 +585,7 @@ fn issue_8_the_sparql_of_a_symbol_or_entry_term_search_re_runs_it() {
 }
 
 #[test]
-fn issue_8_year_versioned_mesh_iris_name_the_release_and_re_run_as_sparql() {
+fn year_versioned_mesh_iris_name_the_release_and_re_run_as_sparql() {
     let Some(r) = real_index(
         "mesh-rdf-2020",
         "mesh",

@@ -1,4 +1,4 @@
-//! Issue 4: identifier normalization on the Bioregistry. One table of real spellings and the
+//! Identifier normalization on the Bioregistry: one table of real spellings and the
 //! outcome each must get, the IRI → CURIE → IRI round trip over every indexed identifier, and
 //! the offline `normalize` command.
 
@@ -24,7 +24,7 @@ const AMBIGUOUS: &str = "ambiguous_input";
 
 /// The bundled default index: HPO and the SKOS stand-in loaded, the Bioregistry as registry.
 #[test]
-fn issue_4_identifier_spellings_and_outcomes() {
+fn every_identifier_spelling_gets_its_outcome_and_canonical_curie() {
     let cases = [
         // found: HPO in every spelling.
         case("HP:0000118", FOUND, "HP:0000118", "HP:0000118"),
@@ -307,7 +307,7 @@ fn issue_4_identifier_spellings_and_outcomes() {
 /// Resolver links in any letter case, pasted variants, and inputs that must not pass as
 /// well-formed: the cases a review of the first version found.
 #[test]
-fn issue_4_resolver_links_pasted_variants_and_strict_patterns() {
+fn resolver_links_and_pasted_variants_normalize_and_ill_formed_inputs_are_refused() {
     let long = "x".repeat(5_000);
     let cases = [
         case(
@@ -453,7 +453,7 @@ fn issue_4_resolver_links_pasted_variants_and_strict_patterns() {
 /// Every pattern of the registry compiles (as ASCII classes), so no prefix silently accepts
 /// any local id.
 #[test]
-fn issue_4_every_registry_pattern_compiles() {
+fn every_registry_pattern_compiles() {
     let r = default_index();
     let registry = r.registry();
     let mut unusable = Vec::new();
@@ -475,7 +475,7 @@ fn issue_4_every_registry_pattern_compiles() {
 
 /// Two loaded namespaces whose local ids overlap: a bare id lists every reading.
 #[test]
-fn issue_4_bare_ids_list_every_loaded_reading() {
+fn a_bare_local_id_lists_every_loaded_reading() {
     let Some(r) = hp_and_doid() else { return };
     check_identifiers(
         r,
@@ -499,7 +499,7 @@ fn issue_4_bare_ids_list_every_loaded_reading() {
 /// Every identifier in the built index survives IRI → CURIE → IRI unchanged, through the
 /// same normalization that answers queries.
 #[test]
-fn issue_4_round_trip_over_every_indexed_identifier() {
+fn every_indexed_identifier_round_trips_iri_to_curie_to_iri() {
     let r = default_index();
     let mut failures = Vec::new();
     for id in 0..r.concept_count() {
@@ -553,7 +553,7 @@ fn issue_4_round_trip_over_every_indexed_identifier() {
 
 /// The registry holds the whole Bioregistry release, and the manifest says which.
 #[test]
-fn issue_4_registry_is_data_in_the_index() {
+fn the_whole_registry_release_is_data_in_the_index() {
     let r = default_index();
     let registry = &r.manifest().registry;
     let source = registry.source.as_ref().expect("registry source");
@@ -587,7 +587,7 @@ fn issue_4_registry_is_data_in_the_index() {
 
 /// `ontoresolve normalize`: every input row gives one output row, in order, whatever it holds.
 #[test]
-fn issue_4_normalize_command_keeps_every_row() {
+fn the_normalize_command_writes_one_row_per_input_row_in_order() {
     let dir = crate::support::scratch("normalize-cli");
     let input = dir.join("ids.txt");
     let mut bytes = b"HP:0000118\nGO:GO:0008150\n\nMSH:D009203\r\nnot an id\n".to_vec();
@@ -660,7 +660,7 @@ fn issue_4_normalize_command_keeps_every_row() {
 /// No input reaches a panic: random bytes, real spellings cut and spliced at every position,
 /// separators, non-ASCII and very long strings, through both normalization and resolution.
 #[test]
-fn issue_4_normalization_never_panics_on_hostile_input() {
+fn normalization_never_panics_on_hostile_input() {
     let r = default_index();
     let seeds = [
         "HP:0000118",
@@ -727,7 +727,7 @@ fn issue_4_normalization_never_panics_on_hostile_input() {
 /// own data: examples with spaces (not identifiers here), and IRIs a longer URI prefix of
 /// another record claims first.
 #[test]
-fn issue_4_every_registry_example_normalizes_to_itself() {
+fn every_registry_example_normalizes_to_itself() {
     let r = default_index();
     let registry = r.registry();
     let mut checked = 0;

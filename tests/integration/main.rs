@@ -1,5 +1,10 @@
 //! The one integration-test binary: modules by subject, real data where it matters.
 
+// Shared with the service test binary and the MCP bench; each uses its own part.
+#[allow(dead_code)]
+mod http_client;
+// The in-process MCP client the `mcp_*` modules share.
+mod mcp_harness;
 mod support;
 mod tidy;
 
@@ -17,7 +22,12 @@ mod lean_answers;
 mod live_reload;
 mod map_cli;
 mod mappings;
-mod mcp;
+mod mcp_find;
+mod mcp_identifier;
+mod mcp_prompts;
+mod mcp_protocol;
+mod mcp_resources;
+mod passages;
 // Shared with the service test binary; each uses its own part.
 #[allow(dead_code)]
 mod process;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use crate::support::{default_index, default_index_dir, repo, scratch};
+use crate::support::{default_index, default_index_dir, python_with, repo, scratch};
 
 /// Input rows of the large test.
 const INPUT_ROWS: usize = 1_000;
@@ -32,35 +32,12 @@ fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_ontoresolve")
 }
 
-/// In CI (`ONTORESOLVE_REQUIRE_CLIENTS=1`) a missing sssom-py fails the test instead of
-/// skipping it.
-fn skip(reason: &str) {
-    assert!(
-        std::env::var_os("ONTORESOLVE_REQUIRE_CLIENTS").is_none(),
-        "required client missing: {reason}"
-    );
-    eprintln!("SKIPPED: {reason}");
-}
-
-/// The Python with sssom-py installed, or `None` (the test skips that check).
-fn sssom_python() -> Option<PathBuf> {
-    let python = std::env::var_os("ONTORESOLVE_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/var/tmp/ontoresolve-venv/bin/python"));
-    let ok = Command::new(&python)
-        .args(["-c", "import sssom"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        skip("sssom-py not installed");
-    }
-    ok.then_some(python)
-}
-
 /// Validates with `sssom validate`, and checks that sssom-py keeps every row: it drops rows
 /// it finds malformed with only a log line, so the count matters as much as the exit code.
 fn validate_with_sssom_py(path: &Path, rows: usize) {
-    let Some(python) = sssom_python() else { return };
+    let Some(python) = python_with("sssom") else {
+        return;
+    };
     let cli = python.with_file_name("sssom");
     let out = Command::new(&cli)
         .arg("validate")

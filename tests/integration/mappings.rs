@@ -384,7 +384,10 @@ fn an_unknown_target_prefix_is_a_specific_error() {
         cursor: None,
     };
     let error = tools::map_identifier(default_index(), &args).expect_err("an error");
-    assert_eq!(error.code, "unknown_prefix");
+    assert_eq!(
+        error.code,
+        ontoresolve::mcp::tools::ErrorCode::UnknownPrefix
+    );
 }
 
 /// The fixture set: DOID:0000001 exact MONDO:0000001 exact NCIT:C1 / NCIT:C2, narrow NCIT:C3,

@@ -1,9 +1,8 @@
-//! The real binary as a child process: `serve --http` on a free port, killed when dropped, and
-//! one-shot HTTP/1.1 posts to it. Shared by the integration and service test binaries.
+//! The real binary as a child process: `serve --http` on a free port, killed when dropped.
+//! Shared by the integration and service test binaries; `http_client` talks to it.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -108,65 +107,4 @@ fn announced_port(line: &str) -> Option<u16> {
     let rest = line.strip_prefix("ontoresolve: MCP over Streamable HTTP at http://")?;
     let address = rest.strip_suffix("/mcp")?;
     address.rsplit_once(':')?.1.parse().ok()
-}
-
-/// One HTTP/1.1 POST to /mcp: status, raw headers and body.
-pub(crate) fn post(port: u16, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
-    let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    post_on(stream, port, headers, body)
-}
-
-/// [`post`] from another loopback address (`127.0.0.2`, say): to the server, another client.
-pub(crate) fn post_from(
-    source: std::net::Ipv4Addr,
-    port: u16,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> (u16, String, String) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .build()
-        .expect("runtime");
-    let stream = runtime
-        .block_on(async {
-            let socket = tokio::net::TcpSocket::new_v4()?;
-            socket.bind((source, 0).into())?;
-            socket
-                .connect((std::net::Ipv4Addr::LOCALHOST, port).into())
-                .await?
-                .into_std()
-        })
-        .expect("connect from the source address");
-    stream.set_nonblocking(false).expect("blocking");
-    post_on(stream, port, headers, body)
-}
-
-fn post_on(
-    mut stream: TcpStream,
-    port: u16,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> (u16, String, String) {
-    let mut request = format!(
-        "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
-    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
-    }
-    for (k, v) in headers {
-        request.push_str(&format!("{k}: {v}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(body);
-    let _ = stream.write_all(request.as_bytes());
-    let mut response = String::new();
-    let _ = stream.read_to_string(&mut response);
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, head.to_ascii_lowercase(), body.to_string())
 }

@@ -21,7 +21,7 @@ fn run(query: &str, limit: Option<u32>) -> Result<serde_json::Value, String> {
         },
     )
     .map(|e| serde_json::to_value(e).expect("json"))
-    .map_err(|e| e.code.to_string())
+    .map_err(|e| e.code.as_str().to_string())
 }
 
 fn rows(answer: &serde_json::Value) -> usize {
@@ -147,7 +147,7 @@ fn rows_are_capped_and_the_cap_and_total_are_echoed() {
             },
         )
         .map(|e| serde_json::to_value(e).expect("json"))
-        .map_err(|e| e.code.to_string())
+        .map_err(|e| e.code.as_str().to_string())
     };
     // The direct subclasses of HP's phenotypic abnormality, in order.
     let ordered = "SELECT ?s WHERE { GRAPH ?g { ?s <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://purl.obolibrary.org/obo/HP_0000118> } } ORDER BY ?s";
@@ -454,6 +454,6 @@ fn describe_schema_counts_classes_and_predicates_and_its_examples_run() {
     assert_eq!(stored, reported);
     assert!(matches!(
         tools::describe_schema(r, &SchemaArgs { source: Some("nope".into()) }),
-        Err(e) if e.code == "unknown_source"
+        Err(e) if e.code == ontoresolve::mcp::tools::ErrorCode::UnknownSource
     ));
 }

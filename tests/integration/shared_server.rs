@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::process::{binary, post, post_from, serve, serve_at};
+use crate::http_client::{post, post_from};
+use crate::process::{binary, serve, serve_at};
 use crate::support::{build_into, default_index_dir, fixtures, scratch};
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;

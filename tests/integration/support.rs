@@ -23,18 +23,62 @@ pub fn shared_data() -> Option<PathBuf> {
     if dir.join("MANIFEST.md").is_file() {
         Some(dir)
     } else {
-        // In CI the data must be there: a skipped real-data test would hide a regression.
-        assert!(
-            std::env::var_os("ONTORESOLVE_REQUIRE_DATA").is_none(),
-            "real data not found at {} and ONTORESOLVE_REQUIRE_DATA is set",
-            dir.display()
-        );
-        eprintln!(
-            "SKIPPED: real data not found at {} (set ONTORESOLVE_SHARED_DATA)",
-            dir.display()
+        skip(
+            Missing::Data,
+            format_args!(
+                "real data not found at {} (set ONTORESOLVE_SHARED_DATA)",
+                dir.display()
+            ),
         );
         None
     }
+}
+
+/// What a skipped test lacks.
+#[derive(Clone, Copy, Debug)]
+pub enum Missing {
+    /// Real data from `../shared/data`: required when `ONTORESOLVE_REQUIRE_DATA` is set.
+    Data,
+    /// An external client (the Python SDK, sssom-py, the conformance suite): required when
+    /// `ONTORESOLVE_REQUIRE_CLIENTS` is set.
+    Client,
+}
+
+/// Prints why a test skips, or fails it when what it lacks is required: in CI a skipped test
+/// would hide a regression.
+pub fn skip(missing: Missing, reason: impl std::fmt::Display) {
+    let variable = match missing {
+        Missing::Data => "ONTORESOLVE_REQUIRE_DATA",
+        Missing::Client => "ONTORESOLVE_REQUIRE_CLIENTS",
+    };
+    assert!(
+        std::env::var_os(variable).is_none(),
+        "{reason}, and {variable} is set"
+    );
+    eprintln!("SKIPPED: {reason}");
+}
+
+/// The Python of the test clients (`ONTORESOLVE_PYTHON`, else the venv
+/// `scripts/setup-clients` makes in `/var/tmp/ontoresolve-venv`) if it can import `module`;
+/// otherwise the test skips (see [`skip`]) and this is `None`.
+pub fn python_with(module: &str) -> Option<PathBuf> {
+    let python = std::env::var_os("ONTORESOLVE_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/ontoresolve-venv/bin/python"));
+    let ok = std::process::Command::new(&python)
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        skip(
+            Missing::Client,
+            format_args!(
+                "Python module {module} is not installed for {} (run scripts/setup-clients)",
+                python.display()
+            ),
+        );
+    }
+    ok.then_some(python)
 }
 
 /// A scratch directory under cargo's per-target temp dir, emptied first.
@@ -288,7 +332,12 @@ pub fn check_identifiers(resolver: &Resolver, cases: &[IdCase<'_>]) {
             .resolve_identifier(case.input)
             .expect("a sound index answers");
         let details = describe(resolver, &outcome);
-        let steps = normalized.steps.join("; ");
+        let steps = normalized
+            .steps
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
         let curie = normalized.curie.as_deref().unwrap_or("");
         let mut wrong = Vec::new();
         if outcome.code() != case.outcome {

@@ -4,6 +4,9 @@
 
 // Shared with the integration test binary; each uses its own part.
 #[allow(dead_code)]
+#[path = "../integration/http_client.rs"]
+mod http_client;
+#[allow(dead_code)]
 #[path = "../integration/process.rs"]
 mod process;
 
@@ -12,12 +15,13 @@ mod notifications;
 mod replicas;
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use ontoresolve::build::{BuildOptions, Silent, build};
 use serde_json::Value;
+
+pub(crate) use http_client::Conn;
 
 pub(crate) const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
@@ -145,61 +149,4 @@ pub(crate) fn call_body(id: u64, tool: &str, arguments: &str) -> String {
     format!(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},{META}}}}}"#
     )
-}
-
-/// One keep-alive HTTP/1.1 connection to `/mcp`, as an agent's client holds it.
-pub(crate) struct Conn {
-    reader: BufReader<TcpStream>,
-    port: u16,
-    token: Option<String>,
-}
-
-impl Conn {
-    pub(crate) fn new(port: u16, token: Option<&str>) -> Conn {
-        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-        stream.set_nodelay(true).ok();
-        Conn {
-            reader: BufReader::new(stream),
-            port,
-            token: token.map(str::to_string),
-        }
-    }
-
-    /// Posts one tools/call: the HTTP status and the parsed body (`Null` when unparsable).
-    pub(crate) fn call(&mut self, tool: &str, body: &str) -> std::io::Result<(u16, Value)> {
-        let auth = self
-            .token
-            .as_ref()
-            .map(|t| format!("Authorization: Bearer {t}\r\n"))
-            .unwrap_or_default();
-        let request = format!(
-            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: {tool}\r\n{auth}Content-Length: {}\r\n\r\n{body}",
-            self.port,
-            body.len()
-        );
-        self.reader.get_mut().write_all(request.as_bytes())?;
-        let (mut status, mut length, mut line) = (0, 0, String::new());
-        loop {
-            line.clear();
-            if self.reader.read_line(&mut line)? == 0 {
-                return Err(std::io::ErrorKind::UnexpectedEof.into());
-            }
-            if line == "\r\n" {
-                break;
-            }
-            if status == 0 {
-                status = line
-                    .split_whitespace()
-                    .nth(1)
-                    .and_then(|s| s.parse().ok())
-                    .unwrap_or(0);
-            }
-            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                length = v.trim().parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0; length];
-        self.reader.read_exact(&mut body)?;
-        Ok((status, serde_json::from_slice(&body).unwrap_or(Value::Null)))
-    }
 }

@@ -4,13 +4,12 @@
 //! on its standalone SSE stream, plus `resources/updated` for what it subscribed to and a log
 //! message naming the new build.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::http_client;
 use crate::process::serve;
 use crate::{META, build_edition, scratch};
 
@@ -28,52 +27,25 @@ struct EventStream {
 impl EventStream {
     /// Sends one request and keeps its response open, collecting every SSE `data:` message.
     fn open(port: u16, method: &str, headers: &[(&str, &str)], body: &str) -> EventStream {
-        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-        let mut request = format!(
-            "{method} /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: application/json, text/event-stream\r\n"
-        );
-        for (k, v) in headers {
-            request.push_str(&format!("{k}: {v}\r\n"));
-        }
-        if !body.is_empty() {
-            request.push_str(&format!(
-                "Content-Type: application/json\r\nContent-Length: {}\r\n",
-                body.len()
-            ));
-        }
-        request.push_str("\r\n");
-        request.push_str(body);
-        (&stream).write_all(request.as_bytes()).expect("send");
-        let mut reader = BufReader::new(stream);
-        let mut head = String::new();
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).expect("read head") == 0 || line == "\r\n" {
-                break;
-            }
-            head.push_str(&line.to_ascii_lowercase());
-        }
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
+        let opened = http_client::open(port, method, headers, body);
         let heard = Arc::new(Mutex::new(Vec::new()));
-        let chunked = head.contains("transfer-encoding: chunked");
+        let chunked = opened.chunked();
         let sink = heard.clone();
-        std::thread::spawn(move || collect_events(reader, chunked, &sink));
+        let reader = opened.reader;
+        std::thread::spawn(move || {
+            http_client::read_events(reader, chunked, |message| {
+                sink.lock().expect("lock").push(message)
+            })
+        });
         EventStream {
-            status,
-            head,
+            status: opened.status,
+            head: opened.head,
             heard,
         }
     }
 
     fn header(&self, name: &str) -> Option<String> {
-        let prefix = format!("{}:", name.to_ascii_lowercase());
-        self.head
-            .lines()
-            .find_map(|l| l.strip_prefix(&prefix).map(|v| v.trim().to_string()))
+        http_client::header(&self.head, name)
     }
 
     fn methods(&self) -> Vec<String> {
@@ -99,55 +71,9 @@ impl EventStream {
     }
 }
 
-/// Reads the body (chunked or not) and parses each SSE event's `data:` lines as one message.
-fn collect_events(mut reader: BufReader<TcpStream>, chunked: bool, heard: &Mutex<Vec<Value>>) {
-    let mut text = String::new();
-    loop {
-        let mut piece = Vec::new();
-        if chunked {
-            let mut size = String::new();
-            if reader.read_line(&mut size).unwrap_or(0) == 0 {
-                return;
-            }
-            let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
-                return;
-            };
-            if size == 0 {
-                return;
-            }
-            piece.resize(size + 2, 0);
-            if reader.read_exact(&mut piece).is_err() {
-                return;
-            }
-            piece.truncate(size);
-        } else {
-            let mut buffer = [0; 4096];
-            match reader.read(&mut buffer) {
-                Ok(0) | Err(_) => return,
-                Ok(n) => piece.extend_from_slice(&buffer[..n]),
-            }
-        }
-        text.push_str(&String::from_utf8_lossy(&piece));
-        let text_now = text.replace("\r\n", "\n");
-        let mut events: Vec<&str> = text_now.split("\n\n").collect();
-        let rest = events.pop().unwrap_or_default().to_string();
-        for event in events {
-            let data: Vec<&str> = event
-                .lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .map(str::trim_start)
-                .collect();
-            if let Ok(message) = serde_json::from_str::<Value>(&data.join("\n")) {
-                heard.lock().expect("lock").push(message);
-            }
-        }
-        text = rest;
-    }
-}
-
 /// One request of a 2025-11-25 session, answered as plain JSON.
 fn legacy_post(port: u16, session: &str, body: &Value) -> (u16, String) {
-    let (status, _, answer) = crate::process::post(
+    let (status, _, answer) = http_client::post(
         port,
         &[
             ("MCP-Protocol-Version", "2025-11-25"),
@@ -196,7 +122,7 @@ fn a_rebuild_reaches_listen_streams_and_legacy_sessions_over_http() {
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "notifications-test", "version": "1"}}});
-    let (status, head, answer) = crate::process::post(
+    let (status, head, answer) = http_client::post(
         port,
         &[("MCP-Protocol-Version", "2025-11-25")],
         &initialize.to_string(),

@@ -151,7 +151,7 @@ fn conflict_notes(answer: &MapAnswer, c: &MapCandidate) -> Vec<String> {
 /// Why an input that names no identifier has no mappings.
 fn not_an_identifier(outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Malformed { reason, .. } => reason.clone(),
+        Outcome::Malformed { reason, .. } => reason.to_string(),
         Outcome::UnknownPrefix {
             prefix,
             suggestions,

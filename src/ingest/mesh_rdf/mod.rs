@@ -12,7 +12,7 @@ mod join;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use oxigraph::model::{NamedNode, NamedOrBlankNode, Term, Triple};
+use oxrdf::{NamedNode, NamedOrBlankNode, Term, Triple};
 
 use super::vocab::{OWL_DEPRECATED, RDF_TYPE, RDFS_LABEL};
 use crate::model::{Concept, ConceptKind, Prefixes, SourceIdx};

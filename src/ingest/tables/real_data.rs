@@ -209,8 +209,8 @@ fn summarize_rdf(ntriples: &str) -> HashMap<String, Summary> {
             .to_string();
         let p = triple.predicate.as_str().to_string();
         let o = match &triple.object {
-            oxigraph::model::Term::NamedNode(n) => n.as_str().to_string(),
-            oxigraph::model::Term::Literal(l) => l.value().to_string(),
+            oxrdf::Term::NamedNode(n) => n.as_str().to_string(),
+            oxrdf::Term::Literal(l) => l.value().to_string(),
             other => other.to_string(),
         };
         let id = s.strip_prefix(mesh::MESH).unwrap_or("");

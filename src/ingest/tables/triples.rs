@@ -2,7 +2,7 @@
 //! SPARQL over it) holds what the index serves. The shape follows NLM's MeSH RDF for MeSH and
 //! the OBO vocabularies elsewhere.
 
-use oxigraph::model::{Literal, NamedNode, Term, Triple};
+use oxrdf::{Literal, NamedNode, Term, Triple};
 
 use super::mesh::MESH;
 use crate::ingest::vocab::{

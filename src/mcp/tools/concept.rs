@@ -22,11 +22,7 @@ pub(super) fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> V
                 iri: unexpanded_iri(r, curie.as_deref(), &l.iri),
                 curie,
                 label,
-                relation: match l.kind {
-                    crate::model::LinkKind::SubClassOf => "sub_class_of".into(),
-                    crate::model::LinkKind::Broader => "broader".into(),
-                    crate::model::LinkKind::BroaderDescriptor => "broader_descriptor".into(),
-                },
+                relation: Tag::of(&l.kind),
             }
         })
         .collect()
@@ -49,16 +45,15 @@ pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
             .iter()
             .map(|l| LabelDto {
                 text: l.text.clone(),
-                kind: l.kind.as_str().into(),
+                kind: Tag::of(&l.kind),
                 lang: l.lang.clone(),
             })
             .collect(),
         definitions: c
             .definitions
             .iter()
-            .map(|d| LabelDto {
+            .map(|d| DefinitionDto {
                 text: d.text.clone(),
-                kind: "definition".into(),
                 lang: d.lang.clone(),
             })
             .collect(),
@@ -106,7 +101,7 @@ pub fn get_concept(
     if let Outcome::Ambiguous { local, readings } = &outcome {
         let readings: Vec<&str> = readings.iter().map(|x| x.curie.as_str()).collect();
         let mut error = ToolError::new(
-            "ambiguous_input",
+            ErrorCode::AmbiguousInput,
             format!(
                 "'{local}' is a bare local id; it reads as {}",
                 readings.join(" or ")
@@ -130,7 +125,7 @@ pub fn get_concept(
         query: QueryEcho {
             input,
             normalized: normalized.curie.clone().or(normalized.iri.clone()).unwrap_or_default(),
-            steps: normalized.steps,
+            steps: crate::mcp::wire::steps(&normalized.steps),
             filters: json!({}),
             defaults_applied: vec![format!("children listed up to {MAX_CHILDREN}")],
         },
@@ -154,10 +149,10 @@ pub fn source_info(s: &SourceRecord) -> SourceInfo {
         id: s.id.clone(),
         title: s.title.clone(),
         release: s.release.clone(),
-        release_origin: match &s.release_origin {
-            ReleaseOrigin::File { property } => format!("file ({property})"),
-            ReleaseOrigin::Catalogue => "catalogue".into(),
-            ReleaseOrigin::Unknown => "unknown".into(),
+        release_origin: Tag::of(&s.release_origin),
+        release_statement: match &s.release_origin {
+            ReleaseOrigin::File { property } => Some(property.clone()),
+            ReleaseOrigin::Catalogue | ReleaseOrigin::Unknown => None,
         },
         concepts: s.counts.concepts,
         obsolete: s.counts.obsolete,

@@ -24,15 +24,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         false
     });
     let wanted = wanted_sources(r, args.sources.as_deref(), &mut defaults)?;
-    // Every graph when every source is wanted: the query's GRAPH then ranges over all.
-    let every_source = wanted.len() == r.manifest().sources.len();
-    let graphs: Vec<String> = r
-        .manifest()
-        .sources
-        .iter()
-        .filter(|s| !every_source && wanted.contains(&s.id))
-        .map(|s| s.graph.clone())
-        .collect();
+    let graphs = searched_graphs(r, &wanted);
     let build_id = r.manifest().build_id.as_str();
     let scope =
         format!("find_concepts\u{0}{text}\u{0}{wanted:?}\u{0}{include_obsolete}\u{0}{limit}");
@@ -103,17 +95,41 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             distinct_concepts: distinct,
             distinct_entities: entities,
             obsolete_hidden,
-            stages_tried: stage_names(&search.stages_tried),
-            stages_matched: stage_names(&search.stages_matched),
-            stages_skipped: search
-                .stages_skipped
-                .iter()
-                .map(|&(stage, reason)| skipped(stage, reason))
-                .collect(),
-            abbreviation: search.abbreviation,
-            via_limited: search.via_limited,
+            ..search_report(&search)
         },
     })
+}
+
+/// The named graphs a query over the wanted sources names; none when every source is
+/// wanted (its GRAPH then ranges over all).
+fn searched_graphs(r: &Resolver, wanted: &[String]) -> Vec<String> {
+    let every_source = wanted.len() == r.manifest().sources.len();
+    r.manifest()
+        .sources
+        .iter()
+        .filter(|s| !every_source && wanted.contains(&s.id))
+        .map(|s| s.graph.clone())
+        .collect()
+}
+
+/// What the search did, stage by stage, with no candidates or counts yet.
+fn search_report(search: &NameSearch) -> Candidates {
+    Candidates {
+        candidates: Vec::new(),
+        ambiguous: false,
+        distinct_concepts: 0,
+        distinct_entities: 0,
+        obsolete_hidden: 0,
+        stages_tried: stage_names(&search.stages_tried),
+        stages_matched: stage_names(&search.stages_matched),
+        stages_skipped: search
+            .stages_skipped
+            .iter()
+            .map(|&(stage, reason)| skipped(stage, reason))
+            .collect(),
+        abbreviation: search.abbreviation,
+        via_limited: search.via_limited,
+    }
 }
 
 /// The releases an answer drew on: the sources of the page's candidates (every source
@@ -157,14 +173,14 @@ fn checked_text(text: &str) -> Result<&str, ToolError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(ToolError::new(
-            "invalid_argument",
+            ErrorCode::InvalidArgument,
             "text is empty".into(),
             "Pass the name to look for, e.g. \"Abnormality of body height\".",
         ));
     }
     if text.len() > MAX_TEXT_BYTES {
         return Err(ToolError::new(
-            "limit_exceeded",
+            ErrorCode::LimitExceeded,
             format!(
                 "text has {} bytes, over the {MAX_TEXT_BYTES} allowed",
                 text.len()
@@ -197,11 +213,11 @@ fn skipped(stage: Stage, reason: SkipReason) -> String {
             "only obsolete concepts matched, and other names never stand in for them; pass include_obsolete=true"
         }
     };
-    format!("{}: {why}", stage.as_str())
+    format!("{}: {why}", Tag::of(&stage).as_str())
 }
 
-fn stage_names(stages: &[Stage]) -> Vec<String> {
-    stages.iter().map(|s| s.as_str().to_string()).collect()
+fn stage_names(stages: &[Stage]) -> Vec<Tag<Stage>> {
+    stages.iter().map(Tag::of).collect()
 }
 
 /// The page size asked for, or the default (recorded), or a `limit_exceeded` error.
@@ -213,7 +229,7 @@ fn find_limit(limit: Option<u32>, defaults: &mut Vec<String>) -> Result<usize, T
         }
         Some(l) if l == 0 || l > MAX_LIMIT => {
             return Err(ToolError::new(
-                "limit_exceeded",
+                ErrorCode::LimitExceeded,
                 format!("limit must be between 1 and {MAX_LIMIT}, got {l}"),
                 format!("Call again with limit between 1 and {MAX_LIMIT}, or narrow with sources."),
             ));
@@ -279,7 +295,23 @@ fn find_sparql(
 }
 
 /// What to do next: when nothing is listed, why; when several concepts are, how to choose.
+/// Said after the suggestion for an abbreviation that is ambiguous or unmatched alone.
+const PASSAGE_NEXT: &str = " An abbreviation alone is often ambiguous: if you hold the text it came from, call ground_passage on the text, which reads the abbreviations it defines.";
+
 fn find_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<String> {
+    let suggestion = name_suggestion(r, search, filtered);
+    let unsure = search.candidates.is_empty() || search.distinct_entities > 1;
+    if search.abbreviation && unsure {
+        return Some(
+            (suggestion.unwrap_or_default() + PASSAGE_NEXT)
+                .trim_start()
+                .to_string(),
+        );
+    }
+    suggestion
+}
+
+fn name_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<String> {
     let distinct = search.distinct_concepts();
     let entities = search.distinct_entities;
     if search.candidates.is_empty() {
@@ -321,7 +353,7 @@ pub(super) fn wanted_sources(
         Some(list) if !list.is_empty() => {
             if let Some(bad) = list.iter().find(|s| !known.contains(&s.as_str())) {
                 return Err(ToolError::new(
-                    "unknown_source",
+                    ErrorCode::UnknownSource,
                     format!(
                         "unknown source '{bad}'; loaded sources: {}",
                         known.join(", ")
@@ -375,7 +407,7 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, S
     // The matched text is said only when it is not the label shown.
     let matched_text = c.text.clone().filter(|t| summary.label.as_ref() != Some(t));
     let candidate = Candidate {
-        match_kind: c.kind.as_str().into(),
+        match_kind: Tag::of(&c.kind),
         case_exact: c.case_exact,
         replaced_by: if concept.obsolete {
             r.live_replacements(&concept)
@@ -421,7 +453,7 @@ fn via(r: &Resolver, v: &ViaMapping) -> Via {
         label: from
             .as_ref()
             .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
-        match_kind: v.from_kind.as_str().into(),
+        match_kind: Tag::of(&v.from_kind),
         asserted_by,
     }
 }

@@ -59,24 +59,24 @@ pub fn prefix_resource_uri(prefix: &str) -> String {
 }
 
 pub(super) fn identifier_error(outcome: &Outcome, normalized: &Normalized) -> Option<ToolError> {
-    let steps = &normalized.steps;
+    let steps = crate::mcp::wire::steps(&normalized.steps);
     match outcome {
         Outcome::Malformed {
             reason,
             expected,
             example,
         } => Some(ToolError {
-            code: "malformed_identifier",
+            code: ErrorCode::MalformedIdentifier,
             message: match expected {
                 Some(e) => format!("{reason}; expected {e}"),
-                None => reason.clone(),
+                None => reason.to_string(),
             },
             next_step: match example {
                 Some(x) => format!("Check the identifier; a valid one looks like {x}. To search by name, call find_concepts."),
                 None => "Pass a CURIE such as HP:0000118 or an IRI; to search by name, call find_concepts.".into(),
             },
             details: json!({
-                "outcome": outcome.code(),
+                "outcome": Tag::of(outcome),
                 "normalized": normalized.curie.as_ref().or(normalized.iri.as_ref()),
                 "expected": expected,
                 "example": example,
@@ -88,19 +88,19 @@ pub(super) fn identifier_error(outcome: &Outcome, normalized: &Normalized) -> Op
             suggestions,
             namespace: true,
         } => Some(ToolError {
-            code: "unknown_prefix",
+            code: ErrorCode::UnknownPrefix,
             message: format!(
                 "no URI prefix in the Bioregistry or the catalogue matches this IRI (its namespace is {prefix})"
             ),
             next_step: "Pass the identifier as a CURIE (PREFIX:local) if you know its prefix; call list_sources for the loaded sources, or find_concepts to search by name.".into(),
-            details: json!({ "outcome": outcome.code(), "namespace": prefix, "suggestions": suggestions, "steps": steps }),
+            details: json!({ "outcome": Tag::of(outcome), "namespace": prefix, "suggestions": suggestions, "steps": steps }),
         }),
         Outcome::UnknownPrefix {
             prefix,
             suggestions,
             namespace: false,
         } => Some(ToolError {
-            code: "unknown_prefix",
+            code: ErrorCode::UnknownPrefix,
             message: if suggestions.is_empty() {
                 format!("the prefix '{prefix}' is in neither the Bioregistry nor the catalogue")
             } else {
@@ -117,32 +117,84 @@ pub(super) fn identifier_error(outcome: &Outcome, normalized: &Normalized) -> Op
                     suggestions.join(" or ")
                 )
             },
-            details: json!({ "outcome": outcome.code(), "prefix": prefix, "suggestions": suggestions, "steps": steps }),
+            details: json!({ "outcome": Tag::of(outcome), "prefix": prefix, "suggestions": suggestions, "steps": steps }),
         }),
         _ => None,
     }
 }
 
+/// What `Outcome::Obsolete` says, borrowed for its answer.
+struct Obsoleted<'a> {
+    concept: ConceptId,
+    found_chains: &'a [Chain],
+    consider: Vec<String>,
+    alt_id_of: &'a [ConceptId],
+}
+
 /// The answer for an obsolete identifier: every replacement chain, the alternatives to
 /// consider, and the live concepts that list it as an alternative id.
-pub(super) fn obsolete_answer(
+fn obsolete_answer(
     r: &Resolver,
+    outcome: Tag<Outcome>,
     normalized: &str,
     iri: &str,
-    concept: ConceptId,
-    found_chains: &[Chain],
-    consider: Vec<String>,
-    alt_id_of: &[ConceptId],
+    obsoleted: Obsoleted<'_>,
 ) -> Answer {
+    let Obsoleted {
+        concept,
+        found_chains,
+        consider,
+        alt_id_of,
+    } = obsoleted;
     let (concepts, sources) = summaries(r, r.concept(concept).into_iter());
     let replacements = chains(r, found_chains);
+    let ends = chain_ends(r, found_chains);
+    let alt_of: Vec<ConceptSummary> = alt_id_of
+        .iter()
+        .filter_map(|id| r.concept(*id))
+        .map(|c| summary(r, &c))
+        .collect();
+    let status = concepts.first().map_or("obsolete", |c| c.status.as_str());
+    let message = obsolete_message(normalized, status, &ends, consider.is_empty(), &alt_of);
+    let next_step = match ends.as_slice() {
+        [(Some(live), _)] => format!("Use {live} instead; call get_concept on it for details."),
+        [] | [(None, _)] => {
+            "Review the alternatives in consider, or search by name with find_concepts.".into()
+        }
+        _ => "Several replacements exist: call get_concept on each and choose by meaning; do not take the first.".into(),
+    };
+    let mut sources = sources;
+    for c in &alt_of {
+        if !sources.iter().any(|s| s.id == c.source) {
+            sources.push(release_of(r, &c.source));
+        }
+    }
+    let resolution = Resolution {
+        outcome,
+        message,
+        next_step: Some(next_step),
+        concepts,
+        replacements,
+        consider,
+        alt_id_of: alt_of,
+        sources_for_prefix: Vec::new(),
+        loaded_sources_for_prefix: Vec::new(),
+        prefix: None,
+        resolver_url: None,
+        readings: Vec::new(),
+    };
+    let sparql = sparql::obsolete_replacements(iri);
+    (resolution, sources, sparql, None)
+}
+/// One description per replacement chain, from where the core says it ends, with the live
+/// concept it ends at when it does.
+fn chain_ends(r: &Resolver, found_chains: &[Chain]) -> Vec<(Option<String>, String)> {
     let name = |id: ConceptId| {
         r.concept(id)
             .map(|c| c.curie.unwrap_or(c.iri))
             .unwrap_or_default()
     };
-    // One description per chain, from where the core says it ends.
-    let ends: Vec<(Option<String>, String)> = found_chains
+    found_chains
         .iter()
         .map(|chain| match chain.end() {
             ChainEnd::Live(id) => (Some(name(id)), name(id)),
@@ -159,15 +211,20 @@ pub(super) fn obsolete_answer(
             ),
             ChainEnd::Cycle => (None, "a cycle of replaced_by links".to_string()),
         })
-        .collect();
-    let alt_of: Vec<ConceptSummary> = alt_id_of
-        .iter()
-        .filter_map(|id| r.concept(*id))
-        .map(|c| summary(r, &c))
-        .collect();
-    let status = concepts.first().map_or("obsolete", |c| c.status.as_str());
-    let mut message = match ends.as_slice() {
-        [] if consider.is_empty() => format!("{normalized} is {status} and names no replacement"),
+        .collect()
+}
+
+/// What an obsolete identifier's answer says: its status, each replacement, and the live
+/// concepts it is also an alternative id of.
+fn obsolete_message(
+    normalized: &str,
+    status: &str,
+    ends: &[(Option<String>, String)],
+    nothing_to_consider: bool,
+    alt_of: &[ConceptSummary],
+) -> String {
+    let mut message = match ends {
+        [] if nothing_to_consider => format!("{normalized} is {status} and names no replacement"),
         [] => format!("{normalized} is {status}; it names alternatives to consider"),
         [(_, one)] => format!("{normalized} is {status}; it is replaced by {one}"),
         many => format!(
@@ -194,36 +251,9 @@ pub(super) fn obsolete_answer(
             names.join(", ")
         ));
     }
-    let next_step = match ends.as_slice() {
-        [(Some(live), _)] => format!("Use {live} instead; call get_concept on it for details."),
-        [] | [(None, _)] => {
-            "Review the alternatives in consider, or search by name with find_concepts.".into()
-        }
-        _ => "Several replacements exist: call get_concept on each and choose by meaning; do not take the first.".into(),
-    };
-    let mut sources = sources;
-    for c in &alt_of {
-        if !sources.iter().any(|s| s.id == c.source) {
-            sources.push(release_of(r, &c.source));
-        }
-    }
-    let resolution = Resolution {
-        outcome: "obsolete".into(),
-        message,
-        next_step: Some(next_step),
-        concepts,
-        replacements,
-        consider,
-        alt_id_of: alt_of,
-        sources_for_prefix: Vec::new(),
-        loaded_sources_for_prefix: Vec::new(),
-        prefix: None,
-        resolver_url: None,
-        readings: Vec::new(),
-    };
-    let sparql = sparql::obsolete_replacements(iri);
-    (resolution, sources, sparql, None)
+    message
 }
+
 /// An answer's parts: resolution, source releases, SPARQL and suggestion.
 type Answer = (Resolution, Vec<SourceRelease>, String, Option<String>);
 
@@ -233,7 +263,7 @@ pub fn resolve_identifier(
 ) -> Result<Envelope<Resolution>, ToolError> {
     if args.identifier.len() > MAX_IDENTIFIER_BYTES {
         return Err(ToolError::new(
-            "limit_exceeded",
+            ErrorCode::LimitExceeded,
             format!(
                 "the identifier is {} bytes; at most {MAX_IDENTIFIER_BYTES} are accepted",
                 args.identifier.len()
@@ -252,13 +282,14 @@ pub fn resolve_identifier(
             .clone()
             .or(normalized.iri.clone())
             .unwrap_or_else(|| args.identifier.trim().to_string()),
-        steps: normalized.steps.clone(),
+        steps: crate::mcp::wire::steps(&normalized.steps),
         filters: json!({}),
         defaults_applied: Vec::new(),
     };
     let iri = normalized.iri.clone().unwrap_or_default();
+    let tag = Tag::of(&outcome);
     let (resolution, sources, sparql, suggestion) = match outcome {
-        Outcome::Found(matches) => found_answer(r, &echo.normalized, &iri, &matches),
+        Outcome::Found(matches) => found_answer(r, tag, &echo.normalized, &iri, &matches),
         Outcome::Obsolete {
             concept,
             chains: found_chains,
@@ -266,21 +297,24 @@ pub fn resolve_identifier(
             alt_id_of,
         } => obsolete_answer(
             r,
+            tag,
             &echo.normalized,
             &iri,
-            concept,
-            &found_chains,
-            consider,
-            &alt_id_of,
+            Obsoleted {
+                concept,
+                found_chains: &found_chains,
+                consider,
+                alt_id_of: &alt_id_of,
+            },
         ),
         not_loaded @ Outcome::NotInLoadedSources { .. } => {
-            not_loaded_answer(r, &echo.normalized, &iri, not_loaded)?
+            not_loaded_answer(r, tag, &echo.normalized, &iri, not_loaded)?
         }
-        Outcome::Ambiguous { local, readings } => ambiguous_answer(r, &local, &readings),
+        Outcome::Ambiguous { local, readings } => ambiguous_answer(r, tag, &local, &readings),
         error @ (Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. }) => {
             return Err(
                 identifier_error(&error, &normalized).unwrap_or(ToolError::new(
-                    "malformed_identifier",
+                    ErrorCode::MalformedIdentifier,
                     "not an identifier".into(),
                     "Pass a CURIE such as HP:0000118 or an IRI.",
                 )),
@@ -305,7 +339,13 @@ pub fn resolve_identifier(
 }
 
 /// The answer for an identifier that loaded sources hold.
-fn found_answer(r: &Resolver, shown: &str, iri: &str, matches: &[IdMatch]) -> Answer {
+fn found_answer(
+    r: &Resolver,
+    outcome: Tag<Outcome>,
+    shown: &str,
+    iri: &str,
+    matches: &[IdMatch],
+) -> Answer {
     let (concepts, sources) = summaries(r, matches.iter().filter_map(|m| r.concept(m.concept)));
     let message = match concepts.as_slice() {
         [one] => format!(
@@ -319,7 +359,7 @@ fn found_answer(r: &Resolver, shown: &str, iri: &str, matches: &[IdMatch]) -> An
     };
     (
         Resolution::new(
-            "found",
+            outcome,
             message,
             "Call get_concept for labels, definitions, parents, children and xrefs.",
             concepts,
@@ -330,9 +370,66 @@ fn found_answer(r: &Resolver, shown: &str, iri: &str, matches: &[IdMatch]) -> An
     )
 }
 
+/// What a well-formed identifier no loaded source holds is, and why nothing more is known.
+fn not_loaded_message(
+    shown: &str,
+    prefix: &str,
+    name: &str,
+    pattern: PatternCheck,
+    catalogued: &[String],
+    loaded: &[String],
+    deprecated_prefix: bool,
+) -> String {
+    // "Well-formed" only when a pattern was checked and fits.
+    let what = match pattern {
+        PatternCheck::Fits => format!("is a well-formed {prefix}{name} identifier"),
+        PatternCheck::NoPattern => format!(
+            "is a {prefix}{name} identifier whose local id could not be checked (the registry gives no pattern)"
+        ),
+        PatternCheck::Unusable | PatternCheck::Fails => format!(
+            "is a {prefix}{name} identifier whose local id could not be checked (the registry's pattern is unusable)"
+        ),
+    };
+    let mut message = if !loaded.is_empty() {
+        format!(
+            "{shown} {what}, but the loaded release of {} does not have it",
+            loaded.join(", ")
+        )
+    } else if !catalogued.is_empty() {
+        format!(
+            "{shown} {what}; its source ({}) is in the catalogue but not loaded, so nothing can be said about it here",
+            catalogued.join(", ")
+        )
+    } else {
+        format!(
+            "{shown} {what}; no catalogued source provides {prefix}, so it cannot be checked here"
+        )
+    };
+    if deprecated_prefix {
+        message.push_str("; the Bioregistry deprecates this prefix");
+    }
+    message
+}
+
+fn not_loaded_next_step(prefix: &str, resolver_url: Option<&str>, loaded: &[String]) -> String {
+    match (resolver_url, loaded.is_empty()) {
+        (_, false) => format!(
+            "It may be newer than the loaded release, retired or mistyped: check the release in list_sources ({}) or search by name with find_concepts.",
+            loaded.join(", ")
+        ),
+        (Some(url), true) => format!(
+            "Do not treat it as verified. Look it up at {url}, or load a source for {prefix} (ontologies/sources.toml)."
+        ),
+        (None, true) => format!(
+            "Do not treat it as verified; load a source for {prefix} (ontologies/sources.toml) to check it."
+        ),
+    }
+}
+
 /// The answer for a well-formed identifier that no loaded source holds.
 fn not_loaded_answer(
     r: &Resolver,
+    tag: Tag<Outcome>,
     shown: &str,
     iri: &str,
     outcome: Outcome,
@@ -348,7 +445,7 @@ fn not_loaded_answer(
     } = outcome
     else {
         return Err(ToolError::new(
-            "malformed_identifier",
+            ErrorCode::MalformedIdentifier,
             "not an identifier".into(),
             "Pass a CURIE such as HP:0000118 or an IRI.",
         ));
@@ -359,52 +456,19 @@ fn not_loaded_answer(
         .and_then(|i| i.name.clone())
         .map(|n| format!(" ({n})"))
         .unwrap_or_default();
-    // "Well-formed" only when a pattern was checked and fits.
-    let what = match pattern {
-        PatternCheck::Fits => format!("is a well-formed {prefix}{name} identifier"),
-        PatternCheck::NoPattern => format!(
-            "is a {prefix}{name} identifier whose local id could not be checked (the registry gives no pattern)"
-        ),
-        PatternCheck::Unusable | PatternCheck::Fails => format!(
-            "is a {prefix}{name} identifier whose local id could not be checked (the registry's pattern is unusable)"
-        ),
-    };
-    let mut message = if !loaded.is_empty() {
-        format!(
-            "{} {what}, but the loaded release of {} does not have it",
-            shown,
-            loaded.join(", ")
-        )
-    } else if !catalogued.is_empty() {
-        format!(
-            "{} {what}; its source ({}) is in the catalogue but not loaded, so nothing can be said about it here",
-            shown,
-            catalogued.join(", ")
-        )
-    } else {
-        format!(
-            "{} {what}; no catalogued source provides {prefix}, so it cannot be checked here",
-            shown
-        )
-    };
-    if deprecated_prefix {
-        message.push_str("; the Bioregistry deprecates this prefix");
-    }
-    let next_step = match (&resolver_url, loaded.is_empty()) {
-        (_, false) => format!(
-            "It may be newer than the loaded release, retired or mistyped: check the release in list_sources ({}) or search by name with find_concepts.",
-            loaded.join(", ")
-        ),
-        (Some(url), true) => format!(
-            "Do not treat it as verified. Look it up at {url}, or load a source for {prefix} (ontologies/sources.toml)."
-        ),
-        (None, true) => format!(
-            "Do not treat it as verified; load a source for {prefix} (ontologies/sources.toml) to check it."
-        ),
-    };
+    let message = not_loaded_message(
+        shown,
+        &prefix,
+        &name,
+        pattern,
+        &catalogued,
+        &loaded,
+        deprecated_prefix,
+    );
+    let next_step = not_loaded_next_step(&prefix, resolver_url.as_deref(), &loaded);
     Ok((
         Resolution {
-            outcome: "not_in_loaded_sources".into(),
+            outcome: tag,
             message,
             next_step: Some(next_step),
             concepts: Vec::new(),
@@ -429,7 +493,12 @@ fn not_loaded_answer(
 }
 
 /// The answer for a bare local id: every reading.
-fn ambiguous_answer(r: &Resolver, local: &str, readings: &[BareReading]) -> Answer {
+fn ambiguous_answer(
+    r: &Resolver,
+    outcome: Tag<Outcome>,
+    local: &str,
+    readings: &[BareReading],
+) -> Answer {
     let dtos: Vec<ReadingDto> = readings
         .iter()
         .map(|x| ReadingDto {
@@ -454,7 +523,7 @@ fn ambiguous_answer(r: &Resolver, local: &str, readings: &[BareReading]) -> Answ
         })
         .collect();
     let mut resolution = Resolution::new(
-        "ambiguous_input",
+        outcome,
         format!(
             "'{local}' has no prefix; it reads as {}",
             described.join(" or ")

@@ -30,7 +30,7 @@ pub(super) fn options(
     if let Some(targets) = targets {
         if targets.len() > MAX_TARGETS {
             return Err(ToolError::new(
-                "limit_exceeded",
+                ErrorCode::LimitExceeded,
                 format!("at most {MAX_TARGETS} targets, got {}", targets.len()),
                 "Call again with fewer target prefixes, or none for every vocabulary.",
             ));
@@ -58,7 +58,7 @@ fn canonical_prefix(r: &Resolver, written: &str) -> Result<String, ToolError> {
     match r.canonical_prefix(trimmed) {
         Some(prefix) => Ok(prefix),
         None => Err(ToolError::new(
-            "unknown_prefix",
+            ErrorCode::UnknownPrefix,
             format!(
                 "the target prefix '{}' is not in the registry",
                 trimmed.chars().take(64).collect::<String>()
@@ -104,7 +104,7 @@ pub fn map_identifier(r: &Resolver, args: &MapArgs) -> Result<Envelope<Mappings>
     let echo = QueryEcho {
         input,
         normalized: answer.subject.clone().unwrap_or_default(),
-        steps: answer.normalized.steps.clone(),
+        steps: crate::mcp::wire::steps(&answer.normalized.steps),
         filters: json!({
             "targets": options.targets, "include_inferred": options.include_inferred,
             "include_predicted": options.include_predicted, "max_hops": options.max_hops,
@@ -147,7 +147,7 @@ pub(super) fn subject_error(answer: &MapAnswer) -> ToolError {
         return error;
     }
     ToolError::new(
-        "ambiguous_input",
+        ErrorCode::AmbiguousInput,
         format!(
             "'{}' is not a full identifier",
             answer.normalized.input.chars().take(64).collect::<String>()
@@ -234,7 +234,7 @@ fn mappings(r: &Resolver, answer: &MapAnswer, candidates: Vec<MappingCandidate>)
     Mappings {
         subject: answer.subject.clone(),
         subject_label,
-        subject_status: answer.outcome.code().to_string(),
+        subject_status: Tag::of(&answer.outcome),
         subject_replaced_by,
         message,
         candidates,
@@ -272,7 +272,7 @@ fn mappings(r: &Resolver, answer: &MapAnswer, candidates: Vec<MappingCandidate>)
 fn conflict(c: &Conflict) -> ConflictDto {
     match c {
         Conflict::SeveralExact { prefix, objects } => ConflictDto {
-            kind: "several_exact_in_namespace".into(),
+            kind: Tag::of(c),
             objects: objects.clone(),
             message: format!(
                 "{} exact targets in {prefix}: {}",
@@ -281,7 +281,7 @@ fn conflict(c: &Conflict) -> ConflictDto {
             ),
         },
         Conflict::AssertedAndNegated { object, predicate } => ConflictDto {
-            kind: "asserted_and_negated".into(),
+            kind: Tag::of(c),
             objects: vec![object.clone()],
             message: format!(
                 "{object} is asserted as {} by one statement and denied by another",
@@ -291,20 +291,16 @@ fn conflict(c: &Conflict) -> ConflictDto {
     }
 }
 
-pub(super) fn status_parts(status: &ObjectStatus) -> (Option<String>, String, Vec<String>) {
+pub(super) fn status_parts(
+    status: &ObjectStatus,
+) -> (Option<String>, Tag<ObjectStatus>, Vec<String>) {
+    let tag = Tag::of(status);
     match status {
-        ObjectStatus::Current { label, .. } => (Some(label.clone()), "current".into(), Vec::new()),
+        ObjectStatus::Current { label, .. } => (Some(label.clone()), tag, Vec::new()),
         ObjectStatus::Obsolete {
-            label,
-            status,
-            replaced_by,
-            ..
-        } => (
-            Some(label.clone()),
-            status.as_str().to_string(),
-            replaced_by.clone(),
-        ),
-        ObjectStatus::NotLoaded => (None, "not_loaded".into(), Vec::new()),
+            label, replaced_by, ..
+        } => (Some(label.clone()), tag, replaced_by.clone()),
+        ObjectStatus::NotLoaded => (None, tag, Vec::new()),
     }
 }
 
@@ -331,8 +327,8 @@ fn candidate(r: &Resolver, index: usize, c: &MapCandidate) -> MappingCandidate {
         predicate: c.predicate.curie().to_string(),
         justification: best_justification(r, c),
         confidence: c.confidence.map(round3),
-        cardinality: c.cardinality.map(|k| k.as_str().to_string()),
-        rank_tier: c.tier.as_str().to_string(),
+        cardinality: c.cardinality.as_ref().map(Tag::of),
+        rank_tier: Tag::of(&c.tier),
         inferred: c.inferred,
         inverted: c.inverted,
         path: c
@@ -358,7 +354,7 @@ pub(super) fn round3(x: f64) -> f64 {
 
 /// Where a statement comes from: a mapping set or a source, with its release.
 pub(super) struct StatementSource {
-    pub origin: &'static str,
+    pub origin: EvidenceOrigin,
     /// The catalogue id of the set or source.
     pub source: String,
     pub mapping_set_id: Option<String>,
@@ -378,23 +374,23 @@ pub(super) fn statement_source(r: &Resolver, e: &Evidence) -> StatementSource {
     match e.origin {
         EvidenceOrigin::MappingSet => match manifest.mapping_sets.get(usize::from(e.set)) {
             Some(s) => StatementSource {
-                origin: "mapping_set",
+                origin: e.origin,
                 source: s.source.clone(),
                 mapping_set_id: Some(s.mapping_set_id.clone()),
                 release: s.release.clone(),
                 predicted: s.predicted,
             },
-            None => unknown("mapping_set"),
+            None => unknown(e.origin),
         },
         EvidenceOrigin::SourceXref => match manifest.sources.get(usize::from(e.set)) {
             Some(s) => StatementSource {
-                origin: "source_xref",
+                origin: e.origin,
                 source: s.id.clone(),
                 mapping_set_id: None,
                 release: s.release.clone(),
                 predicted: false,
             },
-            None => unknown("source_xref"),
+            None => unknown(e.origin),
         },
     }
 }
@@ -404,7 +400,7 @@ pub(super) fn statement_source(r: &Resolver, e: &Evidence) -> StatementSource {
 pub(super) fn evidence(r: &Resolver, e: &Evidence) -> EvidenceDto {
     let from = statement_source(r, e);
     EvidenceDto {
-        origin: from.origin.into(),
+        origin: Tag::of(&from.origin),
         source: from.source,
         mapping_set_id: from.mapping_set_id,
         justification: e.justification.clone(),

@@ -21,7 +21,7 @@ pub fn map_identifiers(
 ) -> Result<Envelope<MappingRows>, ToolError> {
     if args.identifiers.len() > MAX_BATCH_IDENTIFIERS {
         return Err(ToolError::new(
-            "limit_exceeded",
+            ErrorCode::LimitExceeded,
             format!(
                 "at most {MAX_BATCH_IDENTIFIERS} identifiers per call, got {}",
                 args.identifiers.len()
@@ -111,7 +111,7 @@ fn compact_row(r: &Resolver, input: &str, answer: &MapAnswer, options: &MapOptio
     MappingRow {
         input: input.chars().take(256).collect(),
         subject: answer.subject.clone(),
-        outcome: answer.outcome.code().to_string(),
+        outcome: Tag::of(&answer.outcome),
         error,
         candidates_total: answer.candidates.len() as u64,
         // The same candidates, in the same order, as map_identifier's first page: a row is
@@ -138,9 +138,9 @@ fn compact_row(r: &Resolver, input: &str, answer: &MapAnswer, options: &MapOptio
                     predicate: c.predicate.curie().to_string(),
                     justification: best_justification(r, c),
                     confidence: c.confidence.map(round3),
-                    rank_tier: c.tier.as_str().to_string(),
+                    rank_tier: Tag::of(&c.tier),
                     inferred: c.inferred,
-                    cardinality: c.cardinality.map(|k| k.as_str().to_string()),
+                    cardinality: c.cardinality.as_ref().map(Tag::of),
                     sources: sources.into_iter().collect(),
                     via: c.path.iter().skip(1).map(|h| h.subject.clone()).collect(),
                 }

@@ -8,6 +8,7 @@ mod find;
 mod identifier;
 mod mapping;
 mod mapping_batch;
+mod passage;
 mod query;
 mod schema;
 
@@ -18,6 +19,7 @@ pub use mapping::{
     MAP_PAGE, map_identifier, mapping_set_document, mapping_set_entries, mappings_document,
 };
 pub use mapping_batch::map_identifiers;
+pub use passage::ground_passage;
 pub use query::sparql_query;
 pub use schema::describe_schema;
 
@@ -27,12 +29,61 @@ use super::dto::*;
 use crate::model::Concept;
 use crate::model::Prefixes;
 use crate::resolve::SourceRecord;
-use crate::resolve::{Chain, ChainStep, Resolver};
+use crate::resolve::{Chain, ChainStep, Outcome, Resolver};
+
+/// What kind of error a tool answered; its wire name is in `mcp::wire`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// An argument is empty or out of its range.
+    InvalidArgument,
+    /// An input is larger than the tool accepts.
+    LimitExceeded,
+    MalformedIdentifier,
+    UnknownPrefix,
+    UnknownSource,
+    /// A bare local id fits several prefixes.
+    AmbiguousInput,
+    InvalidCursor,
+    /// A SPARQL query that does not parse.
+    InvalidQuery,
+    /// A SPARQL update, or a query that calls SERVICE.
+    ReadOnlyQuery,
+    Timeout,
+    RateLimited,
+    QueryFailed,
+    /// Part of the index could not be read: never "no match".
+    IndexDamaged,
+    InternalError,
+}
+
+impl ErrorCode {
+    pub const ALL: [ErrorCode; 14] = [
+        ErrorCode::InvalidArgument,
+        ErrorCode::LimitExceeded,
+        ErrorCode::MalformedIdentifier,
+        ErrorCode::UnknownPrefix,
+        ErrorCode::UnknownSource,
+        ErrorCode::AmbiguousInput,
+        ErrorCode::InvalidCursor,
+        ErrorCode::InvalidQuery,
+        ErrorCode::ReadOnlyQuery,
+        ErrorCode::Timeout,
+        ErrorCode::RateLimited,
+        ErrorCode::QueryFailed,
+        ErrorCode::IndexDamaged,
+        ErrorCode::InternalError,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        use crate::mcp::wire::WireName;
+        self.wire_name()
+    }
+}
 
 /// A tool input error: a code, what went wrong and what to do next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolError {
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
     pub next_step: String,
     /// Structured facts behind the error (pattern, example, suggestions, steps), or null.
@@ -40,7 +91,7 @@ pub struct ToolError {
 }
 
 impl ToolError {
-    pub fn new(code: &'static str, message: String, next_step: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: String, next_step: impl Into<String>) -> Self {
         ToolError {
             code,
             message,
@@ -55,7 +106,7 @@ impl ToolError {
     pub fn to_json(&self, query: &Value) -> Value {
         use crate::mcp::echo;
         let mut error = json!({
-            "code": self.code,
+            "code": self.code.as_str(),
             "message": echo::error_text(&self.message),
             "next_step": echo::error_text(&self.next_step),
         });
@@ -74,7 +125,7 @@ impl ToolError {
         }
         // Too large even cut: the code, the texts and how big the input was.
         let mut error = json!({
-            "code": self.code,
+            "code": self.code.as_str(),
             "message": echo::error_text(&self.message).chars().take(600).collect::<String>(),
             "next_step": echo::error_text(&self.next_step).chars().take(600).collect::<String>(),
             "details_omitted": true,
@@ -98,7 +149,7 @@ pub(super) fn index_damaged(error: &dyn std::fmt::Display) -> ToolError {
 /// [`index_damaged`] for damage already logged where it was read.
 pub(super) fn damaged_answer() -> ToolError {
     ToolError::new(
-        "index_damaged",
+        ErrorCode::IndexDamaged,
         "part of the index could not be read, so the answer would be incomplete".into(),
         "Do not treat this as no match. Tell whoever runs the server; rebuilding the index repairs it.",
     )
@@ -112,8 +163,9 @@ pub(super) fn page_offset(
 ) -> Result<usize, ToolError> {
     match cursor {
         None => Ok(0),
-        Some(c) => crate::mcp::cursor::decode(c, &r.manifest().build_id, scope)
-            .map_err(|e| ToolError::new("invalid_cursor", e.message().into(), e.next_step())),
+        Some(c) => crate::mcp::cursor::decode(c, &r.manifest().build_id, scope).map_err(|e| {
+            ToolError::new(ErrorCode::InvalidCursor, e.message().into(), e.next_step())
+        }),
     }
 }
 
@@ -179,8 +231,8 @@ pub fn summary(r: &Resolver, c: &Concept) -> ConceptSummary {
         curie: c.curie.clone(),
         label: c.preferred_label().map(|l| l.text.clone()),
         source: source.map(|s| s.id.clone()).unwrap_or_default(),
-        status: c.status().as_str().into(),
-        kind: c.kind.as_str().into(),
+        status: Tag::of(&c.status()),
+        kind: Tag::of(&c.kind),
     }
 }
 
@@ -241,9 +293,14 @@ pub(super) fn hops(r: &Resolver, chain: &[ChainStep]) -> Vec<ChainHop> {
 }
 
 impl Resolution {
-    fn new(outcome: &str, message: String, next_step: &str, concepts: Vec<ConceptSummary>) -> Self {
+    fn new(
+        outcome: Tag<Outcome>,
+        message: String,
+        next_step: &str,
+        concepts: Vec<ConceptSummary>,
+    ) -> Self {
         Resolution {
-            outcome: outcome.into(),
+            outcome,
             message,
             next_step: Some(next_step.into()),
             concepts,

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use super::{ToolError, all_sources};
+use super::{ErrorCode, ToolError, all_sources};
 use crate::mcp::dto::*;
 use crate::resolve::Resolver;
 use crate::resolve::query::{
@@ -14,7 +14,7 @@ use crate::resolve::query::{
 
 fn term(t: AnswerTerm) -> TermDto {
     TermDto {
-        kind: t.kind.as_str().into(),
+        kind: Tag::of(&t.kind),
         value: t.value,
         datatype: t.datatype,
         language: t.language,
@@ -24,44 +24,44 @@ fn term(t: AnswerTerm) -> TermDto {
 fn query_error(e: QueryError) -> ToolError {
     match e {
         QueryError::Refused(QueryRefusal::TooLong { bytes }) => ToolError::new(
-            "limit_exceeded",
+            ErrorCode::LimitExceeded,
             format!("the query is {bytes} bytes; at most {MAX_QUERY_BYTES} are accepted"),
             "Shorten the query, e.g. with PREFIX declarations or fewer VALUES.",
         ),
         QueryError::Refused(QueryRefusal::Syntax(message)) => ToolError::new(
-            "invalid_query",
+            ErrorCode::InvalidQuery,
             message,
             "Fix the query at the position given; describe_schema has example queries that run.",
         ),
         QueryError::Refused(QueryRefusal::Update) => ToolError::new(
-            "read_only_query",
+            ErrorCode::ReadOnlyQuery,
             "updates (INSERT, DELETE, LOAD, CLEAR, CREATE, DROP, ...) are refused: the index is read-only".into(),
             "Ask with SELECT, ASK, CONSTRUCT or DESCRIBE. The data changes only with `ontoresolve build`.",
         ),
         QueryError::Refused(QueryRefusal::Service) => ToolError::new(
-            "read_only_query",
+            ErrorCode::ReadOnlyQuery,
             "SERVICE is refused: queries run on the loaded sources only, never on other servers".into(),
             "Remove the SERVICE clause and query the local graphs (describe_schema lists them).",
         ),
         QueryError::Failed(QueryFailure::Timeout(t)) => ToolError::new(
-            "timeout",
+            ErrorCode::Timeout,
             format!("the query ran past its {} ms deadline and was stopped", t.as_millis()),
             "Narrow it: bind a subject or predicate, name a GRAPH, or add a LIMIT before ORDER BY.",
         ),
         QueryError::Failed(QueryFailure::Busy) => ToolError::new(
-            "rate_limited",
+            ErrorCode::RateLimited,
             "earlier queries that ran past their deadline are still being stopped".into(),
             "Retry in a few seconds, with a narrower query.",
         ),
         QueryError::Failed(QueryFailure::Evaluation(message)) => ToolError::new(
-            "query_failed",
+            ErrorCode::QueryFailed,
             format!("the query could not be evaluated: {message}"),
             "Check the functions and types it uses; describe_schema has example queries that run.",
         ),
         QueryError::Unavailable(e) => {
             tracing::error!(error = %e, "RDF store unavailable");
             ToolError::new(
-                "index_damaged",
+                ErrorCode::IndexDamaged,
                 "the RDF store could not be opened".into(),
                 "Do not treat this as no rows. Tell whoever runs the server; rebuilding the index repairs it.",
             )
@@ -83,7 +83,7 @@ pub fn sparql_query(
         Some(n) if (1..=MAX_QUERY_ROWS as u32).contains(&n) => n as usize,
         Some(n) => {
             return Err(ToolError::new(
-                "limit_exceeded",
+                ErrorCode::LimitExceeded,
                 format!("limit {n} is outside 1 to {MAX_QUERY_ROWS}"),
                 format!(
                     "Pass a limit from 1 to {MAX_QUERY_ROWS}; add LIMIT and OFFSET to the query to page."
@@ -146,7 +146,7 @@ pub fn sparql_query(
             None
         },
         result: QueryResultDto {
-            form: answer.form.as_str().into(),
+            form: Tag::of(&answer.form),
             variables,
             rows,
             boolean: answer.rows.boolean,
@@ -170,12 +170,12 @@ pub fn sparql_query(
 fn dataset(d: &QueryDataset) -> DatasetDto {
     match d {
         QueryDataset::UnionDefaultGraph => DatasetDto {
-            default_graph: "union_of_named_graphs".into(),
+            default_graph: Tag::of(d),
             from: Vec::new(),
             from_named: Vec::new(),
         },
         QueryDataset::Declared { default, named } => DatasetDto {
-            default_graph: "from".into(),
+            default_graph: Tag::of(d),
             from: default.clone(),
             from_named: named.clone(),
         },

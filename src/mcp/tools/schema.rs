@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::{ToolError, source_release};
+use super::{ErrorCode, ToolError, source_release};
 use crate::mcp::dto::*;
 use crate::resolve::{GraphShape, GraphShapes, Resolver, sparql};
 
@@ -83,7 +83,7 @@ pub fn describe_schema(r: &Resolver, args: &SchemaArgs) -> Result<Envelope<Schem
         && !m.mapping_sets.iter().any(|s| s.source == id)
     {
         return Err(ToolError::new(
-            "unknown_source",
+            ErrorCode::UnknownSource,
             format!("no loaded source or mapping set has the id {id:?}"),
             "Call list_sources for the loaded ids, or omit source for all of them.",
         ));
@@ -91,7 +91,7 @@ pub fn describe_schema(r: &Resolver, args: &SchemaArgs) -> Result<Envelope<Schem
     let shapes: GraphShapes = r.graph_shapes().map_err(|e| {
         tracing::error!(error = %e, "graph shapes unreadable");
         ToolError::new(
-            "index_damaged",
+            ErrorCode::IndexDamaged,
             "the build's graph shapes could not be read".into(),
             "Tell whoever runs the server; rebuilding the index repairs it.",
         )

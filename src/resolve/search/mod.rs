@@ -215,6 +215,17 @@ impl Resolver {
     /// are counted, and listed on request). For a short input in capitals (an abbreviation or
     /// symbol), case-exact matches rank first.
     pub fn find_by_name(&self, query: &NameQuery) -> Result<NameSearch, ResolveError> {
+        self.run_stages(query, false)
+    }
+
+    /// The stages that name the concept only (identifier, exact name, name variant, via
+    /// mapping): no near spellings or full text. A passage's words are no typos, and a name
+    /// that matched only in another source is no reason to read definitions.
+    pub fn find_names(&self, query: &NameQuery) -> Result<NameSearch, ResolveError> {
+        self.run_stages(query, true)
+    }
+
+    fn run_stages(&self, query: &NameQuery, names_only: bool) -> Result<NameSearch, ResolveError> {
         let text = query.text.trim();
         let mut out = NameSearch {
             abbreviation: is_abbreviation(text),
@@ -246,6 +257,9 @@ impl Resolver {
         out.via_limited = via_limited;
         names.extend(via);
         kept.extend(self.keep(names, query, &mut hidden));
+        if names_only {
+            return self.finish(out, kept, hidden);
+        }
         let live_names = kept.iter().any(|c| !c.obsolete);
         // A name that matched only obsolete or withdrawn concepts gets nothing else: other
         // names never stand in for it.

@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ingest::Format;
+mod format;
+
 use crate::model::PrefixRule;
+pub use format::{Format, MappingFormat, RdfSyntax, TableFormat, strip_compression};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
@@ -16,8 +18,13 @@ pub enum CatalogError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{}: {message}", path.display())]
-    Invalid { path: PathBuf, message: String },
+    /// `line` is the line of the entry at fault (1-based), when one is.
+    #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Invalid {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+    },
 }
 
 /// What kind of vocabulary a source is; decides which resources count as concepts.
@@ -37,15 +44,6 @@ pub enum SourceKind {
 }
 
 impl SourceKind {
-    /// The rdf:type IRIs that mark a concept of this kind.
-    pub fn concept_types(self) -> Vec<String> {
-        match self {
-            SourceKind::Obo | SourceKind::Owl => vec![crate::ingest::vocab::OWL_CLASS.into()],
-            SourceKind::Skos => vec![crate::ingest::vocab::SKOS_CONCEPT.into()],
-            SourceKind::Mesh | SourceKind::Gene | SourceKind::Sssom => Vec::new(),
-        }
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             SourceKind::Obo => "obo",
@@ -156,20 +154,30 @@ pub struct Catalog {
 }
 
 impl SourceSpec {
-    pub fn concept_types(&self) -> Vec<String> {
-        if self.concept_types.is_empty() {
-            self.kind.concept_types()
-        } else {
-            self.concept_types.clone()
-        }
-    }
-
     pub fn format(&self) -> Option<Format> {
         match &self.format {
             Some(name) => Format::from_name(name),
             None => Format::from_path(&self.path),
         }
     }
+}
+
+/// The 1-based line of a byte offset.
+fn line_at(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// The line of each `[[source]]` header, in order: where each entry's errors point.
+fn source_lines(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| line.trim_start().starts_with("[[source]]"))
+        .map(|(n, _)| n + 1)
+        .collect()
 }
 
 impl Catalog {
@@ -180,20 +188,23 @@ impl Catalog {
         })?;
         let mut catalog: Catalog = toml::from_str(&text).map_err(|e| CatalogError::Invalid {
             path: path.to_path_buf(),
-            message: e.to_string(),
+            line: e.span().map(|span| line_at(&text, span.start)),
+            message: e.message().to_string(),
         })?;
         catalog.dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-        catalog.validate(path)?;
+        catalog.validate(path, &source_lines(&text))?;
         Ok(catalog)
     }
 
-    fn validate(&self, path: &Path) -> Result<(), CatalogError> {
-        let invalid = |message: String| CatalogError::Invalid {
-            path: path.to_path_buf(),
-            message,
-        };
-        let mut ids = std::collections::HashSet::new();
-        for source in &self.sources {
+    /// Checks every entry; `lines` holds each `[[source]]` entry's line, in order.
+    fn validate(&self, path: &Path, lines: &[usize]) -> Result<(), CatalogError> {
+        let mut ids = std::collections::HashMap::new();
+        for (at, source) in self.sources.iter().enumerate() {
+            let invalid = |message: String| CatalogError::Invalid {
+                path: path.to_path_buf(),
+                line: lines.get(at).copied(),
+                message,
+            };
             let ok_id = !source.id.is_empty()
                 && source
                     .id
@@ -205,8 +216,14 @@ impl Catalog {
                     source.id
                 )));
             }
-            if !ids.insert(source.id.as_str()) {
-                return Err(invalid(format!("source id '{}' appears twice", source.id)));
+            if let Some(first) = ids.insert(source.id.as_str(), lines.get(at).copied()) {
+                let first = first
+                    .map(|l| format!(" (first at line {l})"))
+                    .unwrap_or_default();
+                return Err(invalid(format!(
+                    "source id '{}' appears twice{first}",
+                    source.id
+                )));
             }
             if source.format().is_none() {
                 return Err(invalid(format!(
@@ -248,5 +265,35 @@ impl Catalog {
             .chain(&source.more_paths)
             .map(|p| self.dir.join(p))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_text(text: &str) -> Result<Catalog, CatalogError> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("sources.toml");
+        std::fs::write(&path, text).expect("write catalogue");
+        Catalog::load(&path)
+    }
+
+    const ENTRY: &str = "[[source]]\nid = \"hp\"\ntitle = \"HPO\"\nkind = \"obo\"\npath = \"hp.obo\"\nlicense = \"x\"\nattribution = \"x\"\nhomepage = \"x\"\nscope = \"x\"\n";
+
+    #[test]
+    fn a_repeated_source_id_names_the_file_and_both_lines() {
+        let text = format!("# catalogue\n\n{ENTRY}\n{ENTRY}");
+        let error = load_text(&text).expect_err("repeated id").to_string();
+        assert!(error.contains("sources.toml:13:"), "{error}");
+        assert!(error.contains("first at line 3"), "{error}");
+    }
+
+    #[test]
+    fn a_toml_syntax_error_names_the_file_and_line() {
+        let error = load_text("\n\n[[source]]\nid = \n")
+            .expect_err("syntax")
+            .to_string();
+        assert!(error.contains("sources.toml:4:"), "{error}");
     }
 }

@@ -1,0 +1,254 @@
+"""`scripts/eval-grounding --passages`: `ground_passage` over each abstract of an NCBI disease
+corpus file, over MCP stdio as an agent calls it ({"text": title + " " + abstract,
+"sources": [...], "limit": 10}), scored against the corpus's disease mentions.
+
+The corpus annotates diseases only, while a dictionary over MeSH also finds chemicals, anatomy
+and genes. So both systems' mentions are scored only when their first candidate is a disease:
+a MeSH descriptor with a tree number under C (Diseases) or F03 (Mental Disorders), or a
+supplementary record mapped to one (from the bundled MeSH 2024 tables). Gold mentions whose
+gold is only OMIM ids are left out, and so are predictions overlapping them.
+
+  mention P/R/F1   a predicted mention is right when it overlaps a gold mention and its first
+                   candidate's MeSH id is one of that mention's gold ids; recall counts the
+                   gold mentions some right prediction overlaps.
+  concept P/R/F1   per abstract, the set of first-candidate MeSH ids against the set of gold
+                   ids (micro-averaged over abstracts), as DNorm and TaggerOne report it.
+  recall@10        the share of gold mentions overlapped by a returned mention (disease or
+                   not) with a gold id among its first 10 candidates.
+  latency          client-side wall time of each ground_passage call, p50 and p99 in ms.
+
+The baseline, computed by the same command: a plain dictionary tagger (exact folded matches of
+MeSH labels and entry terms, longest first at word boundaries, left to right), its candidates
+ordered as the find_concepts baseline orders them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import time
+from pathlib import Path
+
+WORD = re.compile(r"[^\W_]+")
+MAX_NAME_WORDS = 12
+
+
+def read_documents(path: Path, gold_mesh_ids) -> list[dict]:
+    """Each abstract: its text (title, a space, abstract) and its gold mentions."""
+    docs: dict[str, dict] = {}
+    order: list[str] = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\r\n")
+            if not line.strip():
+                continue
+            head = re.match(r"^(\d+)\|([ta])\|(.*)$", line)
+            if head:
+                pmid, part, text = head.groups()
+                if pmid not in docs:
+                    docs[pmid] = {"pmid": pmid, "title": "", "abstract": "", "gold": []}
+                    order.append(pmid)
+                docs[pmid]["title" if part == "t" else "abstract"] = text
+                continue
+            cols = line.split("\t")
+            if len(cols) < 5 or cols[0] not in docs:
+                continue
+            gold = cols[5] if len(cols) > 5 else ""
+            docs[cols[0]]["gold"].append(
+                {"start": int(cols[1]), "end": int(cols[2]), "text": cols[3], "ids": gold_mesh_ids(gold)}
+            )
+    out = []
+    for pmid in order:
+        d = docs[pmid]
+        d["text"] = d["title"] + " " + d["abstract"]
+        out.append(d)
+    return out
+
+
+def disease_ids(tables: list[Path]) -> set[str]:
+    """MeSH descriptors under C or F03, and supplementary records mapped to one."""
+    diseases: set[str] = set()
+    mapped: dict[str, list[str]] = {}
+    for table in tables:
+        with gzip.open(table, "rt", encoding="utf-8") as f:
+            for line in f:
+                cols = line.rstrip("\n").split("\t")
+                if len(cols) < 4:
+                    continue
+                if cols[0].startswith("D"):
+                    trees = cols[3].split("|")
+                    if any(t.startswith("C") or t.startswith("F03") for t in trees):
+                        diseases.add(cols[0])
+                elif cols[0].startswith("C"):
+                    mapped[cols[0]] = re.findall(r"D\d+", cols[3])
+    for scr, targets in mapped.items():
+        if any(t in diseases for t in targets):
+            diseases.add(scr)
+    return diseases
+
+
+def dictionary_tagger(tables: list[Path], fold, id_order):
+    """Folded name -> ordered MeSH ids, over every label and entry term."""
+    best: dict[str, dict[str, int]] = {}
+    for table in tables:
+        with gzip.open(table, "rt", encoding="utf-8") as f:
+            for line in f:
+                cols = line.rstrip("\n").split("\t")
+                if len(cols) < 2 or not re.match(r"^[CD]\d+$", cols[0]):
+                    continue
+                names = [(cols[1], 0)] + [(t, 1) for t in (cols[2].split("|") if len(cols) > 2 else []) if t]
+                for name, rank in names:
+                    key = fold(name)
+                    if key:
+                        ranks = best.setdefault(key, {})
+                        if rank < ranks.get(cols[0], 9):
+                            ranks[cols[0]] = rank
+    return {k: sorted(r, key=lambda i: (r[i], *id_order(i))) for k, r in best.items()}
+
+
+def tag_with_dictionary(text: str, dictionary: dict) -> list[dict]:
+    """Longest first, left to right, at word boundaries."""
+    words = [(m.start(), m.end(), m.group().lower()) for m in WORD.finditer(text)]
+    out, i = [], 0
+    while i < len(words):
+        found = None
+        for j in range(min(len(words), i + MAX_NAME_WORDS) - 1, i - 1, -1):
+            key = " ".join(w[2] for w in words[i : j + 1])
+            if key in dictionary:
+                found = (j, dictionary[key])
+                break
+        if found:
+            j, ids = found
+            out.append({"start": words[i][0], "end": words[j][1], "ids": ids[:10]})
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def mention_ids(mention: dict, mesh_local) -> list[str]:
+    ids = []
+    for c in mention.get("candidates") or []:
+        concept = c.get("concept") or {}
+        local = mesh_local(concept.get("curie") or concept.get("iri"))
+        if local and local not in ids:
+            ids.append(local)
+    return ids
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return a["start"] < b["end"] and b["start"] < a["end"]
+
+
+def score(docs: list[dict], predictions: list[list[dict]], diseases: set[str]) -> dict:
+    """Mention and concept P/R/F1 and recall@10, as the module doc says."""
+    tp_pred = n_pred = gold_hit = n_gold = at10 = 0
+    c_tp = c_pred = c_gold = 0
+    for doc, preds in zip(docs, predictions):
+        gold = [g for g in doc["gold"] if g["ids"]]
+        excluded = [g for g in doc["gold"] if not g["ids"]]
+        scored = [
+            p for p in preds
+            if p["ids"] and p["ids"][0] in diseases and not any(overlaps(p, e) for e in excluded)
+        ]
+        n_pred += len(scored)
+        n_gold += len(gold)
+        for p in scored:
+            if any(overlaps(p, g) and p["ids"][0] in g["ids"] for g in gold):
+                tp_pred += 1
+        for g in gold:
+            if any(overlaps(p, g) and p["ids"][0] in g["ids"] for p in scored):
+                gold_hit += 1
+            if any(overlaps(p, g) and set(p["ids"][:10]) & set(g["ids"]) for p in preds):
+                at10 += 1
+        predicted = {p["ids"][0] for p in scored}
+        wanted = {i for g in gold for i in g["ids"]}
+        c_tp += len(predicted & wanted)
+        c_pred += len(predicted)
+        c_gold += len(wanted)
+
+    def prf(tp_p, n_p, tp_g, n_g):
+        p = tp_p / n_p if n_p else 0.0
+        r = tp_g / n_g if n_g else 0.0
+        return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
+
+    return {
+        "abstracts": len(docs),
+        "gold_mentions": n_gold,
+        "predicted_mentions": n_pred,
+        "mention": prf(tp_pred, n_pred, gold_hit, n_gold),
+        "concept": prf(c_tp, c_pred, c_tp, c_gold),
+        "recall_at_10": at10 / n_gold if n_gold else 0.0,
+    }
+
+
+def run(args, corpora, tables, server_factory, helpers) -> dict:
+    """Grounds every abstract over MCP and scores it beside the dictionary baseline."""
+    fold, id_order, mesh_local, gold_mesh_ids, percentile, tool_payload, failure = helpers
+    diseases = disease_ids(tables)
+    dictionary = dictionary_tagger(tables, fold, id_order)
+    sources = None if args.sources == "all" else [s for s in args.sources.split(",") if s]
+    server = server_factory()
+    results = []
+    try:
+        server.request(
+            "initialize",
+            {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "eval-passages", "version": "1"}},
+            "initializing",
+            timeout=max(args.timeout, 900.0),
+        )
+        server.notify("notifications/initialized")
+        for path in corpora:
+            docs = read_documents(path, gold_mesh_ids)
+            if args.limit_mentions is not None:
+                docs = docs[: args.limit_mentions]
+            ours, baseline, latencies, errors = [], [], [], 0
+            for doc in docs:
+                arguments = {"text": doc["text"], "limit": 10}
+                if sources:
+                    arguments["sources"] = sources
+                started = time.perf_counter()
+                result = server.request("tools/call", {"name": "ground_passage", "arguments": arguments}, f"grounding {doc['pmid']}")
+                latencies.append((time.perf_counter() - started) * 1000)
+                payload = tool_payload(result)
+                if result.get("isError") or not isinstance(payload, dict):
+                    errors += 1
+                    ours.append([])
+                else:
+                    mentions = (payload.get("result") or {}).get("mentions") or []
+                    ours.append([{"start": m["start"], "end": m["end"], "ids": mention_ids(m, mesh_local)} for m in mentions])
+                baseline.append(tag_with_dictionary(doc["text"], dictionary))
+            latencies.sort()
+            results.append(
+                {
+                    "corpus": str(path),
+                    "ontoresolve ground_passage": score(docs, ours, diseases),
+                    "plain dictionary tagger": score(docs, baseline, diseases),
+                    "tool_errors": errors,
+                    "latency_ms": {"p50": percentile(latencies, 50), "p99": percentile(latencies, 99)},
+                    "chars_per_abstract": sum(len(d["text"]) for d in docs) / max(1, len(docs)),
+                }
+            )
+    finally:
+        server.close()
+    return {"sources": sources, "corpora": results}
+
+
+def print_report(report: dict) -> None:
+    for r in report["corpora"]:
+        print(f"== {Path(r['corpus']).name}: {r['ontoresolve ground_passage']['abstracts']} abstracts, "
+              f"{r['ontoresolve ground_passage']['gold_mentions']} gold mentions (sources={report['sources']})")
+        print(f"{'system':30} {'mention P':>9} {'R':>6} {'F1':>6} {'concept P':>9} {'R':>6} {'F1':>6} {'recall@10':>9}")
+        for name in ("ontoresolve ground_passage", "plain dictionary tagger"):
+            s = r[name]
+            m, c = s["mention"], s["concept"]
+            print(f"{name:30} {m['precision']:9.3f} {m['recall']:6.3f} {m['f1']:6.3f} "
+                  f"{c['precision']:9.3f} {c['recall']:6.3f} {c['f1']:6.3f} {s['recall_at_10']:9.3f}")
+        lat = r["latency_ms"]
+        print(f"ground_passage latency over stdio: p50 {lat['p50']:.2f} ms, p99 {lat['p99']:.2f} ms "
+              f"({r['chars_per_abstract']:.0f} characters per abstract); tool errors {r['tool_errors']}")
+
+
+def to_json(report: dict) -> str:
+    return json.dumps(report, indent=2) + "\n"

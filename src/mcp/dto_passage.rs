@@ -1,0 +1,94 @@
+//! Wire shapes of `ground_passage`. Spans are Unicode scalar (character) offsets into the
+//! text as sent, end exclusive.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::dto::{Candidate, ConceptSummary};
+use super::echo::is_zero;
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PassageArgs {
+    /// The passage (an abstract, a paragraph), up to 20 KB.
+    pub text: String,
+    /// Candidates only from these source ids (names are read from every source). Default: all.
+    #[serde(default)]
+    pub sources: Option<Vec<String>>,
+    /// At most this many candidates per mention, 1 to 10. Default: 3.
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// Where an abbreviation is defined.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct AbbreviationOf {
+    /// The long form as the passage writes it.
+    pub long_form: String,
+    /// Its span (characters).
+    pub start: u64,
+    pub end: u64,
+}
+
+/// A shorter or overlapping name kept as another reading of a mention's text.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SpanDto {
+    pub start: u64,
+    pub end: u64,
+    pub text: String,
+}
+
+/// One mention of a loaded concept's name.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct MentionDto {
+    /// Its span (characters, end exclusive) and text.
+    pub start: u64,
+    pub end: u64,
+    pub text: String,
+    /// Ranked as find_concepts ranks them; for an abbreviation the long form's candidates
+    /// come first, then the short form's own readings.
+    pub candidates: Vec<Candidate>,
+    /// How many candidates there are in all (`limit` lists the first).
+    pub candidates_total: u64,
+    /// The passage defines this mention as an abbreviation of that long form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub abbreviation_of: Option<AbbreviationOf>,
+    /// Shorter or overlapping names in the same text, other readings.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<SpanDto>,
+}
+
+/// One distinct concept the mentions name first.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ConceptMentions {
+    pub concept: ConceptSummary,
+    pub mentions: u64,
+}
+
+/// An abbreviation the passage defines.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct AbbreviationDto {
+    pub short_form: String,
+    pub long_form: String,
+    /// The word after "(SF)" that completes the name ("von Hippel-Lindau (VHL) disease"):
+    /// "SF head" reads as "long form head".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
+}
+
+/// The answer of `ground_passage`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Passage {
+    /// In text order.
+    pub mentions: Vec<MentionDto>,
+    /// Each distinct concept the mentions name first, most mentioned first.
+    pub concepts: Vec<ConceptMentions>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub abbreviations: Vec<AbbreviationDto>,
+    /// Names too generic to ground alone ("disease", "patients") that were skipped.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub generic_skipped: Vec<String>,
+    /// Names found whose concepts are all outside `sources`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub outside_sources: u64,
+}

@@ -1,0 +1,212 @@
+//! "Which concepts does this passage mention?": `ground_passage` shapes the core's passage
+//! grounding into the envelope, spans in characters.
+
+use std::collections::BTreeSet;
+
+use serde_json::json;
+
+use super::find::{candidate, wanted_sources};
+use super::*;
+use crate::mcp::dto::*;
+use crate::resolve::passage::{
+    MAX_PASSAGE_BYTES, Mention, MentionReading, PassageGrounding, PassageQuery,
+};
+use crate::resolve::{Resolver, sparql};
+
+const DEFAULT_PASSAGE_LIMIT: u32 = 3;
+const MAX_PASSAGE_LIMIT: u32 = 10;
+
+/// Byte offsets to character offsets, for one text.
+struct CharOffsets(Vec<usize>);
+
+impl CharOffsets {
+    fn of(text: &str) -> Self {
+        CharOffsets(text.char_indices().map(|(b, _)| b).collect())
+    }
+
+    fn at(&self, byte: usize) -> u64 {
+        self.0.partition_point(|&b| b < byte) as u64
+    }
+}
+
+pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passage>, ToolError> {
+    let input = json!({ "text": args.text, "sources": args.sources, "limit": args.limit });
+    let text = checked_passage(&args.text)?;
+    let mut defaults = Vec::new();
+    let limit = match args.limit {
+        None => {
+            defaults.push(format!("limit={DEFAULT_PASSAGE_LIMIT}"));
+            DEFAULT_PASSAGE_LIMIT
+        }
+        Some(n @ 1..=MAX_PASSAGE_LIMIT) => n,
+        Some(n) => {
+            return Err(ToolError::new(
+                ErrorCode::InvalidArgument,
+                format!("limit {n} is out of range"),
+                format!("Pass a limit from 1 to {MAX_PASSAGE_LIMIT} candidates per mention."),
+            ));
+        }
+    } as usize;
+    let wanted = wanted_sources(r, args.sources.as_deref(), &mut defaults)?;
+    let grounding = r
+        .ground_passage(&PassageQuery {
+            text,
+            sources: Some(&wanted),
+        })
+        .map_err(|e| index_damaged(&e))?;
+    let offsets = CharOffsets::of(text);
+    let mentions: Vec<MentionDto> = grounding
+        .mentions
+        .iter()
+        .map(|m| mention(r, text, &offsets, &grounding, m, limit))
+        .collect();
+    let concepts = concept_counts(r, &grounding);
+    let iris: Vec<String> = concepts
+        .iter()
+        .filter_map(|c| {
+            c.concept.iri.clone().or_else(|| {
+                c.concept
+                    .curie
+                    .as_deref()
+                    .and_then(|x| r.registry().expand(x))
+            })
+        })
+        .collect();
+    let iri_refs: Vec<&str> = iris.iter().map(String::as_str).collect();
+    let total = mentions.len() as u64;
+    let sources = passage_sources(r, &concepts, &wanted);
+    let suggestion = (mentions.is_empty()).then(|| {
+        "No loaded concept's name occurs in the passage (generic words alone are skipped): try find_concepts on a phrase you expected, or widen sources.".to_string()
+    });
+    Ok(Envelope {
+        query: QueryEcho {
+            input,
+            normalized: String::new(),
+            steps: Vec::new(),
+            filters: json!({ "sources": args.sources }),
+            defaults_applied: defaults,
+        },
+        total,
+        returned: total,
+        truncated: false,
+        cursor: None,
+        sources,
+        index: r.manifest().build_id.clone(),
+        sparql: sparql::concept_names(&iri_refs, &[]),
+        suggestion,
+        result: Passage {
+            mentions,
+            concepts,
+            abbreviations: grounding
+                .definitions
+                .iter()
+                .map(|d| AbbreviationDto {
+                    short_form: d.short.clone(),
+                    long_form: d.long.clone(),
+                    head: d.head.clone(),
+                })
+                .collect(),
+            generic_skipped: grounding.generic_skipped.keys().cloned().collect(),
+            outside_sources: grounding.outside_sources as u64,
+        },
+    })
+}
+
+fn checked_passage(text: &str) -> Result<&str, ToolError> {
+    if text.trim().is_empty() {
+        return Err(ToolError::new(
+            ErrorCode::InvalidArgument,
+            "text is empty".into(),
+            "Pass the passage to ground, e.g. an abstract.",
+        ));
+    }
+    if text.len() > MAX_PASSAGE_BYTES {
+        return Err(ToolError::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "text has {} bytes, over the {MAX_PASSAGE_BYTES} allowed",
+                text.len()
+            ),
+            "Split the text into passages of at most 20 KB (paragraphs or sections) and ground each.",
+        ));
+    }
+    Ok(text)
+}
+
+fn mention(
+    r: &Resolver,
+    text: &str,
+    offsets: &CharOffsets,
+    grounding: &PassageGrounding,
+    m: &Mention,
+    limit: usize,
+) -> MentionDto {
+    let abbreviation_of = match m.reading {
+        MentionReading::Abbreviation { definition, .. } => grounding
+            .definitions
+            .get(definition)
+            .map(|d| AbbreviationOf {
+                long_form: text[d.long_span.0..d.long_span.1].to_string(),
+                start: offsets.at(d.long_span.0),
+                end: offsets.at(d.long_span.1),
+            }),
+        MentionReading::Name | MentionReading::NameVariant => None,
+    };
+    MentionDto {
+        start: offsets.at(m.start),
+        end: offsets.at(m.end),
+        text: text[m.start..m.end].to_string(),
+        candidates: m
+            .candidates
+            .iter()
+            .filter_map(|c| candidate(r, c).map(|(dto, _)| dto))
+            .take(limit)
+            .collect(),
+        candidates_total: m.candidates.len() as u64,
+        abbreviation_of,
+        alternatives: m
+            .alternatives
+            .iter()
+            .map(|&(start, end)| SpanDto {
+                start: offsets.at(start),
+                end: offsets.at(end),
+                text: text[start..end].to_string(),
+            })
+            .collect(),
+    }
+}
+
+fn concept_counts(r: &Resolver, grounding: &PassageGrounding) -> Vec<ConceptMentions> {
+    grounding
+        .concepts()
+        .into_iter()
+        .filter_map(|(id, n)| {
+            let c = r.concept(id)?;
+            Some(ConceptMentions {
+                concept: summary(r, &c),
+                mentions: n as u64,
+            })
+        })
+        .collect()
+}
+
+/// The releases of the sources the concepts come from (every wanted source when none).
+fn passage_sources(
+    r: &Resolver,
+    concepts: &[ConceptMentions],
+    wanted: &[String],
+) -> Vec<SourceRelease> {
+    let used: BTreeSet<&str> = concepts.iter().map(|c| c.concept.source.as_str()).collect();
+    r.manifest()
+        .sources
+        .iter()
+        .filter(|s| {
+            if used.is_empty() {
+                wanted.contains(&s.id)
+            } else {
+                used.contains(s.id.as_str())
+            }
+        })
+        .map(source_release)
+        .collect()
+}

@@ -1,0 +1,157 @@
+//! The wire names against the published schemas and the core's own names.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::*;
+use crate::mcp::OntoServer;
+
+/// Every value listed in an `enum` anywhere in the tools' output schemas, as sent.
+fn published_enum_values() -> BTreeSet<String> {
+    fn walk(value: &Value, out: &mut BTreeSet<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::Array(values)) = map.get("enum") {
+                    out.extend(values.iter().filter_map(Value::as_str).map(String::from));
+                }
+                map.values().for_each(|v| walk(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let tools = crate::mcp::catalogue::compact_tools(OntoServer::tool_router().list_all());
+    let mut out = BTreeSet::new();
+    for tool in tools {
+        if let Some(schema) = &tool.output_schema {
+            walk(&Value::Object((**schema).clone()), &mut out);
+        }
+    }
+    out
+}
+
+fn missing<T: WireName>(published: &BTreeSet<String>) -> Vec<String> {
+    T::NAMES
+        .iter()
+        .filter(|name| !published.contains(**name))
+        .map(|name| format!("{}: {name}", T::TITLE))
+        .collect()
+}
+
+#[test]
+fn every_wire_value_appears_in_the_published_schemas() {
+    let published = published_enum_values();
+    let mut absent = Vec::new();
+    absent.extend(missing::<MatchKind>(&published));
+    absent.extend(missing::<Stage>(&published));
+    absent.extend(missing::<ConceptStatus>(&published));
+    absent.extend(missing::<ConceptKind>(&published));
+    absent.extend(missing::<LabelKind>(&published));
+    absent.extend(missing::<LinkKind>(&published));
+    absent.extend(missing::<Outcome>(&published));
+    absent.extend(missing::<RankTier>(&published));
+    absent.extend(missing::<Cardinality>(&published));
+    absent.extend(missing::<Conflict>(&published));
+    absent.extend(missing::<EvidenceOrigin>(&published));
+    absent.extend(missing::<ObjectStatus>(&published));
+    absent.extend(missing::<TermKind>(&published));
+    absent.extend(missing::<QueryForm>(&published));
+    absent.extend(missing::<QueryDataset>(&published));
+    absent.extend(missing::<ReleaseOrigin>(&published));
+    assert!(
+        absent.is_empty(),
+        "wire values no output schema lists:\n{}",
+        absent.join("\n")
+    );
+}
+
+#[test]
+fn every_error_code_is_in_the_tool_reference() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tools.md");
+    let reference = std::fs::read_to_string(path).unwrap_or_default();
+    let undocumented: Vec<&str> = ErrorCode::ALL
+        .iter()
+        .map(|c| c.wire_name())
+        .filter(|name| !reference.contains(&format!("`{name}`")))
+        .collect();
+    assert!(
+        undocumented.is_empty(),
+        "error codes docs/tools.md does not list: {undocumented:?}"
+    );
+}
+
+#[test]
+fn every_value_of_the_listed_enums_has_a_distinct_name() {
+    fn distinct<T: WireName>(values: &[T]) {
+        let names: BTreeSet<&str> = values.iter().map(|v| v.wire_name()).collect();
+        assert_eq!(names.len(), values.len(), "{}", T::TITLE);
+        assert_eq!(names.len(), T::NAMES.len(), "{}", T::TITLE);
+    }
+    distinct(&MatchKind::ALL);
+    distinct(&Stage::ALL);
+    distinct(&RankTier::ALL);
+    distinct(&LabelKind::ALL);
+    distinct(&ErrorCode::ALL);
+}
+
+/// The CLI prints the core's names; an agent and a person must read the same word.
+#[test]
+fn wire_names_are_the_names_the_cli_prints() {
+    for k in MatchKind::ALL {
+        assert_eq!(k.wire_name(), k.as_str());
+    }
+    for s in Stage::ALL {
+        assert_eq!(s.wire_name(), s.as_str());
+    }
+    for t in RankTier::ALL {
+        assert_eq!(t.wire_name(), t.as_str());
+    }
+    for l in LabelKind::ALL {
+        assert_eq!(l.wire_name(), l.as_str());
+    }
+    for s in [
+        ConceptStatus::Current,
+        ConceptStatus::Obsolete,
+        ConceptStatus::Withdrawn,
+    ] {
+        assert_eq!(s.wire_name(), s.as_str());
+    }
+    for c in [
+        Cardinality::OneToOne,
+        Cardinality::OneToMany,
+        Cardinality::ManyToOne,
+        Cardinality::ManyToMany,
+    ] {
+        assert_eq!(c.wire_name(), c.as_str());
+    }
+    for k in [
+        ConceptKind::Class,
+        ConceptKind::Concept,
+        ConceptKind::Descriptor,
+        ConceptKind::SupplementaryRecord,
+        ConceptKind::Qualifier,
+        ConceptKind::Gene,
+    ] {
+        assert_eq!(k.wire_name(), k.as_str());
+    }
+    for o in [
+        Outcome::Found(Vec::new()),
+        Outcome::Malformed {
+            reason: crate::resolve::MalformedReason::Empty,
+            expected: None,
+            example: None,
+        },
+        Outcome::Ambiguous {
+            local: String::new(),
+            readings: Vec::new(),
+        },
+        Outcome::UnknownPrefix {
+            prefix: String::new(),
+            suggestions: Vec::new(),
+            namespace: false,
+        },
+    ] {
+        assert_eq!(o.wire_name(), o.code());
+    }
+}

@@ -1,0 +1,401 @@
+//! "Which concepts does this passage mention?": every span of the text that is a loaded
+//! concept's name (as typed, or as a name variant), longest first at word boundaries, each
+//! grounded by the same name search as `find_concepts`; and every use of an abbreviation the
+//! passage defines grounded through its long form first, its own readings after.
+//!
+//! The scan walks the label and variant lexicons word by word, so its cost grows with the
+//! passage, not with the number of names. Names too generic to mean a concept on their own
+//! ("disease", "patients") are data (`generic_names` in the name rules), never code.
+
+mod abbreviations;
+mod tokens;
+
+use std::collections::{BTreeMap, HashSet};
+
+pub use abbreviations::{Definition, definitions};
+use tokens::{Token, tokens};
+
+use super::search::{MatchKind, NameCandidate, NameQuery, NameSearch};
+use super::{ConceptId, ResolveError, Resolver};
+use crate::index::{KeyWalk, Lexicon};
+
+/// Passages longer than this are refused: a passage is an abstract or a page, not a book.
+pub const MAX_PASSAGE_BYTES: usize = 20_480;
+/// A name spans at most this many words.
+const MAX_NAME_WORDS: usize = 12;
+/// One-word names shorter than this are only taken when written in capitals as in the
+/// lexicon (a symbol), never as ordinary words ("was", "all").
+const MIN_WORD_NAME_CHARS: usize = 4;
+
+/// A passage and its filters.
+#[derive(Clone, Debug)]
+pub struct PassageQuery<'a> {
+    pub text: &'a str,
+    /// Source ids whose concepts may be candidates (names are read from every source).
+    pub sources: Option<&'a [String]>,
+}
+
+/// How a mention was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MentionReading {
+    /// The span is a name as written (case, spacing and punctuation folded).
+    Name,
+    /// The span is a name only after the name rules (plural, spelling, head word).
+    NameVariant,
+    /// The span is an abbreviation the passage defines (with the head word that completes
+    /// its name, when it is followed by it): grounded through its long form.
+    Abbreviation { definition: usize, with_head: bool },
+}
+
+/// One mention: where it is, how it was read, and its candidates, ranked.
+#[derive(Clone, Debug)]
+pub struct Mention {
+    /// Byte offsets into the passage; adapters give character offsets.
+    pub start: usize,
+    pub end: usize,
+    pub reading: MentionReading,
+    /// Ranked as `find_concepts` ranks them (for an abbreviation: the long form's
+    /// candidates, then the short form's own readings).
+    pub candidates: Vec<NameCandidate>,
+    /// Shorter names inside or across this one, kept as other readings (byte spans).
+    pub alternatives: Vec<(usize, usize)>,
+}
+
+/// What a passage mentions, and what was done to find it.
+#[derive(Clone, Debug, Default)]
+pub struct PassageGrounding {
+    pub mentions: Vec<Mention>,
+    pub definitions: Vec<Definition>,
+    /// Spans that are names but too generic to mean a concept alone, by folded text.
+    pub generic_skipped: BTreeMap<String, usize>,
+    /// Names found whose concepts are all outside the wanted sources.
+    pub outside_sources: usize,
+}
+
+impl PassageGrounding {
+    /// Each distinct concept the mentions name first, with how many mentions name it, most
+    /// mentioned first.
+    pub fn concepts(&self) -> Vec<(ConceptId, usize)> {
+        let mut counts: BTreeMap<ConceptId, usize> = BTreeMap::new();
+        for m in &self.mentions {
+            if let Some(first) = m.candidates.first() {
+                *counts.entry(first.concept).or_default() += 1;
+            }
+        }
+        let mut out: Vec<(ConceptId, usize)> = counts.into_iter().collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        out
+    }
+}
+
+/// A span the lexicons know: words `first..=last`, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    first: usize,
+    last: usize,
+    variant: bool,
+}
+
+impl Resolver {
+    /// Finds every mention of a loaded concept's name in the passage and grounds each.
+    pub fn ground_passage(&self, query: &PassageQuery) -> Result<PassageGrounding, ResolveError> {
+        let text = query.text;
+        let words = tokens(text);
+        let mut out = PassageGrounding {
+            definitions: definitions(text),
+            ..PassageGrounding::default()
+        };
+        let spans = self.name_spans(&words);
+        let abbreviation_uses = abbreviation_uses(text, &words, &out.definitions);
+        let chosen = choose_longest(&spans, &abbreviation_uses);
+        for (span, alternatives) in chosen {
+            let (start, end) = (words[span.first].start, words[span.last].end);
+            let mention = match abbreviation_uses.iter().find(|u| u.span == span) {
+                Some(u) => self.abbreviation_mention(query, &out.definitions, u, (start, end))?,
+                None => {
+                    let surface = &text[start..end];
+                    let key = crate::index::normalize::label_key(surface);
+                    if self.is_generic(&key) {
+                        *out.generic_skipped.entry(key).or_default() += 1;
+                        continue;
+                    }
+                    self.name_mention(
+                        query,
+                        surface,
+                        &words[span.first..=span.last],
+                        span,
+                        (start, end),
+                    )?
+                }
+            };
+            match mention {
+                Some(mut m) => {
+                    m.alternatives = alternatives
+                        .iter()
+                        .map(|a| (words[a.first].start, words[a.last].end))
+                        .collect();
+                    out.mentions.push(m);
+                }
+                None => out.outside_sources += 1,
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every span of words that is a label key or a name-variant key.
+    fn name_spans(&self, words: &[Token]) -> Vec<Span> {
+        let mut spans = Vec::new();
+        let labels = &self.files.labels;
+        let variants = self.files.variants.as_ref();
+        for first in 0..words.len() {
+            let mut exact = Some(labels.walk_start());
+            let mut variant =
+                variants.map(|(lexicon, rules)| (lexicon, rules, lexicon.walk_start()));
+            for (last, word) in words.iter().enumerate().skip(first).take(MAX_NAME_WORDS) {
+                if last > first && word.breaks_before {
+                    break;
+                }
+                exact = exact.and_then(|at| extend(labels, at, last > first, &word.key));
+                if let Some(at) = exact
+                    && labels.walk_is_key(at)
+                {
+                    spans.push(Span {
+                        first,
+                        last,
+                        variant: false,
+                    });
+                }
+                variant = variant.and_then(|(lexicon, rules, at)| {
+                    variant_step(lexicon, rules, at, (first, last), word, &mut spans)
+                        .map(|at| (lexicon, rules, at))
+                });
+                if exact.is_none() && variant.is_none() {
+                    break;
+                }
+            }
+        }
+        spans
+    }
+
+    fn is_generic(&self, key: &str) -> bool {
+        self.files
+            .variants
+            .as_ref()
+            .is_some_and(|(_, rules)| rules.generic_names.iter().any(|g| g == key))
+    }
+
+    /// A name's mention: its candidates in the wanted sources, or `None` when it has none
+    /// there. A short lower-case word is taken only when it names a concept in its own
+    /// letter case.
+    fn name_mention(
+        &self,
+        query: &PassageQuery,
+        surface: &str,
+        words: &[Token],
+        span: Span,
+        (start, end): (usize, usize),
+    ) -> Result<Option<Mention>, ResolveError> {
+        let search = self.names_only(surface, query.sources)?;
+        let candidates = search.candidates;
+        let Some(first) = candidates.first() else {
+            return Ok(None);
+        };
+        let single_word = words.len() == 1;
+        let ordinary_word = single_word && !words[0].symbol;
+        let symbol_only = matches!(
+            first.kind,
+            MatchKind::ApprovedSymbol | MatchKind::AliasSymbol | MatchKind::PreviousSymbol
+        );
+        if single_word
+            && (surface.chars().count() < MIN_WORD_NAME_CHARS || (ordinary_word && symbol_only))
+            && !first.case_exact
+        {
+            return Ok(None);
+        }
+        Ok(Some(Mention {
+            start,
+            end,
+            reading: if span.variant {
+                MentionReading::NameVariant
+            } else {
+                MentionReading::Name
+            },
+            candidates,
+            alternatives: Vec::new(),
+        }))
+    }
+
+    /// An abbreviation's mention: the long form's candidates first (its first reading that
+    /// names a concept), then the short form's own readings (a gene symbol may be meant).
+    fn abbreviation_mention(
+        &self,
+        query: &PassageQuery,
+        definitions: &[Definition],
+        used: &AbbreviationUse,
+        (start, end): (usize, usize),
+    ) -> Result<Option<Mention>, ResolveError> {
+        let Some(definition) = definitions.get(used.definition) else {
+            return Ok(None);
+        };
+        let mut candidates: Vec<NameCandidate> = Vec::new();
+        for long in definition.readings(used.with_head) {
+            let found = self.names_only(&long, query.sources)?;
+            if !found.candidates.is_empty() {
+                candidates = found.candidates;
+                break;
+            }
+        }
+        let own = self.names_only(&definition.short, query.sources)?;
+        let seen: HashSet<ConceptId> = candidates.iter().map(|c| c.concept).collect();
+        candidates.extend(
+            own.candidates
+                .into_iter()
+                .filter(|c| !seen.contains(&c.concept)),
+        );
+        Ok((!candidates.is_empty()).then_some(Mention {
+            start,
+            end,
+            reading: MentionReading::Abbreviation {
+                definition: used.definition,
+                with_head: used.with_head,
+            },
+            candidates,
+            alternatives: Vec::new(),
+        }))
+    }
+
+    /// A name search whose candidates all name the concept (no near spellings or full text:
+    /// a passage's words are not typos of names).
+    fn names_only(
+        &self,
+        text: &str,
+        sources: Option<&[String]>,
+    ) -> Result<NameSearch, ResolveError> {
+        let mut search = self.find_names(&NameQuery {
+            text,
+            sources,
+            include_obsolete: false,
+            full_text_beside_names: false,
+        })?;
+        search.candidates.retain(|c| c.kind.names_the_concept());
+        Ok(search)
+    }
+}
+
+/// One word of a variant walk: a stop word is skipped inside a name (never first); the
+/// word as a head ends a name here, and as an inner word the walk goes on.
+fn variant_step(
+    lexicon: &Lexicon,
+    rules: &crate::index::names::NameRules,
+    at: KeyWalk,
+    (first, last): (usize, usize),
+    word: &Token,
+    spans: &mut Vec<Span>,
+) -> Option<KeyWalk> {
+    let Some((inner, head)) = rules.word_forms(&word.key, word.symbol) else {
+        return (last > first).then_some(at);
+    };
+    let started = at != lexicon.walk_start();
+    if let Some(end) = extend(lexicon, at, started, &head)
+        && lexicon.walk_is_key(end)
+        && !spans.iter().any(|s| s.first == first && s.last == last)
+    {
+        spans.push(Span {
+            first,
+            last,
+            variant: true,
+        });
+    }
+    extend(lexicon, at, started, &inner)
+}
+
+/// The walk extended by one word (with the space before it when the name already started).
+fn extend(lexicon: &Lexicon, at: KeyWalk, space: bool, word: &str) -> Option<KeyWalk> {
+    let at = if space { lexicon.walk(at, b" ")? } else { at };
+    lexicon.walk(at, word.as_bytes())
+}
+
+/// One use of a defined short form: its words (with the head word after it, when the
+/// definition has one and the use is followed by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AbbreviationUse {
+    span: Span,
+    definition: usize,
+    with_head: bool,
+}
+
+/// Every use of a defined short form: the words that spell it exactly, in its letter case.
+fn abbreviation_uses(text: &str, words: &[Token], defined: &[Definition]) -> Vec<AbbreviationUse> {
+    let mut uses = Vec::new();
+    for (definition, d) in defined.iter().enumerate() {
+        let parts = tokens(&d.short).len().max(1);
+        for first in 0..words.len() {
+            let last = first + parts - 1;
+            let Some(end_word) = words.get(last) else {
+                break;
+            };
+            if text[words[first].start..end_word.end] != *d.short {
+                continue;
+            }
+            let heads = |w: &Token| d.head.as_ref().is_some_and(|h| h.to_lowercase() == w.key);
+            let at_definition = words[first].start == d.short_span.0;
+            let head = words
+                .get(last + 1)
+                .filter(|w| (at_definition || !w.breaks_before) && heads(w));
+            // Where the passage writes "long (SF) head", the whole is the name.
+            let long_first = words.iter().position(|w| w.start == d.long_span.0);
+            let first = match (at_definition, head, long_first) {
+                (true, Some(_), Some(long_first)) => long_first,
+                _ => first,
+            };
+            uses.push(AbbreviationUse {
+                span: Span {
+                    first,
+                    last: last + usize::from(head.is_some()),
+                    variant: false,
+                },
+                definition,
+                with_head: head.is_some(),
+            });
+        }
+    }
+    uses
+}
+
+/// The mentions, left to right: at each place the longest span (an abbreviation's use wins
+/// its place), and every shorter span it overlaps kept as its alternatives.
+fn choose_longest(spans: &[Span], uses: &[AbbreviationUse]) -> Vec<(Span, Vec<Span>)> {
+    let mut all: Vec<Span> = spans.to_vec();
+    all.extend(uses.iter().map(|u| u.span));
+    let is_use = |s: &Span| {
+        uses.iter()
+            .any(|u| u.span.first == s.first && u.span.last == s.last)
+    };
+    // Earliest first; at one start, an abbreviation's use, then the longest.
+    all.sort_by(|a, b| {
+        a.first
+            .cmp(&b.first)
+            .then(is_use(b).cmp(&is_use(a)))
+            .then(b.last.cmp(&a.last))
+            .then(a.variant.cmp(&b.variant))
+    });
+    all.dedup_by(|a, b| a.first == b.first && a.last == b.last);
+    let mut chosen: Vec<(Span, Vec<Span>)> = Vec::new();
+    for span in all {
+        match chosen.last_mut() {
+            Some((taken, alternatives)) if span.first <= taken.last => alternatives.push(span),
+            _ => {
+                let span = uses
+                    .iter()
+                    .map(|u| u.span)
+                    .find(|u| *u == span)
+                    .unwrap_or(span);
+                chosen.push((span, Vec::new()));
+            }
+        }
+    }
+    chosen
+}
+
+#[cfg(test)]
+mod tests;

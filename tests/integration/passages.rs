@@ -1,0 +1,209 @@
+//! `ground_passage` on the default index: abbreviations the passage defines are grounded
+//! through their long form, the longest name wins its place with shorter ones kept as
+//! alternatives, spans are character offsets, and bad input gets its specific error.
+
+use serde_json::{Value, json};
+
+use ontoresolve::mcp::dto::PassageArgs;
+use ontoresolve::mcp::tools;
+
+use crate::support::default_index;
+
+fn ground(text: &str, sources: Option<&[&str]>, limit: Option<u32>) -> Value {
+    let answer = tools::ground_passage(
+        default_index(),
+        &PassageArgs {
+            text: text.into(),
+            sources: sources.map(|s| s.iter().map(|x| x.to_string()).collect()),
+            limit,
+        },
+    )
+    .expect("answers");
+    serde_json::to_value(&answer).expect("json")
+}
+
+fn mentions(answer: &Value) -> Vec<Value> {
+    answer["result"]["mentions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn first_curie(mention: &Value) -> &str {
+    mention["candidates"][0]["concept"]["curie"]
+        .as_str()
+        .unwrap_or("")
+}
+
+fn curies(mention: &Value) -> Vec<&str> {
+    mention["candidates"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .filter_map(|x| x["concept"]["curie"].as_str())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The text a mention's character span covers.
+fn spanned(text: &str, start: &Value, end: &Value) -> String {
+    let (start, end) = (
+        start.as_u64().unwrap_or(0) as usize,
+        end.as_u64().unwrap_or(0) as usize,
+    );
+    text.chars().skip(start).take(end - start).collect()
+}
+
+#[test]
+fn a_defined_abbreviation_is_grounded_through_its_long_form_at_every_use() {
+    let text = "Huntington disease (HD) is a neurodegenerative disorder. The mutation causes \
+                chorea in HD patients.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let hd: Vec<Value> = mentions(&answer)
+        .into_iter()
+        .filter(|m| m["text"] == "HD")
+        .collect();
+    assert_eq!(hd.len(), 2, "{answer:#}");
+    for m in &hd {
+        assert_eq!(first_curie(m), "MESH:D006816", "{m:#}");
+        let of = &m["abbreviation_of"];
+        assert_eq!(of["long_form"], "Huntington disease", "{m:#}");
+        assert_eq!(
+            spanned(text, &of["start"], &of["end"]),
+            "Huntington disease"
+        );
+        assert_eq!(spanned(text, &m["start"], &m["end"]), "HD");
+    }
+    let long = mentions(&answer)
+        .into_iter()
+        .find(|m| m["text"] == "Huntington disease")
+        .expect("the long form is a mention too");
+    assert_eq!(first_curie(&long), "MESH:D006816");
+    assert_eq!(
+        answer["result"]["abbreviations"][0],
+        json!({ "short_form": "HD", "long_form": "Huntington disease" })
+    );
+    let top = &answer["result"]["concepts"][0];
+    assert_eq!(top["concept"]["curie"], "MESH:D006816");
+    assert_eq!(top["mentions"], 3);
+}
+
+#[test]
+fn an_abbreviation_inside_a_name_grounds_to_the_disease_and_still_lists_the_gene() {
+    let text = "Germline mutations in the von Hippel-Lindau (VHL) disease tumour suppressor \
+                gene predispose to renal carcinoma. Loss of VHL was seen in most tumours.";
+    let answer = ground(text, None, Some(10));
+    let vhl: Vec<Value> = mentions(&answer)
+        .into_iter()
+        .filter(|m| m["text"].as_str().is_some_and(|t| t.contains("VHL")))
+        .collect();
+    assert_eq!(vhl.len(), 2, "the definition and the later use: {answer:#}");
+    for m in &vhl {
+        let listed = curies(m);
+        let disease = listed.iter().position(|c| *c == "MESH:D006623");
+        let gene = listed.iter().position(|c| *c == "HGNC:12687");
+        assert!(
+            disease.is_some() && gene.is_some() && disease < gene,
+            "the disease first, the gene still listed: {listed:?}"
+        );
+        assert_eq!(m["abbreviation_of"]["long_form"], "von Hippel-Lindau");
+    }
+}
+
+#[test]
+fn the_longest_name_wins_and_shorter_names_inside_it_are_alternatives() {
+    let text = "Women with hereditary breast cancer were compared.";
+    let answer = ground(text, None, None);
+    let found = mentions(&answer);
+    let long = found
+        .iter()
+        .find(|m| m["text"] == "hereditary breast cancer")
+        .unwrap_or_else(|| panic!("the longest name is the mention: {answer:#}"));
+    let alternatives: Vec<&str> = long["alternatives"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x["text"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(alternatives.contains(&"breast cancer"), "{long:#}");
+    assert!(
+        !found.iter().any(|m| m["text"] == "breast cancer"),
+        "a name inside the mention is an alternative, not a second mention"
+    );
+    assert!(
+        !found.iter().any(|m| m["text"] == "Women"),
+        "generic words are not grounded alone: {answer:#}"
+    );
+}
+
+#[test]
+fn spans_count_characters_in_unicode_text_and_markup_is_read_around() {
+    let text = "<p>Ein Fall von <b>Huntington’s disease</b> — und Mukoviszidose.</p> \
+                Cystic fibrosis (CF) in ünïcödé text; CF again.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    for m in mentions(&answer) {
+        assert_eq!(
+            spanned(text, &m["start"], &m["end"]),
+            m["text"].as_str().unwrap_or(""),
+            "{m:#}"
+        );
+    }
+    let cf: Vec<Value> = mentions(&answer)
+        .into_iter()
+        .filter(|m| m["text"] == "CF")
+        .collect();
+    assert_eq!(cf.len(), 2, "{answer:#}");
+    assert!(cf.iter().all(|m| first_curie(m) == "MESH:D003550"));
+    assert!(
+        !mentions(&answer)
+            .iter()
+            .any(|m| m["text"] == "p" || m["text"] == "b"),
+        "tags are not names"
+    );
+}
+
+#[test]
+fn a_twenty_kilobyte_passage_is_grounded_whole() {
+    let sentence = "Patients with cystic fibrosis and Huntington disease were seen. ";
+    let text: String = sentence.repeat(20 * 1024 / sentence.len());
+    assert!(text.len() <= 20 * 1024);
+    let answer = ground(&text, Some(&["mesh"]), Some(1));
+    let found = mentions(&answer);
+    let copies = 20 * 1024 / sentence.len();
+    assert_eq!(found.len(), 2 * copies, "every mention of every copy");
+    let last = found.last().expect("mentions");
+    assert_eq!(
+        spanned(&text, &last["start"], &last["end"]),
+        "Huntington disease"
+    );
+}
+
+#[test]
+fn empty_text_too_long_text_and_an_unknown_source_get_their_specific_errors() {
+    let r = default_index();
+    let args = |text: String, sources: Option<Vec<String>>, limit: Option<u32>| PassageArgs {
+        text,
+        sources,
+        limit,
+    };
+    let code = |a: PassageArgs| match tools::ground_passage(r, &a) {
+        Ok(_) => "ok".to_string(),
+        Err(e) => {
+            let json = e.to_json(&json!({ "text": a.text }));
+            assert!(json.to_string().len() <= 2048, "error answer over 2 KB");
+            e.code.as_str().to_string()
+        }
+    };
+    assert_eq!(code(args("  ".into(), None, None)), "invalid_argument");
+    assert_eq!(code(args("x".repeat(30_000), None, None)), "limit_exceeded");
+    assert_eq!(code(args("HD".into(), None, Some(11))), "invalid_argument");
+    assert_eq!(
+        code(args("HD".into(), Some(vec!["nosuch".into()]), None)),
+        "unknown_source"
+    );
+    let nothing = ground("qwxz plorf zzgl.", None, None);
+    assert_eq!(nothing["total"], 0);
+    assert!(
+        nothing["suggestion"].as_str().is_some(),
+        "an empty answer says why"
+    );
+}
