@@ -410,8 +410,29 @@ fn push_word(
         text: std::mem::take(current),
         after_hyphen,
         after_apostrophe,
-        symbol: digits > 0 || (upper >= 2 && lower == 0),
+        symbol: written_as_symbol(upper, lower, digits),
     });
+}
+
+/// A word with digits, or in capitals (two or more, no lower case), is a symbol (AIDS,
+/// BRCA1): never inflected, and read in its own letter case.
+fn written_as_symbol(upper: usize, lower: usize, digits: usize) -> bool {
+    digits > 0 || (upper >= 2 && lower == 0)
+}
+
+/// Whether a word as written is a symbol, by the rule names are keyed with.
+pub fn is_symbol(word: &str) -> bool {
+    let (mut upper, mut lower, mut digits) = (0usize, 0usize, 0usize);
+    for c in word.chars() {
+        if c.is_uppercase() {
+            upper += 1;
+        } else if c.is_lowercase() {
+            lower += 1;
+        } else if c.is_numeric() {
+            digits += 1;
+        }
+    }
+    written_as_symbol(upper, lower, digits)
 }
 
 /// An inverted heading ("Neoplasms, Breast", "Anemia, Hemolytic, Congenital") in reading

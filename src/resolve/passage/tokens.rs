@@ -55,21 +55,11 @@ pub fn tokens(text: &str) -> Vec<Token> {
 
 fn token(text: &str, start: usize, end: usize, breaks_before: bool) -> Token {
     let word = &text[start..end];
-    let (mut upper, mut lower, mut digits) = (0usize, 0usize, 0usize);
-    for c in word.chars() {
-        if c.is_uppercase() {
-            upper += 1;
-        } else if c.is_lowercase() {
-            lower += 1;
-        } else if c.is_numeric() {
-            digits += 1;
-        }
-    }
     Token {
         start,
         end,
         key: word.nfkc().flat_map(char::to_lowercase).collect(),
-        symbol: digits > 0 || (upper >= 2 && lower == 0),
+        symbol: crate::index::names::is_symbol(word),
         breaks_before,
     }
 }
