@@ -1,6 +1,7 @@
 //! Reading one table source (MeSH descriptor and supplementary tables, HGNC, NCBI Gene
-//! `gene_info`): rows become concepts, and each concept is written to the store as triples in
-//! the source's named graph, so that answers about it re-run as SPARQL.
+//! `gene_info`, compact JSON, OBO Graphs JSON): rows become concepts, and each concept is
+//! written to the store as triples in the source's named graph, so that answers about it re-run
+//! as SPARQL. The release is the file's when it states one (OBO Graphs), else the catalogue's.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -60,12 +61,20 @@ pub(super) fn ingest_table_source(
         })?;
         readers.push((path.clone(), reader));
     }
-    let read = tables::read(format, readers, idx, prefixes).map_err(source_err)?;
+    let mut read = tables::read(format, readers, idx, prefixes).map_err(source_err)?;
     report_problems(&spec.id, &read.problems, observer);
 
-    let (release, origin) = match &spec.release {
-        Some(r) => (r.clone(), ReleaseOrigin::Catalogue),
-        None => ("unknown".to_string(), ReleaseOrigin::Unknown),
+    // As for RDF and OBO sources: the file's own release (OBO Graphs states one), else the
+    // catalogue's.
+    let (release, origin) = match (read.release.take(), &spec.release) {
+        (Some(found), _) => (
+            found.value,
+            ReleaseOrigin::File {
+                property: found.property,
+            },
+        ),
+        (None, Some(r)) => (r.clone(), ReleaseOrigin::Catalogue),
+        (None, None) => ("unknown".to_string(), ReleaseOrigin::Unknown),
     };
     let graph = graph_iri(&spec.id, &release);
     let mut triples = 0u64;

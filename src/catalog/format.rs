@@ -27,6 +27,9 @@ pub enum TableFormat {
     /// The compact JSON of cellxgene-ontology-guide (MONDO): one object keyed by CURIE, each
     /// term with its label, synonyms, ancestors by depth, deprecation and replacements.
     CompactJson,
+    /// OBO Graphs JSON: the first graph's nodes (label, definition, scoped synonyms, xrefs,
+    /// deprecation, replacements, alt ids) and `is_a` edges; later graphs (imports) are skipped.
+    ObographsJson,
 }
 
 /// A file format the build can read (gzip- or zstd-compressed or not).
@@ -59,6 +62,7 @@ impl Format {
             "hgnc-tsv" => Format::Table(TableFormat::HgncTsv),
             "gene-info" | "gene_info" => Format::Table(TableFormat::GeneInfo),
             "compact-json" => Format::Table(TableFormat::CompactJson),
+            "obographs-json" => Format::Table(TableFormat::ObographsJson),
             "sssom-tsv" | "sssom" => Format::Mappings(MappingFormat::SssomTsv),
             "gilda-tsv" => Format::Mappings(MappingFormat::GildaTsv),
             _ => return None,
@@ -76,6 +80,7 @@ impl Format {
             Format::Table(TableFormat::HgncTsv) => "hgnc-tsv",
             Format::Table(TableFormat::GeneInfo) => "gene-info",
             Format::Table(TableFormat::CompactJson) => "compact-json",
+            Format::Table(TableFormat::ObographsJson) => "obographs-json",
             Format::Mappings(MappingFormat::SssomTsv) => "sssom-tsv",
             Format::Mappings(MappingFormat::GildaTsv) => "gilda-tsv",
         }
@@ -86,7 +91,10 @@ impl Format {
         match (self, kind) {
             (Format::Table(TableFormat::MeshTsv), SourceKind::Mesh) => None,
             (Format::Table(TableFormat::HgncTsv | TableFormat::GeneInfo), SourceKind::Gene) => None,
-            (Format::Table(TableFormat::CompactJson), SourceKind::Obo | SourceKind::Owl) => None,
+            (
+                Format::Table(TableFormat::CompactJson | TableFormat::ObographsJson),
+                SourceKind::Obo | SourceKind::Owl,
+            ) => None,
             (Format::Table(_), _) => Some("this table format does not fit the source's kind"),
             (Format::Mappings(_), SourceKind::Sssom) => None,
             (Format::Mappings(_), _) | (_, SourceKind::Sssom) => {
@@ -137,6 +145,7 @@ mod tests {
             Format::Table(TableFormat::HgncTsv),
             Format::Table(TableFormat::GeneInfo),
             Format::Table(TableFormat::CompactJson),
+            Format::Table(TableFormat::ObographsJson),
             Format::Mappings(MappingFormat::SssomTsv),
             Format::Mappings(MappingFormat::GildaTsv),
         ];

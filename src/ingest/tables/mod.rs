@@ -1,6 +1,6 @@
-//! Readers that turn MeSH, HGNC and NCBI Gene tables, and the compact JSON of OBO ontologies
-//! (MONDO), into [`Concept`]s, one row (or JSON entry) at a time, and [`concept_triples`],
-//! which states a concept as RDF for the store.
+//! Readers that turn MeSH, HGNC and NCBI Gene tables, the compact JSON of OBO ontologies
+//! (MONDO) and OBO Graphs JSON into [`Concept`]s, one row (or JSON entry) at a time, and
+//! [`concept_triples`], which states a concept as RDF for the store.
 //!
 //! A bad row becomes a [`RowProblem`] and the rest of the source still loads. Only I/O errors,
 //! a header without the expected columns, broken JSON syntax, and an input that is mostly not
@@ -10,6 +10,7 @@ mod gene_info;
 mod hgnc;
 mod mesh;
 mod mondo_json;
+mod obographs;
 #[cfg(test)]
 mod real_data;
 mod triples;
@@ -20,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 pub use triples::concept_triples;
 
-use super::{IngestError, TableFormat};
+use super::{FileRelease, IngestError, TableFormat};
 use crate::model::{Concept, ConceptKind, Prefixes, Provenance, SourceIdx};
 
 /// Longer lines are reported and skipped rather than buffered; the longest real row is ~3 kB.
@@ -59,6 +60,9 @@ pub struct TableConcepts {
     /// Data rows (or JSON entries) read (header and blank lines excluded), problem rows
     /// included.
     pub rows: u64,
+    /// The release the first file stating one states (OBO Graphs' version IRI or
+    /// owl:versionInfo); `None` for formats that state none.
+    pub release: Option<FileRelease>,
 }
 
 /// Reads every file of one table source, in order, into concepts sorted by IRI, each with its
@@ -70,6 +74,7 @@ pub fn read(
     prefixes: &dyn Prefixes,
 ) -> Result<TableConcepts, IngestError> {
     let mut sink = Collector::new(source);
+    let mut release = None;
     match format {
         TableFormat::MeshTsv => {
             let mut reader = mesh::MeshReader::default();
@@ -95,8 +100,16 @@ pub fn read(
                 mondo_json::read_terms(&file, input, &mut sink, prefixes)?;
             }
         }
+        TableFormat::ObographsJson => {
+            for (file, input) in inputs {
+                let stated = obographs::read_graph(&file, input, &mut sink, prefixes)?;
+                release = release.or(stated);
+            }
+        }
     }
-    Ok(sink.finish(prefixes))
+    let mut read = sink.finish(prefixes);
+    read.release = release;
+    Ok(read)
 }
 
 /// What a format reader makes of one data row.
@@ -335,6 +348,7 @@ impl Collector {
             concepts,
             problems: self.problems,
             rows: self.rows,
+            release: None,
         }
     }
 }

@@ -392,3 +392,62 @@ fn real_mondo_compact_json_reads_every_term() {
     assert_eq!(alt_labels, 62_096);
     assert_every_concept_has_triples(&read);
 }
+
+#[test]
+fn real_doid_obographs_reads_the_first_graph_with_its_release() {
+    let Some(read) = read_real(
+        TableFormat::ObographsJson,
+        &["obographs/doid-2018-07-05.json.gz"],
+    ) else {
+        return;
+    };
+    // The first graph: 11,305 classes and 23 properties, 11,345 edges; the 12 import graphs
+    // after it (another 6,037 classes, 17,342 in all) are not read.
+    assert_eq!((read.rows, read.concepts.len()), (11_328 + 11_345, 11_305));
+    assert!(read.problems.is_empty(), "{:?}", read.problems);
+    let release = read.release.as_ref().expect("the file states its release");
+    assert_eq!(
+        (release.value.as_str(), release.property.as_str()),
+        ("2018-07-05", "owl:versionIRI")
+    );
+    let doid = |local: &str| {
+        find(
+            &read,
+            &format!("http://purl.obolibrary.org/obo/DOID_{local}"),
+        )
+    };
+    let wegener = doid("12132");
+    assert_eq!(wegener.curie.as_deref(), Some("DOID:12132"));
+    assert_eq!(
+        texts(wegener, LabelKind::Label),
+        ["Wegener's granulomatosis"]
+    );
+    assert!(texts(wegener, LabelKind::ExactSynonym).contains(&"Wegener granulomatosis"));
+    assert!(
+        wegener
+            .xrefs
+            .iter()
+            .any(|x| x.target == "MESH:D014890" && x.kind == XrefKind::DbXref)
+    );
+    assert_eq!(wegener.parents.len(), 4);
+    assert!(
+        wegener.definitions[0]
+            .text
+            .starts_with("An autoimmune disease")
+    );
+
+    let count = |keep: &dyn Fn(&Concept) -> bool| read.concepts.iter().filter(|c| keep(c)).count();
+    assert_eq!(count(&|c| c.obsolete), 2399);
+    assert_eq!(count(&|c| !c.definitions.is_empty()), 5815);
+    assert_eq!(
+        count(&|c| !c.obsolete && c.parents.is_empty()),
+        1,
+        "the root"
+    );
+    let alt_ids: usize = read.concepts.iter().map(|c| c.alt_ids.len()).sum();
+    assert_eq!(alt_ids, 1630);
+    let links: usize = read.concepts.iter().map(|c| c.parents.len()).sum();
+    assert_eq!(links, 10_173);
+    assert!(read.concepts.iter().all(|c| c.iri.contains("/DOID_")));
+    assert_every_concept_has_triples(&read);
+}

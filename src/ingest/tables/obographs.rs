@@ -1,0 +1,1111 @@
+//! OBO Graphs JSON (format `obographs-json`), the JSON most OBO Foundry ontologies publish:
+//! `{"graphs": [{"id", "meta", "nodes": […], "edges": […], …}, …]}`. Only the first graph is
+//! the ontology; later graphs are its imports and are skipped unread.
+//!
+//! Per node of the first graph: `id` (an IRI), `type`, `lbl` (the label), and in `meta`:
+//! `definition.val`, `synonyms` (`pred` names the scope, as OBO's EXACT, RELATED, BROAD,
+//! NARROW), `xrefs` (oboInOwl:hasDbXref, as written, as the OBO reader keeps them),
+//! `deprecated`, and `basicPropertyValues` for replaced_by (IAO:0100001, oboInOwl:replacedBy),
+//! oboInOwl:consider and oboInOwl:hasAlternativeId. Nodes that are not `CLASS` (properties,
+//! individuals) or whose IRI the prefixes cannot compress are counted and skipped without a
+//! note. Edges with `pred` `is_a` are parents (rdfs:subClassOf); other predicates, part_of
+//! included, are not read: the model has no link kind for them (nor does the OBO reader read
+//! `relationship`). Edges usually follow the nodes, so parents are gathered per subject (IRIs
+//! only, bounded by the edge count) and attached once the file is read.
+//!
+//! The release is the first graph's `meta.version` (its version IRI) or owl:versionInfo in its
+//! `meta.basicPropertyValues`, ranked as the RDF reader ranks them.
+//!
+//! Streaming, as in `mondo_json`: serde_json visitors walk the document, and each node, edge
+//! and the graph's `meta` is read as a small JSON value (at most [`MAX_ENTRY_BYTES`]), so that a
+//! wrong-shaped one is a [`super::RowProblem`] at the line where it starts and the rest loads.
+//! Everything else (axioms, import graphs) is skipped with `IgnoredAny`, never held. Broken
+//! JSON syntax stops the source with its line and column. `rows` counts the first graph's nodes
+//! and edges.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, BufRead, Read};
+use std::path::Path;
+
+use serde::Deserialize;
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
+    Visitor,
+};
+use serde_json::{Map, Value};
+
+use super::{Collector, Row, RowContext, excerpt};
+use crate::ingest::extract::normalize_release;
+use crate::ingest::vocab::{
+    IAO_REPLACED_BY, OBO_IN_OWL, OIO_ALT_ID, OIO_CONSIDER, OIO_REPLACED_BY, OWL_VERSION_INFO,
+};
+use crate::ingest::{FileRelease, IngestError, Location};
+use crate::model::{
+    Concept, ConceptKind, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Provenance,
+    Replacement, ReplacementKind, Xref, XrefKind, obo_purl,
+};
+
+/// A node, edge or graph `meta` longer than this stops the source, because each is held whole
+/// while it is read; the largest real node (DOID 2018) is about 10 kB.
+const MAX_ENTRY_BYTES: u64 = 1 << 20;
+/// The node type that is a concept.
+const CLASS: &str = "CLASS";
+/// The edge predicate of a parent link.
+const IS_A: &str = "is_a";
+const OWL_THING: &str = "http://www.w3.org/2002/07/owl#Thing";
+
+/// Reads one OBO Graphs file into `sink`, a node at a time; returns the release it states.
+pub(super) fn read_graph(
+    file: &Path,
+    input: Box<dyn BufRead + Send>,
+    sink: &mut Collector,
+    prefixes: &dyn Prefixes,
+) -> Result<Option<FileRelease>, IngestError> {
+    let position = Position::default();
+    let mut json = serde_json::Deserializer::from_reader(Positioned {
+        inner: input,
+        position: &position,
+    });
+    let mut graph = FirstGraph {
+        file,
+        sink,
+        prefixes,
+        position: &position,
+        stopped: None,
+        found_graphs: false,
+        parents: HashMap::new(),
+        version_iri: None,
+        version_info: None,
+    };
+    let read = (&mut json).deserialize_map(Document(&mut graph));
+    let read = read.and_then(|()| json.end());
+    if let Some(error) = graph.stopped.take() {
+        return Err(error);
+    }
+    read.map_err(|error| json_error(file, error, &position))?;
+    if !graph.found_graphs {
+        return Err(IngestError::Invalid {
+            file: file.to_path_buf(),
+            message: "no \"graphs\" array: is this OBO Graphs JSON?".into(),
+        });
+    }
+    graph.attach_parents();
+    Ok(graph.release())
+}
+
+/// A serde_json error as an ingest error: syntax and shape errors with their line and column.
+fn json_error(file: &Path, error: serde_json::Error, position: &Position) -> IngestError {
+    let location = Location {
+        line: error.line() as u64,
+        column: error.column() as u64,
+    };
+    if position.over_limit.get() {
+        return IngestError::Syntax {
+            file: file.to_path_buf(),
+            location,
+            message: format!("a node, edge or meta longer than {MAX_ENTRY_BYTES} bytes"),
+        };
+    }
+    if error.is_io() {
+        return IngestError::Io {
+            file: file.to_path_buf(),
+            source: io::Error::from(error),
+        };
+    }
+    // serde_json's text ends with the position, which the error states on its own.
+    let text = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    IngestError::Syntax {
+        file: file.to_path_buf(),
+        location,
+        message: text.strip_suffix(&suffix).unwrap_or(&text).to_string(),
+    }
+}
+
+/// Where the JSON reader is, shared by the reader (which counts) and the visitors.
+struct Position {
+    /// The line of the next byte to read, from 1.
+    line: Cell<u64>,
+    /// Bytes read since the current entry began; `None` between entries (sections skipped
+    /// unread may be long).
+    entry_bytes: Cell<Option<u64>>,
+    /// The current entry went past [`MAX_ENTRY_BYTES`].
+    over_limit: Cell<bool>,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position {
+            line: Cell::new(1),
+            entry_bytes: Cell::new(None),
+            over_limit: Cell::new(false),
+        }
+    }
+}
+
+impl Position {
+    fn start_entry(&self) {
+        self.entry_bytes.set(Some(0));
+    }
+
+    fn end_entry(&self) {
+        self.entry_bytes.set(None);
+    }
+}
+
+/// The input, counting lines and the current entry's bytes. serde_json reads it a byte at a
+/// time, so the count is exact.
+struct Positioned<'a, R> {
+    inner: R,
+    position: &'a Position,
+}
+
+impl<R: Read> Read for Positioned<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let read = buf.get(..n).unwrap_or_default();
+        let newlines = read.iter().filter(|&&b| b == b'\n').count() as u64;
+        let position = self.position;
+        position.line.set(position.line.get() + newlines);
+        if let Some(bytes) = position.entry_bytes.get() {
+            let bytes = bytes + n as u64;
+            position.entry_bytes.set(Some(bytes));
+            if bytes > MAX_ENTRY_BYTES {
+                position.over_limit.set(true);
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("an entry longer than {MAX_ENTRY_BYTES} bytes"),
+                ));
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// What the first graph yields while it is read.
+struct FirstGraph<'a> {
+    file: &'a Path,
+    sink: &'a mut Collector,
+    prefixes: &'a dyn Prefixes,
+    position: &'a Position,
+    /// Why the collector stopped the source (too many problems), if it did.
+    stopped: Option<IngestError>,
+    found_graphs: bool,
+    /// `is_a` parents by subject IRI, attached when the file is read.
+    parents: HashMap<String, Vec<String>>,
+    version_iri: Option<String>,
+    version_info: Option<String>,
+}
+
+/// The top-level object: its `graphs`; anything else is skipped.
+struct Document<'g, 'a>(&'g mut FirstGraph<'a>);
+
+impl<'de> Visitor<'de> for Document<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an OBO Graphs JSON object with a \"graphs\" array")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "graphs" && !self.0.found_graphs {
+                self.0.found_graphs = true;
+                map.next_value_seed(Graphs(&mut *self.0))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `graphs` array: the first is read, the rest (imports) skipped.
+struct Graphs<'g, 'a>(&'g mut FirstGraph<'a>);
+
+impl<'de> DeserializeSeed<'de> for Graphs<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Graphs<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of graphs")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        if seq.next_element_seed(Graph(&mut *self.0))?.is_some() {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+        }
+        Ok(())
+    }
+}
+
+/// The first graph: its `nodes`, `edges` and `meta`; axioms and the rest are skipped.
+struct Graph<'g, 'a>(&'g mut FirstGraph<'a>);
+
+impl<'de> DeserializeSeed<'de> for Graph<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Graph<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a graph object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let graph = self.0;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "nodes" => map.next_value_seed(Entries(&mut *graph, EntryKind::Node))?,
+                "edges" => map.next_value_seed(Entries(&mut *graph, EntryKind::Edge))?,
+                "meta" => {
+                    graph.position.start_entry();
+                    let (line, meta) = map.next_value_seed(Located(graph.position))?;
+                    graph.position.end_entry();
+                    graph
+                        .graph_meta(line, meta)
+                        .map_err(|e| graph.stop::<A::Error>(e))?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy)]
+enum EntryKind {
+    Node,
+    Edge,
+}
+
+/// The `nodes` or `edges` array, an entry at a time.
+struct Entries<'g, 'a>(&'g mut FirstGraph<'a>, EntryKind);
+
+impl<'de> DeserializeSeed<'de> for Entries<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entries<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of nodes or edges")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let Entries(graph, kind) = self;
+        loop {
+            graph.position.start_entry();
+            let next = seq.next_element_seed(Located(graph.position))?;
+            graph.position.end_entry();
+            let Some((line, value)) = next else {
+                return Ok(());
+            };
+            let read = match kind {
+                EntryKind::Node => graph.node(line, value),
+                EntryKind::Edge => graph.edge(line, value),
+            };
+            read.map_err(|e| graph.stop::<A::Error>(e))?;
+        }
+    }
+}
+
+/// One entry as a JSON value, with the line it starts on. serde_json has already read the
+/// entry's first byte when it calls this, so the line is that byte's.
+struct Located<'a>(&'a Position);
+
+impl<'de> DeserializeSeed<'de> for Located<'_> {
+    type Value = (u64, Value);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        let line = self.0.line.get();
+        Ok((line, Value::deserialize(deserializer)?))
+    }
+}
+
+impl FirstGraph<'_> {
+    /// Keeps the collector's error and stops the JSON reader.
+    fn stop<E: de::Error>(&mut self, error: IngestError) -> E {
+        self.stopped = Some(error);
+        E::custom("stopped")
+    }
+
+    fn node(&mut self, line: u64, value: Value) -> Result<(), IngestError> {
+        self.sink.rows += 1;
+        let id = value.get("id").and_then(Value::as_str).map(excerpt);
+        let about = |message: String| match &id {
+            Some(id) => format!("{id}: {message}"),
+            None => message,
+        };
+        let cx = RowContext {
+            file: self.file,
+            line,
+            source: self.sink.source,
+            prefixes: self.prefixes,
+        };
+        match node_row(value, &cx) {
+            Ok(None) => Ok(()),
+            Ok(Some(row)) => {
+                self.sink.add(self.file, line, row.concept)?;
+                match row.note {
+                    Some(note) => self.sink.note(self.file, line, about(note)),
+                    None => Ok(()),
+                }
+            }
+            Err(message) => self.sink.problem(self.file, line, about(message)),
+        }
+    }
+
+    fn edge(&mut self, line: u64, value: Value) -> Result<(), IngestError> {
+        self.sink.rows += 1;
+        match parent_edge(value) {
+            Ok(Some((subject, parent))) => {
+                self.parents.entry(subject).or_default().push(parent);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(message) => self
+                .sink
+                .problem(self.file, line, format!("edge: {message}")),
+        }
+    }
+
+    /// The version statements of the graph's `meta`; a wrong shape is noted, and the
+    /// catalogue's release then applies.
+    fn graph_meta(&mut self, line: u64, value: Value) -> Result<(), IngestError> {
+        match graph_versions(value) {
+            Ok((iri, info)) => {
+                self.version_iri = iri;
+                self.version_info = info;
+                Ok(())
+            }
+            Err(message) => {
+                let message = format!("graph meta: {message}; no release read from it");
+                self.sink.note(self.file, line, message)
+            }
+        }
+    }
+
+    /// Gives each read concept its `is_a` parents; subjects not read (properties, nodes
+    /// outside the prefixes) are dropped.
+    fn attach_parents(&mut self) {
+        let prov = Provenance {
+            source: self.sink.source,
+        };
+        for (subject, parents) in self.parents.drain() {
+            let Some(concept) = self.sink.concepts.get_mut(&subject) else {
+                continue;
+            };
+            concept.parents.extend(parents.into_iter().map(|iri| Link {
+                iri,
+                kind: LinkKind::SubClassOf,
+                prov,
+            }));
+        }
+    }
+
+    /// As the RDF reader ranks a file's version statements (`Extractor::best_candidate`): a
+    /// version IRI that names a date, then owl:versionInfo, then the version IRI's last segment.
+    fn release(&self) -> Option<FileRelease> {
+        let stated = |value: &Option<String>| {
+            let value = value.as_deref().map(str::trim)?;
+            (!value.is_empty()).then(|| value.to_string())
+        };
+        let of = |value: String, property: &str| {
+            Some(FileRelease {
+                value,
+                property: property.to_string(),
+            })
+        };
+        match (stated(&self.version_iri), stated(&self.version_info)) {
+            // normalize_release changes a value only when it finds a date in it.
+            (Some(iri), _) if normalize_release(&iri) != iri => {
+                of(normalize_release(&iri), "owl:versionIRI")
+            }
+            (_, Some(info)) => of(normalize_release(&info), "owl:versionInfo"),
+            (Some(iri), None) => {
+                let last = iri.trim_end_matches('/').rsplit('/').next().unwrap_or(&iri);
+                of(last.to_string(), "owl:versionIRI")
+            }
+            (None, None) => None,
+        }
+    }
+}
+
+/// `{"val": …}`: a definition or a cross-reference.
+#[derive(Deserialize)]
+struct Text {
+    #[serde(default)]
+    val: Option<String>,
+}
+
+/// `{"pred": …, "val": …}`: a synonym or a property value.
+#[derive(Deserialize)]
+struct PredicateValue {
+    pred: String,
+    #[serde(default)]
+    val: Option<String>,
+}
+
+/// The fields of a node's `meta` that are read; absent and `null` fields are empty.
+#[derive(Default)]
+struct Meta {
+    definition: Option<Text>,
+    synonyms: Vec<PredicateValue>,
+    xrefs: Vec<Text>,
+    deprecated: bool,
+    property_values: Vec<PredicateValue>,
+}
+
+impl Meta {
+    fn from_value(value: Value) -> Result<Meta, String> {
+        let Value::Object(mut fields) = value else {
+            return Err(format!("meta is not an object but {}", value_kind(&value)));
+        };
+        let fields = &mut fields;
+        Ok(Meta {
+            definition: meta_field(fields, "definition")?,
+            synonyms: meta_field(fields, "synonyms")?.unwrap_or_default(),
+            xrefs: meta_field(fields, "xrefs")?.unwrap_or_default(),
+            deprecated: meta_field(fields, "deprecated")?.unwrap_or_default(),
+            property_values: meta_field(fields, "basicPropertyValues")?.unwrap_or_default(),
+        })
+    }
+}
+
+/// A field of a node's `meta`, its error naming it as `meta.name`.
+fn meta_field<T: DeserializeOwned>(
+    fields: &mut Map<String, Value>,
+    name: &str,
+) -> Result<Option<T>, String> {
+    field(fields, name).map_err(|e| format!("meta.{e}"))
+}
+
+/// A field of the wanted type, `None` when absent or `null`, an error naming it otherwise.
+fn field<T: DeserializeOwned>(
+    fields: &mut Map<String, Value>,
+    name: &str,
+) -> Result<Option<T>, String> {
+    fields
+        .remove(name)
+        .filter(|value| !value.is_null())
+        .map(|value| serde_json::from_value(value).map_err(|e| format!("{name}: {e}")))
+        .transpose()
+}
+
+fn value_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The concept of a class node; `None` for a node that is not a class or lies outside the
+/// prefixes; notes on the parts left out.
+fn node_row(value: Value, cx: &RowContext<'_>) -> Result<Option<Row>, String> {
+    let Value::Object(mut fields) = value else {
+        return Err(format!("not a JSON object but {}", value_kind(&value)));
+    };
+    let id: String = field(&mut fields, "id")?.ok_or("no id")?;
+    let node_type: Option<String> = field(&mut fields, "type")?;
+    if node_type.as_deref() != Some(CLASS) || cx.prefixes.compress(&id).is_none() {
+        return Ok(None);
+    }
+    let iri = valid_iri(id).ok_or("the id is not an IRI")?;
+    let label: Option<String> = field(&mut fields, "lbl")?;
+    let meta = match field::<Value>(&mut fields, "meta")? {
+        Some(meta) => Meta::from_value(meta)?,
+        None => Meta::default(),
+    };
+    let label = match label.as_deref().map(str::trim) {
+        None if !meta.deprecated => return Err("no label".into()),
+        Some("") if !meta.deprecated => return Err("empty label".into()),
+        label => label.unwrap_or_default(),
+    };
+    let mut concept = cx.concept(iri, ConceptKind::Class);
+    concept.obsolete = meta.deprecated;
+    let mut notes = Vec::new();
+    add_labels(&mut concept, label, &meta, cx, &mut notes);
+    add_xrefs(&mut concept, &meta, cx);
+    add_property_values(&mut concept, &meta, cx, &mut notes);
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    Ok(Some(Row { concept, note }))
+}
+
+/// The label, the synonyms with their scopes, and the definition.
+fn add_labels(
+    concept: &mut Concept,
+    label: &str,
+    meta: &Meta,
+    cx: &RowContext<'_>,
+    notes: &mut Vec<String>,
+) {
+    let prov = cx.prov();
+    let of = |text: &str, kind| Label {
+        text: text.to_string(),
+        kind,
+        lang: None,
+        prov,
+    };
+    if !label.is_empty() {
+        concept.labels.push(of(label, LabelKind::Label));
+    }
+    for synonym in &meta.synonyms {
+        let text = synonym.val.as_deref().map(str::trim).unwrap_or_default();
+        if text.is_empty() {
+            continue;
+        }
+        match synonym_kind(&synonym.pred) {
+            Some(kind) => concept.labels.push(of(text, kind)),
+            None => notes.push(format!(
+                "synonym {} has the unknown scope {}; left out",
+                excerpt(text),
+                excerpt(&synonym.pred)
+            )),
+        }
+    }
+    let definition = meta.definition.as_ref().and_then(|d| d.val.as_deref());
+    if let Some(text) = definition.map(str::trim)
+        && !text.is_empty()
+    {
+        concept.definitions.push(Definition {
+            text: text.to_string(),
+            lang: None,
+            prov,
+        });
+    }
+}
+
+/// The label kind of a synonym predicate, as the RDF and OBO readers map the oboInOwl ones.
+fn synonym_kind(pred: &str) -> Option<LabelKind> {
+    Some(match pred.strip_prefix(OBO_IN_OWL).unwrap_or(pred) {
+        "hasExactSynonym" => LabelKind::ExactSynonym,
+        "hasRelatedSynonym" | "hasSynonym" => LabelKind::RelatedSynonym,
+        "hasBroadSynonym" => LabelKind::BroadSynonym,
+        "hasNarrowSynonym" => LabelKind::NarrowSynonym,
+        _ => return None,
+    })
+}
+
+/// Cross-references as oboInOwl:hasDbXref, as written (the OBO reader's `xref`).
+fn add_xrefs(concept: &mut Concept, meta: &Meta, cx: &RowContext<'_>) {
+    let targets = meta.xrefs.iter().filter_map(|x| x.val.as_deref());
+    for target in targets.map(str::trim).filter(|t| !t.is_empty()) {
+        concept.xrefs.push(Xref {
+            target: target.to_string(),
+            kind: XrefKind::DbXref,
+            qualifier: None,
+            prov: cx.prov(),
+        });
+    }
+}
+
+/// replaced_by and consider as IRIs (a target that is no identifier is kept as written, with
+/// a note), alternative ids as CURIEs.
+fn add_property_values(
+    concept: &mut Concept,
+    meta: &Meta,
+    cx: &RowContext<'_>,
+    notes: &mut Vec<String>,
+) {
+    for value in &meta.property_values {
+        let text = value.val.as_deref().map(str::trim).unwrap_or_default();
+        if text.is_empty() {
+            continue;
+        }
+        let kind = match value.pred.as_str() {
+            IAO_REPLACED_BY | OIO_REPLACED_BY => ReplacementKind::ReplacedBy,
+            OIO_CONSIDER => ReplacementKind::Consider,
+            OIO_ALT_ID => {
+                concept.alt_ids.push(alt_id(text, cx.prefixes));
+                continue;
+            }
+            _ => continue,
+        };
+        let target = target_iri(text, cx.prefixes).unwrap_or_else(|| {
+            notes.push(format!(
+                "replacement {} is not an IRI or CURIE; kept as written",
+                excerpt(text)
+            ));
+            text.to_string()
+        });
+        concept.replacements.push(Replacement {
+            kind,
+            target,
+            prov: cx.prov(),
+        });
+    }
+}
+
+/// An alternative id as OBO writes it (`DOID:8965`): an IRI is compressed when it can be.
+fn alt_id(text: &str, prefixes: &dyn Prefixes) -> String {
+    if text.contains("://")
+        && let Some(curie) = prefixes.compress(text)
+    {
+        return curie;
+    }
+    text.to_string()
+}
+
+/// A replacement's IRI: an IRI as it is, a CURIE through the registry, else the OBO PURL
+/// convention (as the OBO reader expands `replaced_by`).
+fn target_iri(text: &str, prefixes: &dyn Prefixes) -> Option<String> {
+    if text.contains("://") {
+        return valid_iri(text.to_string());
+    }
+    if text.contains(char::is_whitespace) {
+        return None;
+    }
+    prefixes
+        .expand(text)
+        .or_else(|| obo_purl(text))
+        .and_then(valid_iri)
+}
+
+/// The (subject, parent) of an `is_a` edge; `None` for other predicates and owl:Thing.
+fn parent_edge(value: Value) -> Result<Option<(String, String)>, String> {
+    let Value::Object(mut fields) = value else {
+        return Err(format!("not a JSON object but {}", value_kind(&value)));
+    };
+    let mut required = |name| -> Result<String, String> {
+        field(&mut fields, name)?.ok_or_else(|| format!("no {name}"))
+    };
+    let (subject, pred, object) = (required("sub")?, required("pred")?, required("obj")?);
+    if pred != IS_A || object == OWL_THING {
+        return Ok(None);
+    }
+    let parent = valid_iri(object.clone())
+        .ok_or_else(|| format!("the parent {} is not an IRI", excerpt(&object)))?;
+    Ok(Some((subject, parent)))
+}
+
+/// The graph meta's version IRI and owl:versionInfo.
+fn graph_versions(value: Value) -> Result<(Option<String>, Option<String>), String> {
+    let Value::Object(mut fields) = value else {
+        return Err(format!("not a JSON object but {}", value_kind(&value)));
+    };
+    let iri: Option<String> = field(&mut fields, "version")?;
+    let values: Vec<PredicateValue> =
+        field(&mut fields, "basicPropertyValues")?.unwrap_or_default();
+    let info = values
+        .into_iter()
+        .find(|v| v.pred == OWL_VERSION_INFO && v.val.is_some())
+        .and_then(|v| v.val);
+    Ok((iri, info))
+}
+
+fn valid_iri(iri: String) -> Option<String> {
+    oxiri::Iri::parse(iri.as_str()).is_ok().then_some(iri)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{read_str, try_read_str};
+    use super::super::{RowOutcome, TableConcepts, concept_triples};
+    use super::*;
+    use crate::ingest::TableFormat;
+
+    const OBO: &str = "http://purl.obolibrary.org/obo/";
+
+    fn graphs(json: &str) -> TableConcepts {
+        read_str(TableFormat::ObographsJson, &[("doid.json", json)])
+    }
+
+    fn find<'a>(read: &'a TableConcepts, local: &str) -> &'a Concept {
+        let iri = format!("{OBO}{local}");
+        read.concepts
+            .iter()
+            .find(|c| c.iri == iri)
+            .unwrap_or_else(|| panic!("{iri} is read"))
+    }
+
+    fn labels(concept: &Concept) -> Vec<(&str, LabelKind)> {
+        concept
+            .labels
+            .iter()
+            .map(|l| (l.text.as_str(), l.kind))
+            .collect()
+    }
+
+    /// The first graph has its meta after the nodes and edges, as DOID's has; the second is
+    /// an import.
+    const SAMPLE: &str = r#"{
+  "graphs" : [ {
+    "nodes" : [ {
+      "id" : "http://purl.obolibrary.org/obo/DOID_4",
+      "type" : "CLASS",
+      "lbl" : "disease",
+      "meta" : {
+        "definition" : { "val" : "A disposition to undergo pathological processes.", "xrefs" : [ ] },
+        "synonyms" : [
+          { "pred" : "hasExactSynonym", "val" : "disorder", "xrefs" : [ ] },
+          { "pred" : "hasRelatedSynonym", "val" : "condition" },
+          { "pred" : "hasBroadSynonym", "val" : "illness" },
+          { "pred" : "hasNarrowSynonym", "val" : "syndrome" } ],
+        "xrefs" : [ { "val" : "MESH:D004194" }, { "val" : "UMLS_CUI:C0012634" } ],
+        "basicPropertyValues" : [
+          { "pred" : "http://www.geneontology.org/formats/oboInOwl#hasAlternativeId", "val" : "DOID:1" },
+          { "pred" : "http://www.geneontology.org/formats/oboInOwl#hasAlternativeId",
+            "val" : "http://purl.obolibrary.org/obo/DOID_2" },
+          { "pred" : "http://www.geneontology.org/formats/oboInOwl#hasOBONamespace",
+            "val" : "disease_ontology" } ]
+      }
+    }, {
+      "id" : "http://purl.obolibrary.org/obo/DOID_12132",
+      "type" : "CLASS",
+      "lbl" : "Wegener's granulomatosis"
+    }, {
+      "id" : "http://purl.obolibrary.org/obo/DOID_8718",
+      "type" : "CLASS",
+      "lbl" : "obsolete carcinoma in situ",
+      "meta" : {
+        "deprecated" : true,
+        "basicPropertyValues" : [
+          { "pred" : "http://purl.obolibrary.org/obo/IAO_0100001",
+            "val" : "http://purl.obolibrary.org/obo/DOID_12132" },
+          { "pred" : "http://www.geneontology.org/formats/oboInOwl#consider", "val" : "DOID:4" } ]
+      }
+    }, {
+      "id" : "http://purl.obolibrary.org/obo/DOID_9",
+      "type" : "CLASS",
+      "meta" : { "deprecated" : true }
+    }, {
+      "id" : "http://purl.obolibrary.org/obo/IAO_0000115",
+      "type" : "PROPERTY",
+      "lbl" : "definition"
+    }, {
+      "id" : "http://purl.obolibrary.org/obo/doid#has_symptom",
+      "type" : "PROPERTY",
+      "lbl" : "has_symptom"
+    } ],
+    "edges" : [
+      { "sub" : "http://purl.obolibrary.org/obo/DOID_12132", "pred" : "is_a",
+        "obj" : "http://purl.obolibrary.org/obo/DOID_4" },
+      { "sub" : "http://purl.obolibrary.org/obo/DOID_12132",
+        "pred" : "http://purl.obolibrary.org/obo/BFO_0000050",
+        "obj" : "http://purl.obolibrary.org/obo/UBERON_0002048" },
+      { "sub" : "http://purl.obolibrary.org/obo/DOID_4", "pred" : "is_a",
+        "obj" : "http://www.w3.org/2002/07/owl#Thing" } ],
+    "id" : "http://purl.obolibrary.org/obo/doid.owl",
+    "meta" : {
+      "basicPropertyValues" : [
+        { "pred" : "http://www.w3.org/2002/07/owl#versionInfo", "val" : "not the release" } ],
+      "version" : "http://purl.obolibrary.org/obo/doid/releases/2018-07-05/doid.owl"
+    },
+    "logicalDefinitionAxioms" : [ { "definedClassId" : "x", "genusIds" : [ ] } ]
+  }, {
+    "nodes" : [ {
+      "id" : "http://purl.obolibrary.org/obo/CHEBI_15377",
+      "type" : "CLASS",
+      "lbl" : "water"
+    } ],
+    "edges" : [ { "sub" : "http://purl.obolibrary.org/obo/DOID_4", "pred" : "is_a",
+      "obj" : "http://purl.obolibrary.org/obo/CHEBI_15377" } ],
+    "id" : "http://purl.obolibrary.org/obo/doid/imports/chebi_import.owl",
+    "meta" : { "version" : "http://purl.obolibrary.org/obo/doid/imports/chebi_import.owl" }
+  } ]
+}"#;
+
+    #[test]
+    fn class_nodes_have_labels_synonyms_with_scopes_and_definitions() {
+        let read = graphs(SAMPLE);
+        assert!(read.problems.is_empty(), "{:?}", read.problems);
+        let disease = find(&read, "DOID_4");
+        assert_eq!(disease.kind, ConceptKind::Class);
+        assert_eq!(disease.curie.as_deref(), Some("DOID:4"));
+        assert_eq!(
+            labels(disease),
+            [
+                ("disease", LabelKind::Label),
+                ("disorder", LabelKind::ExactSynonym),
+                ("condition", LabelKind::RelatedSynonym),
+                ("illness", LabelKind::BroadSynonym),
+                ("syndrome", LabelKind::NarrowSynonym),
+            ]
+        );
+        assert_eq!(
+            disease.definitions[0].text,
+            "A disposition to undergo pathological processes."
+        );
+        assert!(!disease.obsolete);
+    }
+
+    #[test]
+    fn xrefs_are_db_xrefs_as_written_and_alt_ids_are_curies() {
+        let read = graphs(SAMPLE);
+        let disease = find(&read, "DOID_4");
+        let xrefs: Vec<(&str, XrefKind)> = disease
+            .xrefs
+            .iter()
+            .map(|x| (x.target.as_str(), x.kind))
+            .collect();
+        assert_eq!(
+            xrefs,
+            [
+                ("MESH:D004194", XrefKind::DbXref),
+                ("UMLS_CUI:C0012634", XrefKind::DbXref)
+            ]
+        );
+        assert_eq!(disease.alt_ids, ["DOID:1", "DOID:2"]);
+    }
+
+    #[test]
+    fn deprecated_nodes_are_obsolete_with_replaced_by_and_consider_as_iris() {
+        let read = graphs(SAMPLE);
+        let obsolete = find(&read, "DOID_8718");
+        assert!(obsolete.obsolete);
+        let targets: Vec<(ReplacementKind, &str)> = obsolete
+            .replacements
+            .iter()
+            .map(|r| (r.kind, r.target.as_str()))
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                (
+                    ReplacementKind::ReplacedBy,
+                    "http://purl.obolibrary.org/obo/DOID_12132"
+                ),
+                (
+                    ReplacementKind::Consider,
+                    "http://purl.obolibrary.org/obo/DOID_4"
+                ),
+            ]
+        );
+        let unlabelled = find(&read, "DOID_9");
+        assert!(unlabelled.obsolete && unlabelled.labels.is_empty());
+    }
+
+    #[test]
+    fn is_a_edges_are_parents_and_other_predicates_are_not() {
+        let read = graphs(SAMPLE);
+        let wegener = find(&read, "DOID_12132");
+        let parents: Vec<(&str, LinkKind)> = wegener
+            .parents
+            .iter()
+            .map(|l| (l.iri.as_str(), l.kind))
+            .collect();
+        assert_eq!(
+            parents,
+            [(
+                "http://purl.obolibrary.org/obo/DOID_4",
+                LinkKind::SubClassOf
+            )]
+        );
+        let disease = find(&read, "DOID_4");
+        assert!(disease.parents.is_empty(), "owl:Thing is no parent");
+        assert_eq!(disease.children[0].iri, wegener.iri);
+    }
+
+    #[test]
+    fn properties_and_import_graphs_are_not_read_but_nodes_and_edges_are_counted() {
+        let read = graphs(SAMPLE);
+        let iris: Vec<&str> = read.concepts.iter().map(|c| c.iri.as_str()).collect();
+        assert_eq!(iris.len(), 4, "{iris:?}");
+        assert!(
+            iris.iter()
+                .all(|iri| iri.starts_with("http://purl.obolibrary.org/obo/DOID_"))
+        );
+        assert_eq!(read.rows, 6 + 3, "the first graph's nodes and edges");
+    }
+
+    #[test]
+    fn the_version_iri_gives_the_release() {
+        let read = graphs(SAMPLE);
+        assert_eq!(
+            read.release,
+            Some(FileRelease {
+                value: "2018-07-05".into(),
+                property: "owl:versionIRI".into()
+            })
+        );
+    }
+
+    #[test]
+    fn version_info_gives_the_release_when_the_version_iri_names_no_date() {
+        let meta = |meta: &str| {
+            let json = format!("{{\"graphs\": [{{\"nodes\": [], \"meta\": {meta}}}]}}");
+            graphs(&json).release.map(|r| (r.value, r.property))
+        };
+        let info = r#"{"pred": "http://www.w3.org/2002/07/owl#versionInfo", "val": "v9.16"}"#;
+        let both = format!(
+            "{{\"version\": \"http://purl.obolibrary.org/obo/so/so.owl\", \
+             \"basicPropertyValues\": [{info}]}}"
+        );
+        assert_eq!(
+            meta(&both),
+            Some(("v9.16".into(), "owl:versionInfo".into()))
+        );
+        let iri_only = r#"{"version": "http://purl.obolibrary.org/obo/so/v4/so.owl"}"#;
+        assert_eq!(
+            meta(iri_only),
+            Some(("so.owl".into(), "owl:versionIRI".into())),
+            "the last segment, as the RDF reader takes it"
+        );
+        assert_eq!(meta("{}"), None);
+        let read = graphs("{\"graphs\": [{\"meta\": {\"version\": 7}}]}");
+        assert_eq!(read.release, None);
+        assert_eq!(read.problems[0].outcome, RowOutcome::KeptWithNote);
+        assert!(read.problems[0].message.starts_with("graph meta: version"));
+    }
+
+    #[test]
+    fn triples_state_scoped_synonyms_xrefs_and_replacements() {
+        let read = graphs(SAMPLE);
+        let prefixes = super::super::tests::test_prefixes();
+        let triples = |local: &str| {
+            let mut out = Vec::new();
+            concept_triples(find(&read, local), &prefixes, &mut out);
+            out.into_iter()
+                .map(|t| (t.predicate.as_str().to_string(), t.object.to_string()))
+                .collect::<Vec<_>>()
+        };
+        let has = |triples: &[(String, String)], p: &str, o: &str| {
+            triples.iter().any(|(tp, to)| tp == p && to == o)
+        };
+        let disease = triples("DOID_4");
+        let exact = LabelKind::ExactSynonym.predicate();
+        assert!(has(&disease, exact, "\"disorder\""));
+        let mesh = "<http://id.nlm.nih.gov/mesh/D004194>";
+        assert!(has(&disease, XrefKind::DbXref.predicate(), mesh));
+        let obsolete = triples("DOID_8718");
+        assert!(has(
+            &obsolete,
+            IAO_REPLACED_BY,
+            &format!("<{OBO}DOID_12132>")
+        ));
+    }
+
+    #[test]
+    fn wrong_shaped_nodes_and_edges_are_skipped_with_their_line_and_the_rest_loads() {
+        let json = "{\"graphs\": [{\"nodes\": [\n\
+                    \"not a node\",\n\
+                    {\"type\": \"CLASS\", \"lbl\": \"no id\"},\n\
+                    {\"id\": \"http://purl.obolibrary.org/obo/DOID_1\", \"type\": \"CLASS\"},\n\
+                    {\"id\": \"http://purl.obolibrary.org/obo/DOID_2\", \"type\": \"CLASS\",\n\
+                      \"lbl\": \"two\", \"meta\": {\"synonyms\": \"not a list\"}},\n\
+                    {\"id\": \"http://purl.obolibrary.org/obo/DOID_3\", \"type\": \"CLASS\",\n\
+                      \"lbl\": \"three\", \"meta\": {\"synonyms\": [\
+                        {\"pred\": \"hasOddSynonym\", \"val\": \"odd\"}]}},\n\
+                    {\"id\": \"http://purl.obolibrary.org/obo/DOID_4\", \"type\": \"CLASS\", \"lbl\": \"four\"}\n\
+                    ], \"edges\": [\n\
+                    {\"sub\": \"http://purl.obolibrary.org/obo/DOID_4\", \"pred\": \"is_a\"}\n\
+                    ]}]}";
+        let read = graphs(json);
+        let iris: Vec<&str> = read.concepts.iter().map(|c| c.iri.as_str()).collect();
+        assert_eq!(
+            iris,
+            [
+                "http://purl.obolibrary.org/obo/DOID_3",
+                "http://purl.obolibrary.org/obo/DOID_4"
+            ]
+        );
+        assert_eq!(read.rows, 7);
+        let problems: Vec<(u64, RowOutcome, &str)> = read
+            .problems
+            .iter()
+            .map(|p| (p.line, p.outcome, p.message.as_str()))
+            .collect();
+        let skipped = RowOutcome::Skipped;
+        let expected = [
+            (2, skipped, "not a JSON object but a string"),
+            (3, skipped, "no id"),
+            (
+                4,
+                skipped,
+                "\"http://purl.obolibrary.org/obo/DOID_1\": no label",
+            ),
+            (5, skipped, "DOID_2\": meta.synonyms: invalid type"),
+            (
+                7,
+                RowOutcome::KeptWithNote,
+                "unknown scope \"hasOddSynonym\"",
+            ),
+            (11, skipped, "edge: no obj"),
+        ];
+        assert_eq!(problems.len(), expected.len(), "{problems:?}");
+        for (got, (line, outcome, says)) in problems.iter().zip(expected) {
+            assert_eq!((got.0, got.1), (line, outcome), "{got:?}");
+            assert!(got.2.contains(says), "{got:?}");
+        }
+    }
+
+    #[test]
+    fn broken_json_is_a_located_error() {
+        let broken = "{\"graphs\": [{\"nodes\": [\n  {\"id\": \"x\" \"type\": \"CLASS\"}\n]}]}";
+        for (json, line, column, says) in [
+            (broken, 2, 14, "expected `,` or `}`"),
+            (
+                "{\"graphs\": [{\"nodes\": [",
+                1,
+                23,
+                "EOF while parsing a list",
+            ),
+            ("[]", 1, 1, "an OBO Graphs JSON object"),
+            ("{\"graphs\": {}}", 1, 12, "an array of graphs"),
+            ("{\"graphs\": []} trailing", 1, 16, "trailing characters"),
+            ("", 1, 0, "EOF while parsing a value"),
+        ] {
+            let error =
+                try_read_str(TableFormat::ObographsJson, &[("bad.json", json)]).expect_err(json);
+            let location = error.location().unwrap_or_else(|| panic!("{error}"));
+            assert_eq!(
+                (location.line, location.column),
+                (line, column),
+                "{json}: {error}"
+            );
+            let text = error.to_string();
+            assert!(
+                text.starts_with("bad.json:") && text.contains(says),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_document_without_graphs_is_refused() {
+        let error = try_read_str(
+            TableFormat::ObographsJson,
+            &[("x.json", "{\"MONDO:1\": {}}")],
+        )
+        .expect_err("no graphs");
+        assert!(error.to_string().contains("OBO Graphs"), "{error}");
+    }
+
+    #[test]
+    fn an_overlong_node_stops_the_source_but_long_skipped_sections_do_not() {
+        let long = "x".repeat(MAX_ENTRY_BYTES as usize);
+        let axioms = format!("{{\"graphs\": [{{\"axioms\": [\"{long}\"], \"nodes\": []}}]}}");
+        assert!(graphs(&axioms).problems.is_empty());
+        let node = format!("{{\"graphs\": [{{\"nodes\": [{{\"lbl\": \"{long}\"}}]}}]}}");
+        let error =
+            try_read_str(TableFormat::ObographsJson, &[("big.json", &node)]).expect_err("too long");
+        assert!(error.to_string().contains("longer than"), "{error}");
+        assert!(error.location().is_some());
+    }
+}
