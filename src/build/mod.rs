@@ -87,6 +87,10 @@ pub enum BuildError {
     FullText(#[from] crate::index::fulltext::FullTextError),
     #[error("name rules {}: {message}", path.display())]
     NameRules { path: PathBuf, message: String },
+    #[error(
+        "source '{id}': two entries are both release '{release}' once read (a file states its own release); give each entry a file of another release"
+    )]
+    ReleaseClash { id: String, release: String },
     #[error("no source could be built")]
     Empty,
     #[error("the index would hold {0}")]
@@ -224,17 +228,27 @@ fn read_concept_sources(
     observer: &dyn BuildObserver,
     sinks: &mut Sinks<'_, '_>,
 ) -> Result<(Vec<SourceRecord>, Vec<SkippedSource>), BuildError> {
-    let mut records = Vec::new();
+    let mut records: Vec<SourceRecord> = Vec::new();
     let mut skipped = Vec::new();
-    for spec in catalog.sources.iter().filter(|s| !is_mapping_set(s)) {
-        let files = catalog.files(spec);
-        if let Some(reason) = missing_file(catalog, spec, &files, options.keep_going, observer)? {
-            skipped.push(SkippedSource {
-                id: spec.id.clone(),
-                reason,
-            });
+    let mut loadable = vec![false; catalog.sources.len()];
+    for (at, spec) in catalog.sources.iter().enumerate() {
+        if is_mapping_set(spec) {
             continue;
         }
+        let files = catalog.files(spec);
+        match missing_file(catalog, spec, &files, options.keep_going, observer)? {
+            Some(reason) => skipped.push(SkippedSource {
+                id: spec.id.clone(),
+                reason,
+            }),
+            None => loadable[at] = true,
+        }
+    }
+    for (at, spec) in catalog.sources.iter().enumerate() {
+        if !loadable[at] {
+            continue;
+        }
+        let files = catalog.files(spec);
         let Ok(idx) = SourceIdx::try_from(records.len()) else {
             return Err(BuildError::TooLarge("more than 65,535 sources"));
         };
@@ -247,9 +261,16 @@ fn read_concept_sources(
             _ => read::ingest_source(idx, spec, &catalog.file(spec), prefixes, store, observer),
         };
         match read {
-            Ok((record, concepts)) => {
+            Ok((mut record, concepts)) => {
+                record.current = catalog.is_current(at, |i| loadable[i]);
+                if let Some(earlier) = records.iter().find(|r| r.graph == record.graph) {
+                    return Err(BuildError::ReleaseClash {
+                        id: spec.id.clone(),
+                        release: earlier.release.clone(),
+                    });
+                }
                 observer.source_finished(&spec.id, &record, started.elapsed().as_secs_f64());
-                records.push(write_concept_source(spec, idx, record, concepts, sinks)?);
+                records.push(write_concept_source(idx, record, concepts, sinks)?);
             }
             Err(error) if options.keep_going => {
                 observer.source_skipped(&spec.id, &error.to_string());
@@ -270,7 +291,6 @@ fn read_concept_sources(
 /// Writes one read source into the index and the mapping builder; its concepts are dropped
 /// once written. A failure here is the build's, never the source's (no keep_going).
 fn write_concept_source(
-    spec: &SourceSpec,
     idx: SourceIdx,
     mut record: SourceRecord,
     concepts: Vec<Concept>,
@@ -278,8 +298,12 @@ fn write_concept_source(
 ) -> Result<SourceRecord, BuildError> {
     record.top_concepts = top_concepts(&concepts);
     record.id_shapes = id_shapes(&concepts);
-    record.first_concept = sinks.writer.add_source(&spec.id, &concepts)?;
-    sinks.mappings.add_source_xrefs(idx, &concepts);
+    record.first_concept = sinks.writer.add_source(&record.key(), &concepts)?;
+    // Mappings answer from current releases: an older release's xrefs would still read as
+    // asserted after the source dropped them.
+    if record.current {
+        sinks.mappings.add_source_xrefs(idx, &concepts);
+    }
     Ok(record)
 }
 
@@ -457,6 +481,7 @@ fn source_record(
         format: format.name().to_string(),
         release,
         release_origin,
+        current: true,
         graph,
         files,
         license: spec.license.clone(),

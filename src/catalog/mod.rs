@@ -62,8 +62,9 @@ pub struct SourceSpec {
     pub id: String,
     pub title: String,
     pub kind: SourceKind,
-    /// obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv, gene-info or compact-json (for obo
-    /// and owl sources); guessed from the file name when absent (never for JSON).
+    /// obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv, gene-info, compact-json or
+    /// obographs-json (for obo and owl sources); guessed from the file name when absent (never
+    /// for JSON).
     #[serde(default)]
     pub format: Option<String>,
     /// Relative to the catalogue file.
@@ -216,18 +217,32 @@ impl Catalog {
                     source.id
                 )));
             }
-            if let Some(first) = ids.insert(source.id.as_str(), lines.get(at).copied()) {
-                let first = first
-                    .map(|l| format!(" (first at line {l})"))
-                    .unwrap_or_default();
+            if let Some(release) = &source.release
+                && let Err(problem) = crate::model::check_release(release)
+            {
                 return Err(invalid(format!(
-                    "source id '{}' appears twice{first}",
-                    source.id
+                    "source '{}': release '{}': {problem}",
+                    source.id,
+                    release.escape_debug()
                 )));
             }
+            if let Some(&first) = ids.get(source.id.as_str()) {
+                let earlier: &SourceSpec = &self.sources[first];
+                let first_line = lines
+                    .get(first)
+                    .map(|l| format!(" (first at line {l})"))
+                    .unwrap_or_default();
+                if let Some(problem) = release_clash(earlier, source) {
+                    return Err(invalid(format!(
+                        "source id '{}' appears twice{first_line}: {problem}",
+                        source.id
+                    )));
+                }
+            }
+            ids.entry(source.id.as_str()).or_insert(at);
             if source.format().is_none() {
                 return Err(invalid(format!(
-                    "source '{}': unknown format; use obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv, gene-info, compact-json, sssom-tsv or gilda-tsv",
+                    "source '{}': unknown format; use obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv, gene-info, compact-json, obographs-json, sssom-tsv or gilda-tsv",
                     source.id
                 )));
             }
@@ -249,6 +264,23 @@ impl Catalog {
         Ok(())
     }
 
+    /// Whether entry `at` is the current release of its source among the entries `loadable`
+    /// says can be read: the newest by release date where every release is a date, else the
+    /// last in catalogue order.
+    pub fn is_current(&self, at: usize, loadable: impl Fn(usize) -> bool) -> bool {
+        let Some(spec) = self.sources.get(at) else {
+            return false;
+        };
+        let same: Vec<usize> = (0..self.sources.len())
+            .filter(|&i| self.sources[i].id == spec.id && loadable(i))
+            .collect();
+        let releases: Vec<&str> = same
+            .iter()
+            .map(|&i| self.sources[i].release.as_deref().unwrap_or(""))
+            .collect();
+        crate::model::newest_release(&releases).and_then(|i| same.get(i).copied()) == Some(at)
+    }
+
     /// A path written in the catalogue, resolved against the catalogue's directory.
     pub fn resolve(&self, path: &Path) -> PathBuf {
         self.dir.join(path)
@@ -265,6 +297,19 @@ impl Catalog {
             .chain(&source.more_paths)
             .map(|p| self.dir.join(p))
             .collect()
+    }
+}
+
+/// Why two entries with one id cannot be two releases of one source: each must state its
+/// release, the releases must differ, and both must declare the same prefixes.
+fn release_clash(earlier: &SourceSpec, later: &SourceSpec) -> Option<String> {
+    match (&earlier.release, &later.release) {
+        (Some(a), Some(b)) if a == b => Some(format!("both entries are release '{a}'")),
+        (Some(_), Some(_)) if earlier.prefixes != later.prefixes => {
+            Some("releases of one source must declare the same prefixes".into())
+        }
+        (Some(_), Some(_)) => None,
+        _ => Some("releases of one source must each state `release`".into()),
     }
 }
 
@@ -287,6 +332,48 @@ mod tests {
         let error = load_text(&text).expect_err("repeated id").to_string();
         assert!(error.contains("sources.toml:13:"), "{error}");
         assert!(error.contains("first at line 3"), "{error}");
+        assert!(error.contains("must each state `release`"), "{error}");
+    }
+
+    fn release(release: &str, prefix: &str) -> String {
+        ENTRY.replace(
+            "scope = \"x\"\n",
+            &format!(
+                "scope = \"x\"\nrelease = \"{release}\"\nprefixes = [{{ prefix = \"{prefix}\", uri_prefix = \"http://x/{prefix}_\" }}]\n"
+            ),
+        )
+    }
+
+    #[test]
+    fn one_id_with_two_releases_is_two_releases_of_one_source_and_the_newer_is_current() {
+        let text = format!(
+            "{}{}",
+            release("2026-05-05", "HP"),
+            release("2025-02-04", "HP")
+        );
+        let catalog = load_text(&text).expect("two releases");
+        assert!(catalog.is_current(0, |_| true));
+        assert!(!catalog.is_current(1, |_| true));
+        assert!(catalog.is_current(1, |i| i == 1), "the newest loadable one");
+    }
+
+    #[test]
+    fn two_releases_that_clash_name_both_entries_and_why() {
+        let same = format!("{}{}", release("2025", "HP"), release("2025", "HP"));
+        let error = load_text(&same).expect_err("same release").to_string();
+        assert!(
+            error.contains("sources.toml:12:") && error.contains("first at line 1"),
+            "{error}"
+        );
+        assert!(error.contains("both entries are release '2025'"), "{error}");
+        let prefixes = format!("{}{}", release("2024", "HP"), release("2025", "XP"));
+        let error = load_text(&prefixes)
+            .expect_err("prefixes differ")
+            .to_string();
+        assert!(error.contains("same prefixes"), "{error}");
+        let control = release("20\\u0007", "HP");
+        let error = load_text(&control).expect_err("bad release").to_string();
+        assert!(error.contains("date or version"), "{error}");
     }
 
     #[test]

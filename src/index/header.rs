@@ -13,7 +13,7 @@ use memmap2::Mmap;
 
 /// Bumped whenever a file layout under a build directory changes. 7: binary files start with
 /// a header and the manifest records every file's length and checksum.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;

@@ -170,6 +170,9 @@ pub struct SourceRecord {
     pub format: String,
     pub release: String,
     pub release_origin: ReleaseOrigin,
+    /// Whether this is the source's current release (its newest loaded one), which answers
+    /// by default; older releases answer when pinned.
+    pub current: bool,
     /// The named graph holding this release's triples.
     pub graph: String,
     /// The files read, in order (one for most sources; MeSH's tables are two).
@@ -190,6 +193,26 @@ pub struct SourceRecord {
     /// The shape of the local ids this source uses, per prefix.
     #[serde(default)]
     pub id_shapes: Vec<IdShape>,
+}
+
+impl SourceRecord {
+    /// How filters and the full-text index name this release: the id for the current
+    /// release, `id@release` for an older one.
+    pub fn key(&self) -> String {
+        if self.current {
+            self.id.clone()
+        } else {
+            format!("{}@{}", self.id, self.release)
+        }
+    }
+
+    /// Whether a source filter entry (`mondo`, or `mondo@2025-02-04`) selects this release.
+    pub fn selected_by(&self, entry: &str) -> bool {
+        match entry.split_once('@') {
+            Some((id, release)) => id == self.id && release == self.release,
+            None => self.current && entry == self.id,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -316,8 +339,26 @@ impl Manifest {
         self.mapping_sets.iter().filter(move |s| s.source == source)
     }
 
+    /// The current release of the source with this id.
     pub fn source(&self, id: &str) -> Option<&SourceRecord> {
-        self.sources.iter().find(|s| s.id == id)
+        self.sources.iter().find(|s| s.id == id && s.current)
+    }
+
+    /// Every loaded release of the source with this id, in catalogue order.
+    pub fn releases<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a SourceRecord> + 'a {
+        self.sources.iter().filter(move |s| s.id == id)
+    }
+
+    /// The loaded release `release` of source `id`.
+    pub fn release(&self, id: &str, release: &str) -> Option<&SourceRecord> {
+        self.sources
+            .iter()
+            .find(|s| s.id == id && s.release == release)
+    }
+
+    /// Whether some source has more than one release loaded.
+    pub fn has_older_releases(&self) -> bool {
+        self.sources.iter().any(|s| !s.current)
     }
 
     /// What the manifest records of the build file with this name.

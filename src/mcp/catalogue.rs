@@ -1,8 +1,8 @@
 //! The tool catalogue as clients see it. Every tool's schemas are read by the model on every
 //! turn, so output schemas are sent compact: types, enums and structure, without per-field
-//! prose, number formats, `required` lists or the envelope's echo and release parts (the same in
-//! every tool, and described once in the instructions). The answers themselves are unchanged
-//! and still conform. A test keeps the whole `tools/list` under 24 KB.
+//! prose, number formats, `required` lists or the envelope's fields besides `result` (the same
+//! in every tool, and described once in the instructions). The answers themselves are unchanged
+//! and still conform. A test keeps the whole `tools/list` under 26 KB.
 
 use std::sync::Arc;
 
@@ -80,18 +80,15 @@ fn never_null(map: &mut JsonObject) {
     }
 }
 
-/// An output schema as sent: compact, with the envelope's `query` and `sources` as plain
-/// object and array (their definitions dropped).
+/// An output schema as sent: compact, with the envelope's own fields left out (an object
+/// schema allows them, and the instructions describe them once): only `result` is spelled out.
 pub fn compact_output_schema(schema: &JsonObject) -> JsonObject {
     let mut value = Value::Object(schema.clone());
     compact(&mut value);
-    if let Some(properties) = value.get_mut("properties").and_then(Value::as_object_mut) {
-        if properties.contains_key("query") {
-            properties.insert("query".into(), json!({ "type": "object" }));
-        }
-        if properties.contains_key("sources") {
-            properties.insert("sources".into(), json!({ "type": "array" }));
-        }
+    if let Some(properties) = value.get_mut("properties").and_then(Value::as_object_mut)
+        && properties.contains_key("result")
+    {
+        properties.retain(|name, _| name == "result");
     }
     if let Some(defs) = value.get_mut("$defs").and_then(Value::as_object_mut) {
         for unused in ["QueryEcho", "SourceRelease"] {
@@ -104,16 +101,25 @@ pub fn compact_output_schema(schema: &JsonObject) -> JsonObject {
             }
         }
     }
-    // Below the root, `properties` says an object already (the root keeps its type: MCP
-    // requires an object there).
+    // Below the root, `properties` says an object already and `items` an array (the root
+    // keeps its type: MCP requires an object there).
+    let implied = |map: &mut JsonObject| {
+        let implied = match map.get("type").and_then(Value::as_str) {
+            Some("object") => map.contains_key("properties"),
+            Some("array") => map.contains_key("items"),
+            _ => false,
+        };
+        if implied {
+            map.remove("type");
+        }
+    };
     if let Some(defs) = value.get_mut("$defs").and_then(Value::as_object_mut) {
-        defs.values_mut().for_each(|def| {
-            each_schema(def, &|map| {
-                if map.contains_key("properties") && map.get("type") == Some(&json!("object")) {
-                    map.remove("type");
-                }
-            })
-        });
+        defs.values_mut().for_each(|def| each_schema(def, &implied));
+    }
+    if let Some(properties) = value.get_mut("properties").and_then(Value::as_object_mut) {
+        properties
+            .values_mut()
+            .for_each(|property| each_schema(property, &implied));
     }
     match value {
         Value::Object(map) => map,
@@ -160,7 +166,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prose_formats_and_nulls_go_and_types_and_enums_stay() {
+    fn prose_formats_nulls_and_the_envelope_go_and_types_and_enums_stay() {
         let schema = json!({
             "type": "object",
             "description": "an envelope",
@@ -168,14 +174,18 @@ mod tests {
             "properties": {
                 "query": { "$ref": "#/$defs/QueryEcho", "description": "what was asked" },
                 "total": { "type": "integer", "format": "uint64", "minimum": 0 },
-                "result": { "$ref": "#/$defs/Answer" },
-                "title": { "type": "string", "description": "a field named like a keyword" },
-                "label": { "type": ["string", "null"] },
-                "via": { "anyOf": [{ "$ref": "#/$defs/Answer" }, { "type": "null" }] }
+                "result": { "$ref": "#/$defs/Answer" }
             },
             "$defs": {
                 "QueryEcho": { "type": "object", "properties": { "input": {} } },
-                "Answer": { "type": "object", "properties": { "kind": { "type": "string", "enum": ["a", "b"] } } }
+                "Answer": { "type": "object", "properties": {
+                    "kind": { "type": "string", "enum": ["a", "b"] },
+                    "count": { "type": "integer", "format": "uint64", "minimum": 0 },
+                    "title": { "type": "string", "description": "a field named like a keyword" },
+                    "label": { "type": ["string", "null"] },
+                    "via": { "anyOf": [{ "$ref": "#/$defs/Answer" }, { "type": "null" }] },
+                    "tags": { "type": "array", "items": { "type": "string" } }
+                } }
             }
         });
         let Value::Object(schema) = schema else {
@@ -186,16 +196,16 @@ mod tests {
             compacted,
             json!({
                 "type": "object",
-                "properties": {
-                    "query": { "type": "object" },
-                    "total": { "type": "integer" },
-                    "result": { "$ref": "#/$defs/Answer" },
-                    "title": { "type": "string" },
-                    "label": { "type": "string" },
-                    "via": { "$ref": "#/$defs/Answer" }
-                },
+                "properties": { "result": { "$ref": "#/$defs/Answer" } },
                 "$defs": {
-                    "Answer": { "properties": { "kind": { "enum": ["a", "b"] } } }
+                    "Answer": { "properties": {
+                        "kind": { "enum": ["a", "b"] },
+                        "count": { "type": "integer" },
+                        "title": { "type": "string" },
+                        "label": { "type": "string" },
+                        "via": { "$ref": "#/$defs/Answer" },
+                        "tags": { "items": { "type": "string" } }
+                    } }
                 }
             })
         );

@@ -57,6 +57,7 @@ pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Vec<String> {
             .manifest()
             .sources
             .iter()
+            .filter(|s| s.current)
             .map(|s| s.id.clone())
             .filter(|id| id.starts_with(value))
             .take(MAX)

@@ -3,6 +3,7 @@
 //! still serialize registry and manifest records directly (`PrefixRecord`,
 //! `MappingSetRecord`, `InputFile`).
 
+pub use super::dto_changes::*;
 pub use super::dto_mapping::*;
 pub use super::dto_passage::*;
 pub use super::dto_query::*;
@@ -171,6 +172,9 @@ pub struct Resolution {
     /// For `ambiguous_input`: every prefix the bare local id could belong to.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub readings: Vec<ReadingDto>,
+    /// Where several releases are loaded: each, and how it holds the identifier.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub releases: Vec<ReleaseHeld>,
 }
 
 /// A prefix in brief; `resource` reads the whole registry record.
@@ -352,6 +356,9 @@ pub struct ConceptDetail {
     pub concept: ConceptSummary,
     /// The release of the concept's source.
     pub release: String,
+    /// Where several releases are loaded: each, and how it holds the concept.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub releases: Vec<ReleaseHeld>,
     pub labels: Vec<LabelDto>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub definitions: Vec<DefinitionDto>,
@@ -390,6 +397,9 @@ pub struct SourceInfo {
     pub release: String,
     /// `file` (see `release_statement`), `catalogue` or `unknown`.
     pub release_origin: Tag<ReleaseOrigin>,
+    /// An older release: the current one. Pin this one with `id@release`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
     /// For a release the file states: the property that states it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub release_statement: Option<String>,
@@ -437,10 +447,21 @@ pub struct NotLoaded {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IdentifierArgs {
-    /// A CURIE (HP:0000118, mesh:D009203, NCBIGene:7157), an IRI
-    /// (http://purl.obolibrary.org/obo/HP_0000118, https://identifiers.org/mesh:D009203) or an
-    /// OBO-style id (HP_0000118); any letter case and any Bioregistry prefix synonym.
+    /// A CURIE (HP:0000118, mesh:D009203), an IRI or an OBO id (HP_0000118), in any case
+    /// and prefix synonym; `@release` pins one (MONDO:0000030@2025-02-04).
     pub identifier: String,
+    /// Answer from this loaded release. Default: the current one.
+    #[serde(default)]
+    pub release: Option<String>,
+}
+
+/// A loaded release of the concept's source and how it holds the identifier.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ReleaseHeld {
+    pub release: String,
+    pub held: Tag<crate::resolve::HeldAs>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub current: bool,
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -448,8 +469,8 @@ pub struct IdentifierArgs {
 pub struct FindArgs {
     /// The name to look for, e.g. "Abnormality of body height".
     pub text: String,
-    /// Candidates only from these source ids; names are still read from every source.
-    /// Default: all.
+    /// Candidates only from these source ids (`id@release` pins an older release); names
+    /// are still read from every source. Default: all, current releases.
     #[serde(default)]
     pub sources: Option<Vec<String>>,
     /// Include obsolete concepts. Default: false (they are counted, not listed).

@@ -105,7 +105,10 @@ const TOOL_GUIDE: &str = "TOOL GUIDE\n\
          map_identifier (map_identifiers for a list). Every candidate says who stated it, how \
          (predicate: hasDbXref is only a cross-reference, not the same thing), how sure, and \
          whether it is inferred (with its path); read negatives and conflicts before choosing.\n\
-         - Unsure what is loaded or which release? Call list_sources.\n\
+         - Unsure what is loaded or which release? Call list_sources. Where a source has \
+         several releases, the current one answers; pin another with MONDO:0000030@2025-02-04, \
+         `release`, or sources [\"mondo@2025-02-04\"]; what_changed says what changed between \
+         releases, for one identifier or a whole source.\n\
          - Want to check or go beyond an answer? describe_schema says how each source's graph \
          is shaped (classes, predicates, counts, example queries); sparql_query runs an \
          answer's sparql, or any read-only query, with a row cap and a deadline.\n\
@@ -113,8 +116,9 @@ const TOOL_GUIDE: &str = "TOOL GUIDE\n\
          otherwise choose among the candidates by match_kind and source; \
          (2) identifier -> resolve_identifier -> if obsolete, get_concept on each replacement; \
          (3) hierarchy -> get_concept, then get_concept on a parent or child.\n\
-         Every answer carries the source releases, the index build id and a SPARQL query that \
-         re-runs it. A prefix's pattern, example and URI prefixes are at ontoresolve://prefix/{prefix}.\n\n";
+         Every answer is an envelope: query (what was asked and how it was read), total, \
+         returned, truncated and cursor (the next page), sources (the releases used), index (the \
+         build id), sparql (a query that re-runs it), suggestion, and result. A prefix's pattern, example and URI prefixes are at ontoresolve://prefix/{prefix}.\n\n";
 
 /// Each source's, mapping set's and the registry's licence and attribution, stated once here
 /// rather than in every answer.

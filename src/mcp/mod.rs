@@ -8,6 +8,7 @@ mod client_places;
 mod completion;
 pub mod cursor;
 pub mod dto;
+pub mod dto_changes;
 pub mod dto_mapping;
 pub mod dto_passage;
 pub mod dto_query;

@@ -55,10 +55,12 @@ pub(super) fn prefix_resource(r: &Resolver, record: crate::resolve::RecordId) ->
         )
 }
 
-/// Sources first, then the prefixes they use, then each source's top concepts.
+/// Sources first (each once: its resource lists its releases), then the prefixes they use,
+/// then each source's top concepts in its current release.
 pub(super) fn all_listed(r: &Resolver) -> Vec<Resource> {
     let m = r.manifest();
-    let mut out: Vec<Resource> = m.sources.iter().map(source_resource).collect();
+    let current = || m.sources.iter().filter(|s| s.current);
+    let mut out: Vec<Resource> = current().map(source_resource).collect();
     out.extend(tools::mapping_set_entries(r).into_iter().map(
             |(id, title, license, rows)| {
                 Resource::new(format!("ontoresolve://mapping-set/{id}"), id.clone())
@@ -72,7 +74,7 @@ pub(super) fn all_listed(r: &Resolver) -> Vec<Resource> {
             .iter()
             .filter_map(|&record| prefix_resource(r, record)),
     );
-    for s in &m.sources {
+    for s in current() {
         out.extend(
             s.top_concepts
                 .iter()
@@ -93,9 +95,11 @@ pub(super) fn read_concept(r: &Resolver, uri: &str) -> Option<Vec<ResourceConten
         None => uri,
     };
     // Damage is logged (naming the file); a resource has no other way to say it.
+    // `…/concept/MONDO:0000030@2025-02-04` reads that release.
     let (_, outcome) = r
-        .resolve_identifier(key)
+        .resolve_identifier_in(key, None)
         .inspect_err(|e| crate::resolve::damage::report(e))
+        .ok()?
         .ok()?;
     let id = match outcome {
         Outcome::Found(m) => m.first()?.concept,
@@ -163,8 +167,9 @@ pub(super) const LIST_SCOPE: &str = "resources/list";
 pub(super) fn contents(resolver: &Resolver, uri: &str) -> Option<Vec<ResourceContents>> {
     if let Some(id) = uri.strip_prefix("ontoresolve://source/") {
         resolver.manifest().source(id).and_then(|s| {
-            let info = tools::source_info(s);
-            let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "files": s.files, "top_concepts": s.top_concepts });
+            let info = tools::source_info(resolver, s);
+            let releases: Vec<_> = resolver.manifest().releases(id).map(|s| tools::source_info(resolver, s)).collect();
+            let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "files": s.files, "top_concepts": s.top_concepts, "releases": releases });
             Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
         })
     } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {

@@ -15,7 +15,7 @@ impl OntoServer {
     /// What is this identifier?
     #[tool(
         input_schema = schema_for_type::<IdentifierArgs>(),
-        description = "What is this identifier? Normalizes any spelling (any case, prefix synonyms such as EntrezGene, PREFIX_local, IRIs, identifiers.org links) with the Bioregistry, records each step, and says found, obsolete (each replacement followed to a live concept), not_in_loaded_sources (with a resolver link) or ambiguous_input (each reading of a bare local id). Malformed ids and unknown prefixes are errors naming the pattern, an example or the closest prefixes.",
+        description = "What is this identifier? Normalizes any spelling (case, prefix synonyms, PREFIX_local, IRIs) with the Bioregistry, records each step, and says found, obsolete (each replacement followed), not_in_loaded_sources, not_in_release or ambiguous_input. `@release` or `release` pins an older release. Malformed ids and unknown prefixes are errors naming the pattern or closest prefixes.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -35,7 +35,7 @@ impl OntoServer {
     /// Which concepts have this name?
     #[tool(
         input_schema = schema_for_type::<FindArgs>(),
-        description = "Which concepts have this name? Tries it as a label or synonym, a name variant (plural, word order, British spelling, 'cancer' for 'neoplasm'), through exact mappings (via_mapping), as a near spelling and in full text, ranked by match_kind. `sources` limits candidates, not names. Short inputs in capitals are abbreviations (case-exact first). `ambiguous` says a name names several concepts: choose by match_kind and source. Obsolete ones are hidden unless include_obsolete, and counted.",
+        description = "Which concepts have this name? Tries it as a label or synonym, a name variant (plural, word order, 'cancer' for 'neoplasm'), via exact mappings, a former label, a near spelling and full text, ranked by match_kind. Short capitals are abbreviations (case-exact first). `ambiguous`: several concepts; choose by match_kind and source. Obsolete ones are counted, listed with include_obsolete.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -54,7 +54,7 @@ impl OntoServer {
     /// Which concepts does this passage mention?
     #[tool(
         input_schema = schema_for_type::<PassageArgs>(),
-        description = "Which concepts does this passage mention? Finds every loaded name in the text (longest first, variants too), grounds each as find_concepts does, and abbreviations the passage defines ('Huntington disease (HD)') through their long form first. Spans are character offsets.",
+        description = "Which concepts does this passage mention? Every loaded name in the text (longest first), each grounded as find_concepts does; abbreviations it defines ('Huntington disease (HD)') through their long form. Spans are character offsets.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -74,7 +74,7 @@ impl OntoServer {
     /// What is this identifier in other vocabularies?
     #[tool(
         input_schema = schema_for_type::<MapArgs>(),
-        description = "What is this identifier in other vocabularies? Every candidate from the loaded SSSOM sets and the sources' cross-references, ranked curated asserted > source xref > other asserted > predicted > inferred, each with predicate (hasDbXref is never exactMatch), justification, confidence, cardinality and one evidence entry per statement. Inferred ones (SSSOM chaining, at most 2 hops) carry their path. Not statements are listed apart and block what they contradict; predictions are hidden unless include_predicted.",
+        description = "What is this identifier in other vocabularies? Every candidate from the SSSOM sets and the sources' xrefs, ranked curated > source xref > other asserted > predicted > inferred, each with predicate (hasDbXref is never exactMatch), justification, confidence, cardinality and its evidence. Inferred ones (at most 2 hops) carry their path. Negatives are listed apart and block what they contradict; predictions need include_predicted.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -94,7 +94,7 @@ impl OntoServer {
     /// The same for a list.
     #[tool(
         input_schema = schema_for_type::<MapBatchArgs>(),
-        description = "map_identifier for up to 1,000 identifiers in compact rows: per input its outcome, each candidate's object, label, status, predicate, justification, confidence, tier, sources and path, negatives and conflicts. Every input gets a row, in order.",
+        description = "map_identifier for up to 1,000 identifiers in compact rows: outcome, each candidate's object, label, status, predicate, justification, confidence, tier, sources, path, negatives and conflicts. A row per input, in order.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -114,7 +114,7 @@ impl OntoServer {
     /// Everything about one concept.
     #[tool(
         input_schema = schema_for_type::<IdentifierArgs>(),
-        description = "Everything about one concept: kind, labels by kind and language, definitions, parents, children, MeSH tree numbers, a gene's locus type, cross-references with predicate and source, status with every replacement, and its release and named graph.",
+        description = "Everything about one concept: kind, labels by kind, definitions, parents, children, tree numbers, locus type, xrefs with predicate and source, status with every replacement, its release (or a pinned one) and graph.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -130,9 +130,28 @@ impl OntoServer {
         self.run(raw, move |r| tools::get_concept(r, &args)).await
     }
 
+    /// What changed between releases?
+    #[tool(
+        input_schema = schema_for_type::<ChangesArgs>(),
+        description = "What changed between two loaded releases? For one identifier or a whole source (paged): KGCL changes (NodeRename, NodeObsoletion with replacements, NodeDirectMerge, NewSynonym, PlaceUnder...) in OAK's fields. Default: current against the release before.",
+        annotations(
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false,
+            destructive_hint = false
+        )
+    )]
+    async fn what_changed(
+        &self,
+        Parameters(raw): Parameters<JsonObject>,
+    ) -> Result<Json<Envelope<Changes>>, CallToolResult> {
+        let args: ChangesArgs = parse_args(&raw)?;
+        self.run(raw, move |r| tools::what_changed(r, &args)).await
+    }
+
     /// What is loaded?
     #[tool(
-        description = "What is loaded? Each source with its release (and where the release came from), counts, licence and scope, and the catalogue sources that are not loaded.",
+        description = "What is loaded? Each source release (and where the release came from), counts, licence and scope, and the catalogue sources not loaded.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -146,7 +165,7 @@ impl OntoServer {
     /// Run this query.
     #[tool(
         input_schema = schema_for_type::<SparqlArgs>(),
-        description = "Run read-only SPARQL (SELECT, ASK, CONSTRUCT, DESCRIBE) on the store, one named graph per source release; without FROM the default graph is their union. Every other tool's `sparql` runs here unchanged; an empty answer names the query's IRIs that occur nowhere. Updates, LOAD and SERVICE are refused; rows are capped (limit, default 100, max 1000) and queries stop after 5 s, both echoed.",
+        description = "Run read-only SPARQL (SELECT, ASK, CONSTRUCT, DESCRIBE): one named graph per source release, the default graph their union. Every tool's `sparql` runs here; an empty answer names the query's IRIs that occur nowhere. Updates and SERVICE are refused; rows are capped (limit, default 100, max 1000), queries stop after 5 s.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,
@@ -166,7 +185,7 @@ impl OntoServer {
     /// How is the data shaped?
     #[tool(
         input_schema = schema_for_type::<SchemaArgs>(),
-        description = "How is the data shaped? For each source (or one), its named graph and release, triple count, the classes and predicates in use with counts, and example queries for sparql_query that run on this index.",
+        description = "How is the data shaped? Per source (or one): its graph and release, triples, the classes and predicates in use with counts, and example queries that run here.",
         annotations(
             read_only_hint = true,
             idempotent_hint = true,

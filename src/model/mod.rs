@@ -6,6 +6,7 @@ mod concept;
 mod counts;
 mod mapping;
 mod prefix;
+mod release;
 
 pub use concept::{
     Concept, ConceptKind, ConceptStatus, Definition, Label, LabelKind, Link, LinkKind, Provenance,
@@ -17,3 +18,6 @@ pub use mapping::{
     confidence_milli,
 };
 pub use prefix::{OBO_PURL, PrefixMap, PrefixRecord, PrefixRule, Prefixes, RecordOrigin, obo_purl};
+pub use release::{
+    MAX_RELEASE_CHARS, ReleaseProblem, check_release, compare_releases, newest as newest_release,
+};

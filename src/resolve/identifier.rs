@@ -1,6 +1,7 @@
 //! "What is this identifier?": the registry normalizes the input, the index says whether a
 //! loaded source has it, and the answer is one specific outcome per case, never a guess.
 
+use super::releases::{PinError, ReleaseHolding, View, pin_argument, split_pin};
 use super::{ConceptId, IdMatch, ResolveError, Resolver};
 use crate::index::manifest::IdShape;
 use crate::model::{Concept, ReplacementKind};
@@ -14,6 +15,17 @@ pub struct Normalized {
     pub curie: Option<String>,
     pub iri: Option<String>,
     pub steps: Vec<ResolveStep>,
+    /// The release the call pinned, which answers instead of the current one.
+    pub release: Option<String>,
+}
+
+impl Normalized {
+    fn view(&self) -> View<'_> {
+        match &self.release {
+            Some(release) => View::Pinned(release),
+            None => View::Current,
+        }
+    }
 }
 
 /// One thing resolving did to read the input: a registry step, or what the index showed.
@@ -24,6 +36,12 @@ pub enum ResolveStep {
     /// A bare local id, read under every loaded prefix it fits.
     BareLocalId {
         local: String,
+    },
+    /// A year-versioned IRI (MeSH's `…/mesh/2024/D000001`) read as its release and the
+    /// unversioned IRI.
+    VersionedIri {
+        release: String,
+        iri: String,
     },
     /// Only a concept with another letter case matched (identifiers are case-sensitive).
     MatchedOtherCase {
@@ -50,6 +68,9 @@ impl std::fmt::Display for ResolveStep {
                     f,
                     "'{local}' has no prefix; read it under every loaded prefix it fits"
                 )
+            }
+            ResolveStep::VersionedIri { release, iri } => {
+                write!(f, "read the versioned IRI as {iri} in release {release}")
             }
             ResolveStep::MatchedOtherCase { matched } => write!(
                 f,
@@ -205,6 +226,12 @@ pub enum Outcome {
         /// (`NoPattern`, `Unusable`): only `Fits` makes it well-formed.
         pattern: PatternCheck,
     },
+    /// The pinned release does not hold the identifier; `holders` says which loaded releases
+    /// do, and how.
+    NotInRelease {
+        release: String,
+        holders: Vec<ReleaseHolding>,
+    },
     /// The prefix is known but the local id does not fit, or the input is not an identifier.
     Malformed {
         reason: MalformedReason,
@@ -233,6 +260,7 @@ impl Outcome {
             Outcome::Found(_) => "found",
             Outcome::Obsolete { .. } => "obsolete",
             Outcome::NotInLoadedSources { .. } => "not_in_loaded_sources",
+            Outcome::NotInRelease { .. } => "not_in_release",
             Outcome::Malformed { .. } => "malformed",
             Outcome::UnknownPrefix { .. } => "unknown_prefix",
             Outcome::Ambiguous { .. } => "ambiguous_input",
@@ -263,12 +291,52 @@ impl Resolver {
         self.resolve_normalized(&self.registry().normalize(text))
     }
 
-    /// Says what an already normalized input identifies.
-    pub fn resolve_normalized(
+    /// [`Resolver::resolve_identifier`] with a release pinned by the text
+    /// (`MONDO:0000030@2025-02-04`, a year-versioned IRI) or by `release`. A pin that cannot
+    /// be followed is the inner error, naming the loaded releases.
+    pub fn resolve_identifier_in(
         &self,
-        normalization: &Normalization,
-    ) -> Result<(Normalized, Outcome), ResolveError> {
-        let mut n = Normalized {
+        text: &str,
+        release: Option<&str>,
+    ) -> Result<Result<(Normalized, Outcome), PinError>, ResolveError> {
+        if text.len() > MAX_IDENTIFIER_BYTES {
+            return self.resolve_identifier(text).map(Ok);
+        }
+        let (mut id_text, mut written) = match split_pin(text) {
+            Ok(split) => split,
+            Err(e) => return Ok(Err(e)),
+        };
+        let mut step = None;
+        let versioned = self.versioned_iri(id_text);
+        if written.is_none()
+            && let Some((iri, year)) = &versioned
+        {
+            step = Some(ResolveStep::VersionedIri {
+                release: year.to_string(),
+                iri: iri.clone(),
+            });
+            (id_text, written) = (iri.as_str(), Some(*year));
+        }
+        let pin = match pin_argument(written, release) {
+            Ok(pin) => pin,
+            Err(e) => return Ok(Err(e)),
+        };
+        let normalization = self.registry().normalize(id_text);
+        if let (Some(pin), Reading::Identifier(id)) = (pin, &normalization.reading)
+            && let Err(e) = self.check_pin(&id.prefix, pin)
+        {
+            return Ok(Err(e));
+        }
+        let mut n = self.normalized_of(&normalization);
+        n.input = text.to_string();
+        n.release = pin.map(str::to_string);
+        n.steps.extend(step);
+        let outcome = self.judge(&normalization, &mut n)?;
+        Ok(Ok((n, outcome)))
+    }
+
+    fn normalized_of(&self, normalization: &Normalization) -> Normalized {
+        Normalized {
             input: normalization.input.clone(),
             curie: None,
             iri: None,
@@ -278,7 +346,16 @@ impl Resolver {
                 .cloned()
                 .map(ResolveStep::Normalized)
                 .collect(),
-        };
+            release: None,
+        }
+    }
+
+    /// Says what an already normalized input identifies.
+    pub fn resolve_normalized(
+        &self,
+        normalization: &Normalization,
+    ) -> Result<(Normalized, Outcome), ResolveError> {
+        let mut n = self.normalized_of(normalization);
         let outcome = self.judge(normalization, &mut n)?;
         Ok((n, outcome))
     }
@@ -296,7 +373,7 @@ impl Resolver {
             },
             Reading::UnknownPrefix { prefix } => {
                 // An IRI under an unregistered prefix that a loaded source holds anyway.
-                let matches = self.iri_matches(&normalization.input);
+                let matches = self.iri_matches(&normalization.input, n.view());
                 if !matches.is_empty() {
                     return self.found(n, matches);
                 }
@@ -312,7 +389,7 @@ impl Resolver {
                 }
             }
             Reading::UnknownNamespace { namespace } => {
-                let matches = self.iri_matches(&normalization.input);
+                let matches = self.iri_matches(&normalization.input, n.view());
                 if !matches.is_empty() {
                     return self.found(n, matches);
                 }
@@ -332,14 +409,24 @@ impl Resolver {
     fn identified(&self, id: &Identified, n: &mut Normalized) -> Result<Outcome, ResolveError> {
         n.curie = Some(id.curie.clone());
         n.iri = id.iri.clone();
-        let mut matches = self.lookup_id(&id.curie);
+        let view = n.view();
+        let mut matches = self.lookup_id_in(&id.curie, view);
         if matches.is_empty()
             && let Some(iri) = &id.iri
         {
-            matches = self.lookup_id(iri);
+            matches = self.lookup_id_in(iri, view);
         }
         if !matches.is_empty() {
             return self.found(n, matches);
+        }
+        if let Some(release) = &n.release
+            && let Some(current) = self.lookup_id(&id.curie).first()
+        {
+            let concept = self.concept_checked(current.concept)?;
+            return Ok(Outcome::NotInRelease {
+                release: release.clone(),
+                holders: self.releases_holding(&concept),
+            });
         }
         let record = self.registry().record(id.record);
         if id.pattern == PatternCheck::Fails {
@@ -384,12 +471,12 @@ impl Resolver {
     }
 
     /// Concepts whose IRI is the input (unwrapped), for IRIs outside every registry namespace.
-    fn iri_matches(&self, input: &str) -> Vec<IdMatch> {
+    fn iri_matches(&self, input: &str, n_view: View<'_>) -> Vec<IdMatch> {
         let text = crate::registry::unwrapped(input);
         if !text.contains("://") {
             return Vec::new();
         }
-        self.lookup_id(text)
+        self.lookup_id_in(text, n_view)
             .into_iter()
             .filter(|m| m.spelling == super::Spelling::Iri)
             .collect()
@@ -414,7 +501,7 @@ impl Resolver {
     fn bare(&self, local: &str, n: &mut Normalized) -> Result<Outcome, ResolveError> {
         let mut readings: Vec<BareReading> = Vec::new();
         for m in self
-            .lookup_id(local)
+            .lookup_id_in(local, n.view())
             .into_iter()
             .filter(|m| m.spelling == super::Spelling::LocalId)
         {

@@ -3,11 +3,13 @@
 //! path goes through an FST, the full-text index or the concept table's offsets.
 
 pub mod deadline;
+pub mod diff;
 mod identifier;
 pub mod live;
 pub mod mapping;
 pub mod passage;
 pub mod query;
+mod releases;
 mod search;
 pub mod sparql;
 
@@ -16,6 +18,7 @@ pub use identifier::{
     BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, MAX_IDENTIFIER_BYTES, MalformedReason,
     Normalized, Outcome, ResolveStep,
 };
+pub use releases::{HeldAs, PinError, ReleaseHolding, View, pin_argument, split_pin};
 pub use search::{
     FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, SkipReason, Stage,
     ViaMapping, penalties,
@@ -263,11 +266,22 @@ impl Resolver {
     /// Concepts with this identifier in any indexed spelling: IRI, CURIE, `PREFIX_local`, bare
     /// local id or alternative id, matched without regard to case.
     pub fn lookup_id(&self, text: &str) -> Vec<IdMatch> {
+        self.lookup_id_in(text, View::Current)
+    }
+
+    /// [`Resolver::lookup_id`] in the releases `view` selects.
+    pub fn lookup_id_in(&self, text: &str, view: View<'_>) -> Vec<IdMatch> {
+        let flags = &self.files.flags;
         let mut matches: Vec<IdMatch> = self
             .files
             .ids
             .get(&id_key(text))
             .into_iter()
+            .filter(|p| {
+                flags
+                    .get(p.concept)
+                    .is_some_and(|f| self.visible(f.source, view))
+            })
             .filter_map(|p| match Spelling::from_detail(p.detail) {
                 Some(spelling) => Some(IdMatch {
                     concept: p.concept,
@@ -391,10 +405,12 @@ impl Resolver {
         self.with_iri(iri).find(|(_, c)| c.source == source)
     }
 
-    /// The concept with `iri`, preferring the given source.
+    /// The concept with `iri`, preferring the given source, else from a current release.
     pub fn by_iri_any(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
-        self.by_iri(iri, source)
-            .or_else(|| self.with_iri(iri).next())
+        self.by_iri(iri, source).or_else(|| {
+            self.with_iri(iri)
+                .find(|(_, c)| self.visible(c.source, View::Current))
+        })
     }
 
     fn related(&self, iri: &str, kind: LinkKind, source: u16) -> Related {

@@ -337,6 +337,36 @@ pub fn concept_statements(concept: &str, graph: Option<&str>) -> String {
     }
 }
 
+/// One term's statements in two releases side by side: each (predicate, object) with the
+/// release that states it, so a change shows as a row only one release has.
+pub fn releases_side_by_side(concept: &str, older: (&str, &str), newer: (&str, &str)) -> String {
+    compact(&format!(
+        "SELECT ?p ?o ?release WHERE {{\n\
+         \x20 VALUES (?g ?release) {{ (<{}> \"{}\") (<{}> \"{}\") }}\n\
+         \x20 GRAPH ?g {{ <{}> ?p ?o }}\n\
+         }} ORDER BY ?p ?o ?release",
+        iri(older.0),
+        older.1.escape_default(),
+        iri(newer.0),
+        newer.1.escape_default(),
+        iri(concept)
+    ))
+}
+
+/// Terms whose rdfs:label differs between two releases: the renames a diff reports, as the
+/// store holds them.
+pub fn renamed_between(older: &str, newer: &str) -> String {
+    compact(&format!(
+        "SELECT ?term ?old ?new WHERE {{\n\
+         \x20 GRAPH <{}> {{ ?term <http://www.w3.org/2000/01/rdf-schema#label> ?old }}\n\
+         \x20 GRAPH <{}> {{ ?term <http://www.w3.org/2000/01/rdf-schema#label> ?new }}\n\
+         \x20 FILTER(?old != ?new)\n\
+         }} ORDER BY ?term",
+        iri(older),
+        iri(newer)
+    ))
+}
+
 /// The size of every graph: what is loaded.
 pub fn graph_sizes() -> String {
     "SELECT ?graph (COUNT(*) AS ?triples) WHERE { GRAPH ?graph { ?s ?p ?o } } GROUP BY ?graph ORDER BY ?graph".into()

@@ -28,7 +28,7 @@ async def exercise(client, label, expected_version):
     check("TOOL GUIDE" in (client.instructions or ""), f"{label}: instructions")
     tools = await client.list_tools()
     names = sorted(t.name for t in tools.tools)
-    check(names == ["describe_schema", "find_concepts", "get_concept", "ground_passage", "list_sources", "map_identifier", "map_identifiers", "resolve_identifier", "sparql_query"], f"{label}: tools {names}")
+    check(names == ["describe_schema", "find_concepts", "get_concept", "ground_passage", "list_sources", "map_identifier", "map_identifiers", "resolve_identifier", "sparql_query", "what_changed"], f"{label}: tools {names}")
 
     # An answer's SPARQL re-runs through sparql_query; an update is refused.
     result = await client.call_tool("get_concept", {"identifier": "HP:0000118"})

@@ -410,6 +410,7 @@ fn get_concept_says_when_several_sources_hold_the_identifier() {
     use ontoresolve::mcp::tools::get_concept;
     let args = IdentifierArgs {
         identifier: format!("{ECON}health-economics"),
+        release: None,
     };
     let answer = get_concept(index(), &args).expect("answer");
     // The Turtle and RDF/XML schemes both hold this IRI: one is shown, both are counted.

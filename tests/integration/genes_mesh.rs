@@ -26,6 +26,7 @@ fn find(r: &Resolver, text: &str, include_obsolete: bool) -> Value {
 fn resolve(r: &Resolver, identifier: &str) -> Value {
     let args = IdentifierArgs {
         identifier: identifier.into(),
+        release: None,
     };
     serde_json::to_value(tools::resolve_identifier(r, &args).expect("resolve_identifier answers"))
         .expect("json")
@@ -34,6 +35,7 @@ fn resolve(r: &Resolver, identifier: &str) -> Value {
 fn get(r: &Resolver, identifier: &str) -> Value {
     let args = IdentifierArgs {
         identifier: identifier.into(),
+        release: None,
     };
     serde_json::to_value(tools::get_concept(r, &args).expect("get_concept answers")).expect("json")
 }

@@ -140,6 +140,7 @@ fn an_identifier_resolves_in_a_kilobyte_and_a_half() {
         default_index(),
         &IdentifierArgs {
             identifier: "HP:0000118".into(),
+            release: None,
         },
     )
     .expect("answers");

@@ -43,7 +43,8 @@ async fn handshake_names_the_server_and_carries_instructions() {
                 "map_identifier",
                 "map_identifiers",
                 "resolve_identifier",
-                "sparql_query"
+                "sparql_query",
+                "what_changed"
             ]
         );
         for tool in &tools.tools {

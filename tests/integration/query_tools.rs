@@ -33,6 +33,7 @@ fn every_other_tools_sparql_runs_unchanged_and_returns_rows() {
     let r = default_index();
     let id = |identifier: &str| IdentifierArgs {
         identifier: identifier.into(),
+        release: None,
     };
     let answers = [
         (

@@ -310,6 +310,7 @@ fn describe(resolver: &Resolver, outcome: &ontoresolve::resolve::Outcome) -> Str
             if *namespace { "namespace" } else { "prefix" },
             suggestions.join(" ")
         ),
+        Outcome::NotInRelease { release, .. } => format!("not in release {release}"),
         Outcome::Ambiguous { readings, .. } => readings
             .iter()
             .map(|r| {

@@ -190,7 +190,7 @@ fn name_predicate(kind: MatchKind) -> MappingPredicate {
         NarrowSynonym => MappingPredicate::BroadMatch,
         BroadSynonym => MappingPredicate::NarrowMatch,
         RelatedSynonym | FullText => MappingPredicate::RelatedMatch,
-        AliasSymbol | PreviousSymbol | HiddenLabel | NameVariant | NearSpelling => {
+        AliasSymbol | PreviousSymbol | HiddenLabel | NameVariant | FormerLabel | NearSpelling => {
             MappingPredicate::CloseMatch
         }
     }

@@ -40,6 +40,7 @@ pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
     Some(ConceptDetail {
         concept: summary(r, &c),
         release: source.release.clone(),
+        releases: super::identifier::release_dtos(&r.releases_holding(&c)),
         labels: c
             .labels
             .iter()
@@ -91,10 +92,11 @@ pub fn get_concept(
     r: &Resolver,
     args: &IdentifierArgs,
 ) -> Result<Envelope<Option<ConceptDetail>>, ToolError> {
-    let input = json!({ "identifier": args.identifier });
+    let input = json!({ "identifier": args.identifier, "release": args.release });
     let (normalized, outcome) = r
-        .resolve_identifier(&args.identifier)
-        .map_err(|e| super::index_damaged(&e))?;
+        .resolve_identifier_in(&args.identifier, args.release.as_deref())
+        .map_err(|e| super::index_damaged(&e))?
+        .map_err(|e| pin_error(&e))?;
     if let Some(error) = identifier_error(&outcome, &normalized) {
         return Err(error);
     }
@@ -139,17 +141,31 @@ pub fn get_concept(
         },
         index: r.manifest().build_id.clone(),
         sparql: sparql::concept_statements(&iri, graph.as_deref()),
-        suggestion: detail.is_none().then(|| "This well-formed identifier is in no loaded source; see resolve_identifier and list_sources.".into()),
+        suggestion: detail.is_none().then(|| match &outcome {
+            Outcome::NotInRelease { release, holders } => format!(
+                "Release {release} does not hold it; loaded releases holding it: {}.",
+                holders
+                    .iter()
+                    .filter(|h| h.held != crate::resolve::HeldAs::Absent)
+                    .map(|h| h.release.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            _ => "This well-formed identifier is in no loaded source; see resolve_identifier and list_sources.".into(),
+        }),
         result: detail,
     })
 }
 
-pub fn source_info(s: &SourceRecord) -> SourceInfo {
+pub fn source_info(r: &Resolver, s: &SourceRecord) -> SourceInfo {
     SourceInfo {
         id: s.id.clone(),
         title: s.title.clone(),
         release: s.release.clone(),
         release_origin: Tag::of(&s.release_origin),
+        superseded_by: (!s.current)
+            .then(|| r.manifest().source(&s.id).map(|c| c.release.clone()))
+            .flatten(),
         release_statement: match &s.release_origin {
             ReleaseOrigin::File { property } => Some(property.clone()),
             ReleaseOrigin::Catalogue | ReleaseOrigin::Unknown => None,
@@ -167,7 +183,7 @@ pub fn source_info(s: &SourceRecord) -> SourceInfo {
 
 pub fn list_sources(r: &Resolver) -> Envelope<SourceList> {
     let m = r.manifest();
-    let sources: Vec<SourceInfo> = m.sources.iter().map(source_info).collect();
+    let sources: Vec<SourceInfo> = m.sources.iter().map(|s| source_info(r, s)).collect();
     let total = sources.len() as u64;
     Envelope {
         query: QueryEcho {

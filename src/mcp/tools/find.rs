@@ -100,14 +100,17 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     })
 }
 
-/// The named graphs a query over the wanted sources names; none when every source is
-/// wanted (its GRAPH then ranges over all).
+/// The named graphs a query over the wanted sources names; none when every current release
+/// is wanted (its GRAPH then ranges over all, older releases too: a row's graph says which
+/// release states a name, as for a former label).
 fn searched_graphs(r: &Resolver, wanted: &[String]) -> Vec<String> {
-    let every_source = wanted.len() == r.manifest().sources.len();
-    r.manifest()
-        .sources
+    let sources = &r.manifest().sources;
+    let selected = |s: &crate::resolve::SourceRecord| wanted.iter().any(|w| s.selected_by(w));
+    let every_source = sources.iter().filter(|s| s.current).all(selected)
+        && sources.iter().filter(|s| !s.current).all(|s| !selected(s));
+    sources
         .iter()
-        .filter(|s| !every_source && wanted.contains(&s.id))
+        .filter(|s| !every_source && selected(s))
         .map(|s| s.graph.clone())
         .collect()
 }
@@ -146,7 +149,7 @@ fn find_releases(
         .sources
         .iter()
         .filter(|s| {
-            wanted.contains(&s.id)
+            wanted.iter().any(|w| s.selected_by(w))
                 && (listed.is_empty() || listed.iter().any(|c| c.concept.source == s.id))
         })
         .map(source_release)
@@ -194,7 +197,10 @@ fn checked_text(text: &str) -> Result<&str, ToolError> {
 /// The filters in force; `sources` only when some were chosen (all are listed in the
 /// answer's `sources` otherwise).
 fn find_filters(r: &Resolver, wanted: &[String], include_obsolete: bool, limit: usize) -> Value {
-    let all = r.manifest().sources.len() == wanted.len();
+    let sources = &r.manifest().sources;
+    let all = sources
+        .iter()
+        .all(|s| s.current == wanted.iter().any(|w| s.selected_by(w)));
     let mut filters = json!({ "include_obsolete": include_obsolete, "limit": limit });
     if !all && let Some(map) = filters.as_object_mut() {
         map.insert("sources".into(), json!(wanted));
@@ -348,24 +354,19 @@ pub(super) fn wanted_sources(
     asked: Option<&[String]>,
     defaults: &mut Vec<String>,
 ) -> Result<Vec<String>, ToolError> {
-    let known: Vec<&str> = r.manifest().sources.iter().map(|s| s.id.as_str()).collect();
     match asked {
         Some(list) if !list.is_empty() => {
-            if let Some(bad) = list.iter().find(|s| !known.contains(&s.as_str())) {
-                return Err(ToolError::new(
-                    ErrorCode::UnknownSource,
-                    format!(
-                        "unknown source '{bad}'; loaded sources: {}",
-                        known.join(", ")
-                    ),
-                    "Call list_sources for the source ids.",
-                ));
-            }
+            r.check_sources(list).map_err(|e| pin_error(&e))?;
             Ok(list.to_vec())
         }
         _ => {
             defaults.push("sources=all".into());
-            Ok(known.iter().map(|s| s.to_string()).collect())
+            Ok(r.manifest()
+                .sources
+                .iter()
+                .filter(|s| s.current)
+                .map(|s| s.id.clone())
+                .collect())
         }
     }
 }

@@ -182,6 +182,7 @@ fn obsolete_answer(
         prefix: None,
         resolver_url: None,
         readings: Vec::new(),
+        releases: Vec::new(),
     };
     let sparql = sparql::obsolete_replacements(iri);
     (resolution, sources, sparql, None)
@@ -271,10 +272,11 @@ pub fn resolve_identifier(
             "Pass one identifier, e.g. HP:0000118; for many, call map_identifiers or resolve them one by one.",
         ));
     }
-    let input = json!({ "identifier": args.identifier });
+    let input = json!({ "identifier": args.identifier, "release": args.release });
     let (normalized, outcome) = r
-        .resolve_identifier(&args.identifier)
-        .map_err(|e| super::index_damaged(&e))?;
+        .resolve_identifier_in(&args.identifier, args.release.as_deref())
+        .map_err(|e| super::index_damaged(&e))?
+        .map_err(|e| pin_error(&e))?;
     let echo = QueryEcho {
         input,
         normalized: normalized
@@ -283,11 +285,15 @@ pub fn resolve_identifier(
             .or(normalized.iri.clone())
             .unwrap_or_else(|| args.identifier.trim().to_string()),
         steps: crate::mcp::wire::steps(&normalized.steps),
-        filters: json!({}),
+        filters: match &normalized.release {
+            Some(release) => json!({ "release": release }),
+            None => json!({}),
+        },
         defaults_applied: Vec::new(),
     };
     let iri = normalized.iri.clone().unwrap_or_default();
     let tag = Tag::of(&outcome);
+    let held = held_releases(r, &outcome);
     let (resolution, sources, sparql, suggestion) = match outcome {
         Outcome::Found(matches) => found_answer(r, tag, &echo.normalized, &iri, &matches),
         Outcome::Obsolete {
@@ -311,6 +317,9 @@ pub fn resolve_identifier(
             not_loaded_answer(r, tag, &echo.normalized, &iri, not_loaded)?
         }
         Outcome::Ambiguous { local, readings } => ambiguous_answer(r, tag, &local, &readings),
+        Outcome::NotInRelease { release, holders } => {
+            not_in_release_answer(tag, &echo.normalized, &iri, &release, &holders)
+        }
         error @ (Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. }) => {
             return Err(
                 identifier_error(&error, &normalized).unwrap_or(ToolError::new(
@@ -321,6 +330,10 @@ pub fn resolve_identifier(
             );
         }
     };
+    let mut resolution = resolution;
+    if resolution.releases.is_empty() {
+        resolution.releases = held;
+    }
     let total = resolution.concepts.len() as u64;
     let mut sources = sources;
     sources.extend(registry_release(r));
@@ -480,6 +493,7 @@ fn not_loaded_answer(
             prefix: info,
             resolver_url,
             readings: Vec::new(),
+            releases: Vec::new(),
         },
         r.manifest()
             .sources
@@ -537,5 +551,61 @@ fn ambiguous_answer(
         sources,
         sparql::bare_local_id(local),
         Some("A bare local id is not an identifier: choose a reading and pass its CURIE.".into()),
+    )
+}
+
+/// Each loaded release of the found concept's source and how it holds the identifier;
+/// empty where one release is loaded.
+fn held_releases(r: &Resolver, outcome: &Outcome) -> Vec<ReleaseHeld> {
+    let concept = match outcome {
+        Outcome::Found(matches) => matches.first().map(|m| m.concept),
+        Outcome::Obsolete { concept, .. } => Some(*concept),
+        _ => None,
+    };
+    concept
+        .and_then(|id| r.concept(id))
+        .map(|c| release_dtos(&r.releases_holding(&c)))
+        .unwrap_or_default()
+}
+
+pub(super) fn release_dtos(holders: &[crate::resolve::ReleaseHolding]) -> Vec<ReleaseHeld> {
+    holders
+        .iter()
+        .map(|h| ReleaseHeld {
+            release: h.release.clone(),
+            held: Tag::of(&h.held),
+            current: h.current,
+        })
+        .collect()
+}
+
+/// The pinned release lacks the identifier: say which loaded releases hold it.
+fn not_in_release_answer(
+    outcome: Tag<Outcome>,
+    normalized: &str,
+    iri: &str,
+    release: &str,
+    holders: &[crate::resolve::ReleaseHolding],
+) -> Answer {
+    let holding: Vec<String> = holders
+        .iter()
+        .filter(|h| h.held != crate::resolve::HeldAs::Absent)
+        .map(|h| h.release.clone())
+        .collect();
+    let mut resolution = Resolution::new(
+        outcome,
+        format!(
+            "{normalized} is not in release {release}; loaded releases holding it: {}",
+            holding.join(", ")
+        ),
+        "Pin a release that holds it, or leave the release out for the current one.",
+        Vec::new(),
+    );
+    resolution.releases = release_dtos(holders);
+    (
+        resolution,
+        Vec::new(),
+        sparql::obsolete_replacements(iri),
+        None,
     )
 }

@@ -3,6 +3,7 @@
 //! `identifier` (what is this identifier?), `find` (which concepts have this name?), `concept`
 //! (what is known about it, what is loaded?); this file holds what they share.
 
+mod changes;
 mod concept;
 mod find;
 mod identifier;
@@ -12,6 +13,7 @@ mod passage;
 mod query;
 mod schema;
 
+pub use changes::what_changed;
 pub use concept::{detail, get_concept, list_sources, source_info};
 pub use find::find_concepts;
 pub use identifier::{prefix_document, prefix_info, prefix_resource_uri, resolve_identifier};
@@ -41,6 +43,8 @@ pub enum ErrorCode {
     MalformedIdentifier,
     UnknownPrefix,
     UnknownSource,
+    /// A pinned release (`@2025-02-04`, `release`) that is not loaded.
+    UnknownRelease,
     /// A bare local id fits several prefixes.
     AmbiguousInput,
     InvalidCursor,
@@ -57,12 +61,13 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 14] = [
+    pub const ALL: [ErrorCode; 15] = [
         ErrorCode::InvalidArgument,
         ErrorCode::LimitExceeded,
         ErrorCode::MalformedIdentifier,
         ErrorCode::UnknownPrefix,
         ErrorCode::UnknownSource,
+        ErrorCode::UnknownRelease,
         ErrorCode::AmbiguousInput,
         ErrorCode::InvalidCursor,
         ErrorCode::InvalidQuery,
@@ -312,6 +317,31 @@ impl Resolution {
             prefix: None,
             resolver_url: None,
             readings: Vec::new(),
+            releases: Vec::new(),
         }
     }
+}
+
+/// A pin or source filter the core could not follow, as the tool error an agent can act on.
+pub(super) fn pin_error(error: &crate::resolve::PinError) -> ToolError {
+    use crate::resolve::PinError;
+    let (code, next_step) = match error {
+        PinError::NotLoaded { .. } => (
+            ErrorCode::UnknownRelease,
+            "Pin one of the loaded releases, or leave the release out for the current one.",
+        ),
+        PinError::UnknownSource { .. } => (
+            ErrorCode::UnknownSource,
+            "Call list_sources for the source ids.",
+        ),
+        PinError::NothingAfterAt | PinError::Invalid { .. } | PinError::Conflict { .. } => (
+            ErrorCode::InvalidArgument,
+            "Write a release as a date or version after '@' (MONDO:0000030@2025-02-04), or leave it out.",
+        ),
+    };
+    let mut tool_error = ToolError::new(code, error.to_string(), next_step);
+    if let PinError::NotLoaded { loaded, .. } = error {
+        tool_error.details = serde_json::json!({ "loaded_releases": loaded });
+    }
+    tool_error
 }

@@ -201,11 +201,8 @@ fn passage_sources(
         .sources
         .iter()
         .filter(|s| {
-            if used.is_empty() {
-                wanted.contains(&s.id)
-            } else {
-                used.contains(s.id.as_str())
-            }
+            wanted.iter().any(|w| s.selected_by(w))
+                && (used.is_empty() || used.contains(s.id.as_str()))
         })
         .map(source_release)
         .collect()

@@ -12,9 +12,10 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Serialize, Serializer};
 
 use crate::model::{ConceptKind, ConceptStatus, EvidenceOrigin, LabelKind, LinkKind};
+use crate::resolve::diff::ChangeKind;
 use crate::resolve::mapping::{Cardinality, Conflict, ObjectStatus, RankTier};
 use crate::resolve::query::{QueryDataset, QueryForm, TermKind};
-use crate::resolve::{MatchKind, Outcome, ReleaseOrigin, ResolveStep, Stage};
+use crate::resolve::{HeldAs, MatchKind, Outcome, ReleaseOrigin, ResolveStep, Stage};
 
 /// A state with a name on the wire.
 pub trait WireName {
@@ -112,6 +113,7 @@ wire_names!(MatchKind, "match_kind" {
     Notation => "notation",
     ViaMapping => "via_mapping",
     NameVariant => "name_variant",
+    FormerLabel => "former_label",
     NearSpelling => "near_spelling",
     FullText => "full_text",
 });
@@ -167,6 +169,7 @@ wire_names!(Outcome, "outcome" {
     Found => "found",
     Obsolete => "obsolete",
     NotInLoadedSources => "not_in_loaded_sources",
+    NotInRelease => "not_in_release",
     Malformed => "malformed",
     UnknownPrefix => "unknown_prefix",
     Ambiguous => "ambiguous_input",
@@ -243,12 +246,39 @@ pub fn steps(steps: &[ResolveStep]) -> Vec<String> {
 
 pub use super::tools::ErrorCode;
 
+wire_names!(HeldAs, "held_as" {
+    Live => "live",
+    Obsolete => "obsolete",
+    Absent => "absent",
+});
+
+wire_names!(ChangeKind, "change_type" {
+    NodeCreation => "NodeCreation",
+    NodeDeletion => "NodeDeletion",
+    NodeRename => "NodeRename",
+    NodeObsoletion => "NodeObsoletion",
+    NodeObsoletionWithDirectReplacement => "NodeObsoletionWithDirectReplacement",
+    NodeDirectMerge => "NodeDirectMerge",
+    NodeUnobsoletion => "NodeUnobsoletion",
+    NewSynonym => "NewSynonym",
+    RemoveSynonym => "RemoveSynonym",
+    SynonymPredicateChange => "SynonymPredicateChange",
+    PlaceUnder => "PlaceUnder",
+    RemoveUnder => "RemoveUnder",
+    NewTextDefinition => "NewTextDefinition",
+    RemoveTextDefinition => "RemoveTextDefinition",
+    TextDefinitionReplacement => "TextDefinitionReplacement",
+    NewMapping => "NewMapping",
+    RemoveMapping => "RemoveMapping",
+});
+
 wire_names!(ErrorCode, "error_code" {
     InvalidArgument => "invalid_argument",
     LimitExceeded => "limit_exceeded",
     MalformedIdentifier => "malformed_identifier",
     UnknownPrefix => "unknown_prefix",
     UnknownSource => "unknown_source",
+    UnknownRelease => "unknown_release",
     AmbiguousInput => "ambiguous_input",
     InvalidCursor => "invalid_cursor",
     InvalidQuery => "invalid_query",

@@ -59,6 +59,8 @@ fn every_wire_value_appears_in_the_published_schemas() {
     absent.extend(missing::<QueryForm>(&published));
     absent.extend(missing::<QueryDataset>(&published));
     absent.extend(missing::<ReleaseOrigin>(&published));
+    absent.extend(missing::<HeldAs>(&published));
+    absent.extend(missing::<ChangeKind>(&published));
     assert!(
         absent.is_empty(),
         "wire values no output schema lists:\n{}",
@@ -93,6 +95,7 @@ fn every_value_of_the_listed_enums_has_a_distinct_name() {
     distinct(&RankTier::ALL);
     distinct(&LabelKind::ALL);
     distinct(&ErrorCode::ALL);
+    distinct(&ChangeKind::ALL);
 }
 
 /// The CLI prints the core's names; an agent and a person must read the same word.
@@ -109,6 +112,9 @@ fn wire_names_are_the_names_the_cli_prints() {
     }
     for l in LabelKind::ALL {
         assert_eq!(l.wire_name(), l.as_str());
+    }
+    for c in ChangeKind::ALL {
+        assert_eq!(c.wire_name(), c.as_str());
     }
     for s in [
         ConceptStatus::Current,

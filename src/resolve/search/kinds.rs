@@ -28,13 +28,16 @@ pub enum MatchKind {
     /// A label or synonym that meets the name only after the name rules (plural, word order,
     /// British spelling, head words such as "cancer" for "neoplasm").
     NameVariant,
+    /// A label or synonym an older loaded release gave this concept, which the release
+    /// searched no longer does.
+    FormerLabel,
     NearSpelling,
     FullText,
 }
 
 impl MatchKind {
     /// Every kind, in rank order.
-    pub const ALL: [MatchKind; 19] = [
+    pub const ALL: [MatchKind; 20] = [
         MatchKind::Identifier,
         MatchKind::AltId,
         MatchKind::Label,
@@ -52,6 +55,7 @@ impl MatchKind {
         MatchKind::Notation,
         MatchKind::ViaMapping,
         MatchKind::NameVariant,
+        MatchKind::FormerLabel,
         MatchKind::NearSpelling,
         MatchKind::FullText,
     ];
@@ -91,6 +95,7 @@ impl MatchKind {
             MatchKind::RelatedSynonym | MatchKind::HiddenLabel | MatchKind::Notation => 0.75,
             MatchKind::ViaMapping => 0.74,
             MatchKind::NameVariant => 0.72,
+            MatchKind::FormerLabel => 0.71,
             MatchKind::NearSpelling => 0.7,
             MatchKind::FullText => 0.5,
         }
@@ -115,6 +120,7 @@ impl MatchKind {
             MatchKind::Notation => "notation",
             MatchKind::ViaMapping => "via_mapping",
             MatchKind::NameVariant => "name_variant",
+            MatchKind::FormerLabel => "former_label",
             MatchKind::NearSpelling => "near_spelling",
             MatchKind::FullText => "full_text",
         }
@@ -145,7 +151,7 @@ impl MatchKind {
             | MatchKind::HiddenLabel
             | MatchKind::Notation => 2,
             MatchKind::ViaMapping => 3,
-            MatchKind::NameVariant => 4,
+            MatchKind::NameVariant | MatchKind::FormerLabel => 4,
             MatchKind::NearSpelling => 5,
             MatchKind::FullText => 6,
         }

@@ -234,7 +234,13 @@ impl Resolver {
         let mut hidden = HashSet::new();
         out.stages_tried.push(Stage::Identifier);
         let identified = self.identifier_stage(text)?;
-        let mut kept = self.keep(identified, query, &mut hidden);
+        // A pinned identifier names its release's concept: no source filter applies.
+        let pinned = crate::resolve::split_pin(text).is_ok_and(|(_, pin)| pin.is_some());
+        let mut kept = if pinned {
+            self.keep_pinned(identified, query, &mut hidden)
+        } else {
+            self.keep(identified, query, &mut hidden)
+        };
         // An identifier that was found is not a name: no name stages, near spellings or
         // full text.
         if !kept.is_empty() {
@@ -294,7 +300,8 @@ impl Resolver {
                 FULL_TEXT_DEPTH
             };
             out.stages_tried.push(Stage::FullText);
-            let (full_text, total) = self.full_text_stage(text, self.text_filter(query), depth)?;
+            let filter = self.text_filter(query);
+            let (full_text, total) = self.full_text_stage(text, filter.as_deref(), depth)?;
             // Beside name matches, full text only adds a few other readings.
             out.more_exist = !live_names && total > full_text.len();
             more.extend(full_text);
@@ -303,16 +310,11 @@ impl Resolver {
         self.finish(out, kept, hidden)
     }
 
-    /// The source filter for full text: none when it names every loaded source (inside the
-    /// full-text query it would only cost a scan of the source terms).
-    fn text_filter<'q>(&self, query: &NameQuery<'q>) -> Option<&'q [String]> {
-        query.sources.filter(|wanted| {
-            !self
-                .manifest()
-                .sources
-                .iter()
-                .all(|s| wanted.contains(&s.id))
-        })
+    /// The source filter for full text, as release keys: none when it selects every release
+    /// the full-text index holds (inside the query it would only cost a scan of the source
+    /// terms).
+    fn text_filter(&self, query: &NameQuery<'_>) -> Option<Vec<String>> {
+        self.text_keys(query.sources)
     }
 
     /// Ranks the candidates and fills in what the answer says about them.
@@ -344,7 +346,10 @@ impl Resolver {
     ) -> Vec<NameCandidate> {
         let mut out = Vec::with_capacity(found.len());
         let mut status: HashMap<ConceptId, Option<bool>> = HashMap::new();
-        for mut candidate in found {
+        for candidate in found {
+            let Some(mut candidate) = self.in_wanted_release(candidate, query) else {
+                continue;
+            };
             let obsolete = *status.entry(candidate.concept).or_insert_with(|| {
                 let flags = self.files.flags.get(candidate.concept)?;
                 (flags.searchable && self.source_wanted(flags.source, query.sources))
@@ -361,6 +366,63 @@ impl Resolver {
             out.push(candidate);
         }
         out
+    }
+
+    /// [`Resolver::keep`] for a pinned identifier's concepts: searchable, and obsolete ones
+    /// hidden unless asked for, whatever their release.
+    fn keep_pinned(
+        &self,
+        found: Vec<NameCandidate>,
+        query: &NameQuery,
+        hidden: &mut HashSet<ConceptId>,
+    ) -> Vec<NameCandidate> {
+        let mut out = Vec::new();
+        for mut candidate in found {
+            let Some(flags) = self.files.flags.get(candidate.concept) else {
+                continue;
+            };
+            if !flags.searchable {
+                continue;
+            }
+            if flags.obsolete && !query.include_obsolete {
+                hidden.insert(candidate.concept);
+                continue;
+            }
+            candidate.obsolete = flags.obsolete;
+            out.push(candidate);
+        }
+        out
+    }
+
+    /// A candidate as the wanted release has it. A name that only an older release of a
+    /// wanted source gives its concept becomes a former-label candidate of the same concept
+    /// in the wanted release, ranked below current names; other matches in unwanted releases
+    /// (near spellings, full text, or a concept the wanted release lacks) are dropped.
+    fn in_wanted_release(
+        &self,
+        mut candidate: NameCandidate,
+        query: &NameQuery,
+    ) -> Option<NameCandidate> {
+        let flags = self.files.flags.get(candidate.concept)?;
+        if self.source_wanted(flags.source, query.sources) {
+            return Some(candidate);
+        }
+        let record = self.manifest().sources.get(usize::from(flags.source))?;
+        let names_it =
+            candidate.kind.names_the_concept() && candidate.kind != MatchKind::ViaMapping;
+        if record.current || !names_it {
+            return None;
+        }
+        let old = self.concept(candidate.concept)?;
+        let (at, _) = self.manifest().sources.iter().enumerate().find(|(i, s)| {
+            s.id == record.id
+                && u16::try_from(*i).is_ok_and(|i| self.source_wanted(i, query.sources))
+        })?;
+        let (concept, _) = self.by_iri(&old.iri, u16::try_from(at).ok()?)?;
+        candidate.concept = concept;
+        candidate.kind = MatchKind::FormerLabel;
+        candidate.weight = MatchKind::FormerLabel.weight();
+        Some(candidate.scored())
     }
 
     /// Candidates that are the same thing count as one entity: joined by an exact-match
@@ -413,14 +475,15 @@ impl Resolver {
         Ok((0..ids.len()).filter(|&i| root(&mut group, i) == i).count())
     }
 
+    /// Whether the filter selects this source release: a plain id its current release,
+    /// `id@release` that release; no filter, every current release.
     fn source_wanted(&self, source: u16, sources: Option<&[String]>) -> bool {
+        let Some(record) = self.manifest().sources.get(usize::from(source)) else {
+            return false;
+        };
         match sources {
-            None => true,
-            Some(wanted) => self
-                .manifest()
-                .sources
-                .get(usize::from(source))
-                .is_some_and(|s| wanted.contains(&s.id)),
+            None => record.current,
+            Some(wanted) => wanted.iter().any(|w| record.selected_by(w)),
         }
     }
 }

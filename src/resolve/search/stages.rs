@@ -28,14 +28,25 @@ impl Resolver {
     /// The text read as an identifier in any spelling the registry knows; bare local ids are
     /// left to the name stages.
     pub(super) fn identifier_stage(&self, text: &str) -> Result<Vec<NameCandidate>, ResolveError> {
-        let normalization = self.registry().normalize(text);
+        // `MONDO:0000030@2025-02-04` is that release's concept; a pin that cannot be
+        // followed is no identifier here (resolve_identifier says why).
+        let Ok((id_text, pin)) = crate::resolve::split_pin(text) else {
+            return Ok(Vec::new());
+        };
+        let normalization = self.registry().normalize(id_text);
         if !matches!(
             normalization.reading,
             Reading::Identifier(_) | Reading::UnknownNamespace { .. }
         ) {
             return Ok(Vec::new());
         }
-        let (normalized, outcome) = self.resolve_normalized(&normalization)?;
+        let (normalized, outcome) = match pin {
+            None => self.resolve_normalized(&normalization)?,
+            Some(_) => match self.resolve_identifier_in(text, None)? {
+                Ok(answer) => answer,
+                Err(_) => return Ok(Vec::new()),
+            },
+        };
         let mut ids: Vec<(ConceptId, MatchKind)> = match outcome {
             Outcome::Found(matches) => {
                 let alt = matches
