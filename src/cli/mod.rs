@@ -2,8 +2,10 @@
 //! (`normalize`, `map`, `lookup`) that stream whole files through the library's answers. The
 //! answers themselves come from `resolve`; commands only read, parallelize and write.
 
+mod annotate;
 mod build;
 mod check;
+mod diff;
 mod lookup;
 mod map;
 mod normalize;
@@ -83,6 +85,22 @@ enum Command {
         #[arg(long)]
         insecure_public: bool,
     },
+    /// The changes between two loaded releases of a source (KGCL change types, OAK's field
+    /// names). Default: the current release against the one before it.
+    Diff {
+        /// The source id, e.g. mondo.
+        source: String,
+        /// The earlier release.
+        #[arg(long)]
+        from: Option<String>,
+        /// The later release.
+        #[arg(long)]
+        to: Option<String>,
+        #[arg(long, value_enum, default_value = "json")]
+        format: diff::DiffFormat,
+        #[command(flatten)]
+        index: IndexArg,
+    },
     /// Look up an identifier or a name and print what the index knows.
     Lookup {
         /// An identifier (CURIE, IRI, OBO id) or a name.
@@ -143,6 +161,29 @@ enum Command {
         #[command(flatten)]
         index: IndexArg,
     },
+    /// Ground every passage of a file as the ground_passage tool does: one TSV row (or JSON
+    /// line) per mention, in input order, spans in characters. A passage that cannot be
+    /// grounded gives one row with an empty concept and a note.
+    Annotate {
+        /// The input file; `-` reads standard input.
+        file: PathBuf,
+        /// `text`: one passage per line (its id is the line number); `pubtator`: title and
+        /// abstract blocks, grounded as title, a space, abstract (its id is the PMID).
+        #[arg(long, value_enum, default_value = "text")]
+        format: annotate::Format,
+        /// Candidates only from these source ids, or `id@release` for an older loaded release
+        /// (names are read from every source). Default: every current release.
+        #[arg(long, value_name = "SOURCE[,SOURCE...]", value_delimiter = ',')]
+        sources: Vec<String>,
+        /// Write here instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// TSV with a header, or JSON Lines.
+        #[arg(long, value_enum, default_value = "tsv")]
+        output_format: annotate::OutputFormat,
+        #[command(flatten)]
+        index: IndexArg,
+    },
 }
 
 pub fn run() -> ExitCode {
@@ -183,6 +224,19 @@ pub fn run() -> ExitCode {
             rate_limit,
             insecure_public,
         }),
+        Command::Diff {
+            source,
+            from,
+            to,
+            format,
+            index,
+        } => diff::run(
+            &source,
+            from.as_deref(),
+            to.as_deref(),
+            format,
+            &index.index,
+        ),
         Command::Lookup {
             query,
             index,
@@ -219,6 +273,21 @@ pub fn run() -> ExitCode {
             include_predicted,
             no_inferred,
             max_hops,
+            index: index.index,
+        }),
+        Command::Annotate {
+            file,
+            format,
+            sources,
+            output,
+            output_format,
+            index,
+        } => annotate::run(annotate::Options {
+            file,
+            format,
+            sources,
+            output,
+            output_format,
             index: index.index,
         }),
     };

@@ -8,6 +8,7 @@ mod mcp_harness;
 mod support;
 mod tidy;
 
+mod annotate;
 mod bad_inputs;
 mod build_safety;
 mod clients;
@@ -34,6 +35,7 @@ mod process;
 mod query_tools;
 mod real_owl;
 mod real_skos;
+mod releases;
 mod shared_server;
 mod sparql;
 mod stdio_framing;
