@@ -443,7 +443,13 @@ fn build_id(
         }
     }
     for record in records {
-        if let Some(spec) = catalog.sources.iter().find(|s| s.id == record.id) {
+        // The entry of this release (a file may state another release than its entry).
+        let entry = catalog
+            .sources
+            .iter()
+            .find(|s| s.id == record.id && s.release.as_deref() == Some(record.release.as_str()))
+            .or_else(|| catalog.sources.iter().find(|s| s.id == record.id));
+        if let Some(spec) = entry {
             hasher.update(serde_json::to_vec(spec).unwrap_or_default());
         }
         for file in &record.files {

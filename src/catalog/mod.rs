@@ -199,7 +199,7 @@ impl Catalog {
 
     /// Checks every entry; `lines` holds each `[[source]]` entry's line, in order.
     fn validate(&self, path: &Path, lines: &[usize]) -> Result<(), CatalogError> {
-        let mut ids = std::collections::HashMap::new();
+        let mut ids: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
         for (at, source) in self.sources.iter().enumerate() {
             let invalid = |message: String| CatalogError::Invalid {
                 path: path.to_path_buf(),
@@ -226,20 +226,20 @@ impl Catalog {
                     release.escape_debug()
                 )));
             }
-            if let Some(&first) = ids.get(source.id.as_str()) {
-                let earlier: &SourceSpec = &self.sources[first];
-                let first_line = lines
-                    .get(first)
-                    .map(|l| format!(" (first at line {l})"))
-                    .unwrap_or_default();
-                if let Some(problem) = release_clash(earlier, source) {
+            let earlier: &[usize] = ids.get(source.id.as_str()).map_or(&[], Vec::as_slice);
+            for &before in earlier {
+                if let Some(problem) = release_clash(&self.sources[before], source) {
+                    let line = lines
+                        .get(before)
+                        .map(|l| format!(" (first at line {l})"))
+                        .unwrap_or_default();
                     return Err(invalid(format!(
-                        "source id '{}' appears twice{first_line}: {problem}",
+                        "source id '{}' appears twice{line}: {problem}",
                         source.id
                     )));
                 }
             }
-            ids.entry(source.id.as_str()).or_insert(at);
+            ids.entry(source.id.as_str()).or_default().push(at);
             if source.format().is_none() {
                 return Err(invalid(format!(
                     "source '{}': unknown format; use obo, turtle, ntriples, rdfxml, mesh-tsv, hgnc-tsv, gene-info, compact-json, obographs-json, sssom-tsv or gilda-tsv",
@@ -365,6 +365,16 @@ mod tests {
             error.contains("sources.toml:12:") && error.contains("first at line 1"),
             "{error}"
         );
+        assert!(error.contains("both entries are release '2025'"), "{error}");
+        let third = format!(
+            "{}{}{}",
+            release("2024", "HP"),
+            release("2025", "HP"),
+            release("2025", "HP")
+        );
+        let error = load_text(&third)
+            .expect_err("third repeats the second")
+            .to_string();
         assert!(error.contains("both entries are release '2025'"), "{error}");
         let prefixes = format!("{}{}", release("2024", "HP"), release("2025", "XP"));
         let error = load_text(&prefixes)

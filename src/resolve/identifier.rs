@@ -332,7 +332,43 @@ impl Resolver {
         n.release = pin.map(str::to_string);
         n.steps.extend(step);
         let outcome = self.judge(&normalization, &mut n)?;
+        // A pin on what is no CURIE (an IRI outside the registry): the concept's source must
+        // have that release, or the answer would come from another one.
+        if let Some(pin) = pin
+            && let Some(Err(e)) = self
+                .pinned_source(&outcome)
+                .map(|id| self.release_loaded(id, pin))
+        {
+            return Ok(Err(e));
+        }
         Ok(Ok((n, outcome)))
+    }
+
+    /// The source id of the concept an outcome found.
+    fn pinned_source(&self, outcome: &Outcome) -> Option<String> {
+        let concept = match outcome {
+            Outcome::Found(matches) => matches.first()?.concept,
+            Outcome::Obsolete { concept, .. } => *concept,
+            _ => return None,
+        };
+        let c = self.concept(concept)?;
+        Some(self.source_of(&c)?.id.clone())
+    }
+
+    fn release_loaded(&self, source: String, release: &str) -> Result<(), PinError> {
+        if self.manifest().release(&source, release).is_some() {
+            return Ok(());
+        }
+        let loaded = self
+            .manifest()
+            .releases(&source)
+            .map(|r| r.release.clone())
+            .collect();
+        Err(PinError::NotLoaded {
+            source,
+            release: release.to_string(),
+            loaded,
+        })
     }
 
     fn normalized_of(&self, normalization: &Normalization) -> Normalized {

@@ -464,12 +464,18 @@ impl Resolver {
                 out.push(c);
             }
         };
+        let current = |concept: ConceptId| {
+            self.files
+                .flags
+                .get(concept)
+                .is_some_and(|f| self.visible(f.source, View::Current))
+        };
         let key = id_key(prefix);
         if !key.is_empty() {
             for (_, postings) in self.files.ids.prefixed(&key, limit * 2) {
                 for p in postings
                     .iter()
-                    .filter(|p| p.detail == Spelling::Curie.detail())
+                    .filter(|p| p.detail == Spelling::Curie.detail() && current(p.concept))
                 {
                     push(self.files.table.get(p.concept).and_then(|c| c.curie));
                 }
@@ -478,7 +484,7 @@ impl Resolver {
         let label = label_key(prefix);
         if !label.is_empty() {
             for (_, postings) in self.files.labels.prefixed(&label, limit) {
-                for p in postings {
+                for p in postings.iter().filter(|p| current(p.concept)) {
                     push(self.files.table.get(p.concept).and_then(|c| c.curie));
                 }
             }

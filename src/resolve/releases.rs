@@ -95,6 +95,10 @@ pub fn split_pin(text: &str) -> Result<(&str, Option<&str>), PinError> {
     }
     match check_release(release) {
         Ok(()) if !id.is_empty() => Ok((id, Some(release))),
+        // A CURIE or IRI before the `@`: what follows was meant as a release.
+        Err(problem) if id.contains(':') && !id.contains(char::is_whitespace) => {
+            Err(PinError::Invalid { problem })
+        }
         _ => Ok((trimmed, None)),
     }
 }
@@ -278,6 +282,10 @@ mod tests {
         assert_eq!(split_pin("HP:0000118"), Ok(("HP:0000118", None)));
         assert_eq!(split_pin("MONDO:0000030@"), Err(PinError::NothingAfterAt));
         assert_eq!(split_pin("a@b c"), Ok(("a@b c", None)));
+        assert!(matches!(
+            split_pin("MONDO:0000030@a\u{7}b"),
+            Err(PinError::Invalid { .. })
+        ));
     }
 
     #[test]

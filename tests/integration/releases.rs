@@ -30,6 +30,24 @@ async fn a_pinned_identifier_answers_from_its_release_and_lists_both() {
             "sleep-related hypermotor epilepsy"
         );
         assert_eq!(v["query"]["filters"]["release"], OLDER);
+        assert_eq!(
+            v["sources"][0],
+            json!({ "id": "mondo", "release": OLDER }),
+            "{v}"
+        );
+        assert!(
+            v["result"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(OLDER)),
+            "{v}"
+        );
+        let found = call(
+            client,
+            "find_concepts",
+            json!({ "text": format!("MONDO:0000030@{OLDER}") }),
+        )
+        .await;
+        assert_eq!(structured(&found)["sources"][0]["release"], OLDER);
         let by_argument = call(
             client,
             "get_concept",
@@ -141,6 +159,7 @@ async fn pins_that_cannot_be_followed_get_their_specific_errors() {
         for (identifier, release, code) in [
             ("MESH:D000001@1999", None, "unknown_release"),
             ("MONDO:0000030@", None, "invalid_argument"),
+            ("MONDO:0000030@a\u{7}b", None, "invalid_argument"),
             ("MONDO:0000030", Some("x\u{7}y"), "invalid_argument"),
             ("MONDO:0000030", Some(&*"9".repeat(200)), "invalid_argument"),
             (

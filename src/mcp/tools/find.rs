@@ -144,15 +144,26 @@ fn find_releases(
     page: &[NameCandidate],
     listed: &[Candidate],
 ) -> Vec<SourceRelease> {
+    // The listed candidates' own releases (a pinned identifier's may be an older one), or
+    // every release searched when none is listed; in catalogue order.
+    let used: std::collections::BTreeSet<usize> = page
+        .iter()
+        .filter_map(|c| r.concept(c.concept))
+        .map(|c| usize::from(c.source))
+        .collect();
     let mut out: Vec<SourceRelease> = r
         .manifest()
         .sources
         .iter()
-        .filter(|s| {
-            wanted.iter().any(|w| s.selected_by(w))
-                && (listed.is_empty() || listed.iter().any(|c| c.concept.source == s.id))
+        .enumerate()
+        .filter(|(i, s)| {
+            if listed.is_empty() {
+                wanted.iter().any(|w| s.selected_by(w))
+            } else {
+                used.contains(i)
+            }
         })
-        .map(source_release)
+        .map(|(_, s)| source_release(s))
         .collect();
     for e in page
         .iter()

@@ -366,7 +366,10 @@ fn found_answer(
             shown,
             one.label.as_deref().unwrap_or(""),
             one.source,
-            release_of(r, &one.source).release
+            sources
+                .first()
+                .map(|s| s.release.as_str())
+                .unwrap_or_default()
         ),
         many => format!("{} is held by {} sources", shown, many.len()),
     };

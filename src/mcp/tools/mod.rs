@@ -207,11 +207,16 @@ pub(super) fn summaries(
     r: &Resolver,
     concepts: impl Iterator<Item = Concept>,
 ) -> (Vec<ConceptSummary>, Vec<SourceRelease>) {
-    let summaries: Vec<ConceptSummary> = concepts.map(|c| summary(r, &c)).collect();
+    let concepts: Vec<Concept> = concepts.collect();
+    let summaries: Vec<ConceptSummary> = concepts.iter().map(|c| summary(r, c)).collect();
+    // Each concept's own release: a pinned answer names the release it came from.
     let mut sources: Vec<SourceRelease> = Vec::new();
-    for c in &summaries {
-        if !sources.iter().any(|s| s.id == c.source) {
-            sources.push(release_of(r, &c.source));
+    for record in concepts.iter().filter_map(|c| r.source_of(c)) {
+        if !sources
+            .iter()
+            .any(|s| s.id == record.id && s.release == record.release)
+        {
+            sources.push(source_release(record));
         }
     }
     (summaries, sources)
