@@ -356,9 +356,15 @@ impl Manifest {
             .find(|s| s.id == id && s.release == release)
     }
 
-    /// Whether some source has more than one release loaded.
-    pub fn has_older_releases(&self) -> bool {
-        self.sources.iter().any(|s| !s.current)
+    /// The ids of the loaded sources, each once, in catalogue order.
+    pub fn source_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = Vec::new();
+        for s in &self.sources {
+            if !ids.contains(&s.id) {
+                ids.push(s.id.clone());
+            }
+        }
+        ids
     }
 
     /// What the manifest records of the build file with this name.

@@ -213,15 +213,9 @@ impl Resolver {
             .filter_map(|(i, s)| Some((u16::try_from(i).ok()?, s.release.as_str())))
             .collect();
         let Some(current) = manifest.source(source) else {
-            let mut loaded: Vec<String> = Vec::new();
-            for s in &manifest.sources {
-                if !loaded.contains(&s.id) {
-                    loaded.push(s.id.clone());
-                }
-            }
             return Err(DiffError::UnknownSource {
                 source: source.to_string(),
-                loaded,
+                loaded: manifest.source_ids(),
             });
         };
         if releases.len() < 2 {

@@ -193,15 +193,9 @@ impl Resolver {
                 None => (entry.as_str(), None),
             };
             if manifest.source(id).is_none() {
-                let mut loaded: Vec<String> = Vec::new();
-                for s in &manifest.sources {
-                    if !loaded.contains(&s.id) {
-                        loaded.push(s.id.clone());
-                    }
-                }
                 return Err(PinError::UnknownSource {
                     source: entry.clone(),
-                    loaded,
+                    loaded: manifest.source_ids(),
                 });
             }
             match release {

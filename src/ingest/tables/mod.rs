@@ -8,6 +8,7 @@
 
 mod gene_info;
 mod hgnc;
+mod json_stream;
 mod mesh;
 mod mondo_json;
 mod obographs;

@@ -15,26 +15,23 @@
 //! synonym is exact, related, broad or narrow. A deprecated term may have an empty label (the
 //! file's merged terms do); it is loaded without one, for its status and replacements.
 
-use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::{self, BufRead, Read};
+use std::io::BufRead;
 use std::path::Path;
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
-use serde_json::{Map, Value};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
 
+use super::json_stream::{Position, Positioned, field, json_error, valid_iri, value_kind};
 use super::{Collector, Row, RowContext, excerpt};
-use crate::ingest::{IngestError, Location};
+use crate::ingest::IngestError;
 use crate::model::{
     Concept, ConceptKind, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Replacement,
     ReplacementKind, obo_purl,
 };
 
-/// An entry (key and term) longer than this stops the source, because an entry is held whole
-/// while it is read; the largest real one is about 6 kB.
-const MAX_ENTRY_BYTES: u64 = 1 << 20;
 /// Ancestors at this depth are direct parents.
 const PARENT_DEPTH: u64 = 1;
 /// How the file abbreviates the OBO PURL space in `consider` (`obo.MONDO_0018037`).
@@ -65,85 +62,7 @@ pub(super) fn read_terms(
     if let Some(error) = stopped {
         return Err(error);
     }
-    read.map_err(|error| json_error(file, error, &position))
-}
-
-/// A serde_json error as an ingest error: syntax and shape errors with their line and column.
-fn json_error(file: &Path, error: serde_json::Error, position: &Position) -> IngestError {
-    let location = Location {
-        line: error.line() as u64,
-        column: error.column() as u64,
-    };
-    if position.over_limit.get() {
-        return IngestError::Syntax {
-            file: file.to_path_buf(),
-            location,
-            message: format!("an entry longer than {MAX_ENTRY_BYTES} bytes"),
-        };
-    }
-    if error.is_io() {
-        return IngestError::Io {
-            file: file.to_path_buf(),
-            source: io::Error::from(error),
-        };
-    }
-    // serde_json's text ends with the position, which the error states on its own.
-    let text = error.to_string();
-    let suffix = format!(" at line {} column {}", error.line(), error.column());
-    IngestError::Syntax {
-        file: file.to_path_buf(),
-        location,
-        message: text.strip_suffix(&suffix).unwrap_or(&text).to_string(),
-    }
-}
-
-/// Where the JSON reader is, shared by the reader (which counts) and the visitor (which reads
-/// it between entries).
-struct Position {
-    /// The line of the next byte to read, from 1.
-    line: Cell<u64>,
-    /// Bytes read since the current entry began.
-    entry_bytes: Cell<u64>,
-    /// The current entry went past [`MAX_ENTRY_BYTES`].
-    over_limit: Cell<bool>,
-}
-
-impl Default for Position {
-    fn default() -> Self {
-        Position {
-            line: Cell::new(1),
-            entry_bytes: Cell::new(0),
-            over_limit: Cell::new(false),
-        }
-    }
-}
-
-/// The input, counting lines and the current entry's bytes. serde_json reads it a byte at a
-/// time, so the count is exact.
-struct Positioned<'a, R> {
-    inner: R,
-    position: &'a Position,
-}
-
-impl<R: Read> Read for Positioned<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        let read = buf.get(..n).unwrap_or_default();
-        let newlines = read.iter().filter(|&&b| b == b'\n').count() as u64;
-        let position = self.position;
-        position.line.set(position.line.get() + newlines);
-        position
-            .entry_bytes
-            .set(position.entry_bytes.get() + n as u64);
-        if position.entry_bytes.get() > MAX_ENTRY_BYTES {
-            position.over_limit.set(true);
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("an entry longer than {MAX_ENTRY_BYTES} bytes"),
-            ));
-        }
-        Ok(n)
-    }
+    read.map_err(|error| json_error(file, error, &position, "an entry"))
 }
 
 /// The map visitor: every entry becomes a concept or a problem in the collector.
@@ -165,7 +84,7 @@ impl<'de> Visitor<'de> for Terms<'_> {
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
         loop {
-            self.position.entry_bytes.set(0);
+            self.position.start_entry();
             // Key and value apart, to know the line of the key.
             let Some(key) = map.next_key::<String>()? else {
                 return Ok(());
@@ -243,30 +162,6 @@ impl Term {
 }
 
 /// A field of the wanted type, `None` when absent or `null`, an error naming it otherwise.
-fn field<T: DeserializeOwned>(
-    fields: &mut Map<String, Value>,
-    name: &str,
-) -> Result<Option<T>, String> {
-    fields
-        .remove(name)
-        .filter(|value| !value.is_null())
-        .map(|value| serde_json::from_value(value).map_err(|e| format!("{name}: {e}")))
-        .transpose()
-}
-
-fn value_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// The concept of one term; notes on the parts left out (a parent or replacement that is not
-/// an identifier).
 fn term_row(key: &str, term: Term, cx: &RowContext<'_>) -> Result<Row, String> {
     let iri = curie_iri(key, cx.prefixes)
         .ok_or_else(|| "the key is not a CURIE with a known or OBO-shaped prefix".to_string())?;
@@ -391,12 +286,9 @@ fn target_iri(text: &str, prefixes: &dyn Prefixes) -> Option<String> {
     curie_iri(text, prefixes)
 }
 
-fn valid_iri(iri: String) -> Option<String> {
-    oxiri::Iri::parse(iri.as_str()).is_ok().then_some(iri)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::json_stream::MAX_ENTRY_BYTES;
     use super::super::tests::{read_str, try_read_str};
     use super::super::{RowOutcome, TableConcepts, concept_triples};
     use super::*;

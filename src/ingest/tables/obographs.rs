@@ -17,16 +17,15 @@
 //! `meta.basicPropertyValues`, ranked as the RDF reader ranks them.
 //!
 //! Streaming, as in `mondo_json`: serde_json visitors walk the document, and each node, edge
-//! and the graph's `meta` is read as a small JSON value (at most [`MAX_ENTRY_BYTES`]), so that a
+//! and the graph's `meta` is read as a small JSON value (at most `json_stream::MAX_ENTRY_BYTES`), so that a
 //! wrong-shaped one is a [`super::RowProblem`] at the line where it starts and the rest loads.
 //! Everything else (axioms, import graphs) is skipped with `IgnoredAny`, never held. Broken
 //! JSON syntax stops the source with its line and column. `rows` counts the first graph's nodes
 //! and edges.
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
-use std::io::{self, BufRead, Read};
+use std::io::BufRead;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -36,20 +35,18 @@ use serde::de::{
 };
 use serde_json::{Map, Value};
 
+use super::json_stream::{Position, Positioned, field, json_error, valid_iri, value_kind};
 use super::{Collector, Row, RowContext, excerpt};
 use crate::ingest::extract::normalize_release;
 use crate::ingest::vocab::{
     IAO_REPLACED_BY, OBO_IN_OWL, OIO_ALT_ID, OIO_CONSIDER, OIO_REPLACED_BY, OWL_VERSION_INFO,
 };
-use crate::ingest::{FileRelease, IngestError, Location};
+use crate::ingest::{FileRelease, IngestError};
 use crate::model::{
     Concept, ConceptKind, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Provenance,
     Replacement, ReplacementKind, Xref, XrefKind, obo_purl,
 };
 
-/// A node, edge or graph `meta` longer than this stops the source, because each is held whole
-/// while it is read; the largest real node (DOID 2018) is about 10 kB.
-const MAX_ENTRY_BYTES: u64 = 1 << 20;
 /// The node type that is a concept.
 const CLASS: &str = "CLASS";
 /// The edge predicate of a parent link.
@@ -84,7 +81,7 @@ pub(super) fn read_graph(
     if let Some(error) = graph.stopped.take() {
         return Err(error);
     }
-    read.map_err(|error| json_error(file, error, &position))?;
+    read.map_err(|error| json_error(file, error, &position, "a node, edge or meta"))?;
     if !graph.found_graphs {
         return Err(IngestError::Invalid {
             file: file.to_path_buf(),
@@ -93,95 +90,6 @@ pub(super) fn read_graph(
     }
     graph.attach_parents();
     Ok(graph.release())
-}
-
-/// A serde_json error as an ingest error: syntax and shape errors with their line and column.
-fn json_error(file: &Path, error: serde_json::Error, position: &Position) -> IngestError {
-    let location = Location {
-        line: error.line() as u64,
-        column: error.column() as u64,
-    };
-    if position.over_limit.get() {
-        return IngestError::Syntax {
-            file: file.to_path_buf(),
-            location,
-            message: format!("a node, edge or meta longer than {MAX_ENTRY_BYTES} bytes"),
-        };
-    }
-    if error.is_io() {
-        return IngestError::Io {
-            file: file.to_path_buf(),
-            source: io::Error::from(error),
-        };
-    }
-    // serde_json's text ends with the position, which the error states on its own.
-    let text = error.to_string();
-    let suffix = format!(" at line {} column {}", error.line(), error.column());
-    IngestError::Syntax {
-        file: file.to_path_buf(),
-        location,
-        message: text.strip_suffix(&suffix).unwrap_or(&text).to_string(),
-    }
-}
-
-/// Where the JSON reader is, shared by the reader (which counts) and the visitors.
-struct Position {
-    /// The line of the next byte to read, from 1.
-    line: Cell<u64>,
-    /// Bytes read since the current entry began; `None` between entries (sections skipped
-    /// unread may be long).
-    entry_bytes: Cell<Option<u64>>,
-    /// The current entry went past [`MAX_ENTRY_BYTES`].
-    over_limit: Cell<bool>,
-}
-
-impl Default for Position {
-    fn default() -> Self {
-        Position {
-            line: Cell::new(1),
-            entry_bytes: Cell::new(None),
-            over_limit: Cell::new(false),
-        }
-    }
-}
-
-impl Position {
-    fn start_entry(&self) {
-        self.entry_bytes.set(Some(0));
-    }
-
-    fn end_entry(&self) {
-        self.entry_bytes.set(None);
-    }
-}
-
-/// The input, counting lines and the current entry's bytes. serde_json reads it a byte at a
-/// time, so the count is exact.
-struct Positioned<'a, R> {
-    inner: R,
-    position: &'a Position,
-}
-
-impl<R: Read> Read for Positioned<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        let read = buf.get(..n).unwrap_or_default();
-        let newlines = read.iter().filter(|&&b| b == b'\n').count() as u64;
-        let position = self.position;
-        position.line.set(position.line.get() + newlines);
-        if let Some(bytes) = position.entry_bytes.get() {
-            let bytes = bytes + n as u64;
-            position.entry_bytes.set(Some(bytes));
-            if bytes > MAX_ENTRY_BYTES {
-                position.over_limit.set(true);
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("an entry longer than {MAX_ENTRY_BYTES} bytes"),
-                ));
-            }
-        }
-        Ok(n)
-    }
 }
 
 /// What the first graph yields while it is read.
@@ -503,28 +411,6 @@ fn meta_field<T: DeserializeOwned>(
 }
 
 /// A field of the wanted type, `None` when absent or `null`, an error naming it otherwise.
-fn field<T: DeserializeOwned>(
-    fields: &mut Map<String, Value>,
-    name: &str,
-) -> Result<Option<T>, String> {
-    fields
-        .remove(name)
-        .filter(|value| !value.is_null())
-        .map(|value| serde_json::from_value(value).map_err(|e| format!("{name}: {e}")))
-        .transpose()
-}
-
-fn value_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// The concept of a class node; `None` for a node that is not a class or lies outside the
 /// prefixes; notes on the parts left out.
 fn node_row(value: Value, cx: &RowContext<'_>) -> Result<Option<Row>, String> {
@@ -719,12 +605,9 @@ fn graph_versions(value: Value) -> Result<(Option<String>, Option<String>), Stri
     Ok((iri, info))
 }
 
-fn valid_iri(iri: String) -> Option<String> {
-    oxiri::Iri::parse(iri.as_str()).is_ok().then_some(iri)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::json_stream::MAX_ENTRY_BYTES;
     use super::super::tests::{read_str, try_read_str};
     use super::super::{RowOutcome, TableConcepts, concept_triples};
     use super::*;
