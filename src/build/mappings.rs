@@ -364,7 +364,7 @@ fn xref_predicate(kind: XrefKind) -> (MappingPredicate, Option<String>) {
     }
 }
 
-fn file_stem(file: &Path) -> String {
+pub(super) fn file_stem(file: &Path) -> String {
     let name = file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -408,6 +408,7 @@ fn set_record(
         predicted: spec.predicted,
         graph: graph.to_string(),
         sha256,
+        entry: super::reuse::entry_fingerprint(spec),
         counts: MappingSetCounts::default(),
         header: header.other.clone(),
     }

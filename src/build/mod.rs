@@ -11,6 +11,7 @@ mod install;
 mod mappings;
 mod read;
 mod registry;
+mod reuse;
 mod tables;
 mod write;
 
@@ -47,6 +48,8 @@ pub trait BuildObserver: Sync {
     fn source_progress(&self, _id: &str, _bytes_read: u64, _triples: u64) {}
     fn source_finished(&self, _id: &str, _record: &SourceRecord, _seconds: f64) {}
     fn source_skipped(&self, _id: &str, _reason: &str) {}
+    /// A source taken from the installed build unread (its entry and files are unchanged).
+    fn source_reused(&self, _id: &str, _record: &SourceRecord) {}
     /// A table row that could not be read (or was read with a note); the rest of the source
     /// still loads.
     fn row_problem(&self, _id: &str, _problem: &str) {}
@@ -91,6 +94,14 @@ pub enum BuildError {
         "source '{id}': two entries are both release '{release}' once read (a file states its own release); give each entry a file of another release"
     )]
     ReleaseClash { id: String, release: String },
+    #[error(
+        "source '{id}': {path} is not the file the catalogue's sha256 names ({expected}); fetch it again with `ontoresolve update {id}`"
+    )]
+    ChangedFile {
+        id: String,
+        path: String,
+        expected: String,
+    },
     #[error("no source could be built")]
     Empty,
     #[error("the index would hold {0}")]
@@ -122,8 +133,23 @@ pub fn build(
     let layout = BuildLayout::new(&temp.path);
 
     let (registry_record, registry) = registry::build_registry(&catalog, &layout, observer)?;
-    let store = StoreWriter::create(&layout.store())?;
     let (rules_record, rules) = read_name_rules(&catalog, &layout)?;
+    let (loadable, mut skipped) = loadable_sources(&catalog, options, observer)?;
+    let previous = reuse::Previous::open(
+        index_dir,
+        &catalog,
+        (&registry_record, &registry),
+        rules_record.as_ref(),
+    );
+    if let Err(why) = &previous {
+        observer.stage(&format!("reading every source: {why}"));
+    }
+    let reuse = reuse_plan(&catalog, &loadable, previous.as_ref().ok(), observer)?;
+    let kept_sets = match &previous {
+        Ok(previous) => previous.unchanged_set_graphs(&catalog)?,
+        Err(_) => Default::default(),
+    };
+    let store = open_store(&layout, previous.as_ref().ok(), &reuse, kept_sets)?;
     let mut writer = write::IndexWriter::create(&layout, &registry, rules.as_ref())?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
     let mut sinks = Sinks {
@@ -132,7 +158,14 @@ pub fn build(
         writer: &mut writer,
         mappings: &mut mappings,
     };
-    let (records, mut skipped) = read_concept_sources(&catalog, options, observer, &mut sinks)?;
+    let read = SourcePlan {
+        loadable: &loadable,
+        reuse: &reuse,
+        previous: previous.as_ref().ok(),
+    };
+    let records =
+        read_concept_sources(&catalog, options, observer, &mut sinks, &read, &mut skipped)?;
+    drop(previous);
     for spec in catalog.sources.iter().filter(|s| is_mapping_set(s)) {
         if let Some(reason) = read_mapping_set(
             &catalog,
@@ -190,6 +223,16 @@ pub fn build(
     Ok(BuildSummary { manifest, dir })
 }
 
+/// The catalogue's prefix registry written alone into `dir` and opened, for commands that read
+/// prefixes before any build (`ontoresolve add` on a fresh clone).
+pub fn registry_alone(
+    catalog: &Catalog,
+    dir: &std::path::Path,
+) -> Result<crate::registry::Registry, BuildError> {
+    let layout = BuildLayout::new(dir);
+    Ok(registry::build_registry(catalog, &layout, &Silent)?.1)
+}
+
 /// Finishes the store and writes each graph's shape beside it, for `describe_schema`.
 fn write_graph_shapes(store: StoreWriter, layout: &BuildLayout) -> Result<(), BuildError> {
     let shapes = store.finish()?;
@@ -220,15 +263,21 @@ struct Sinks<'s, 'b> {
     mappings: &'s mut mappings::MappingBuilder<'b>,
 }
 
-/// Reads every concept source in catalogue order: their records, and the sources skipped
-/// with why (a file not bundled, or any failure with `keep_going`).
-fn read_concept_sources(
+/// Which concept sources the build loads (by catalogue position) and, of those, which it takes
+/// from the installed build unread.
+struct SourcePlan<'p> {
+    loadable: &'p [bool],
+    reuse: &'p [Option<SourceRecord>],
+    previous: Option<&'p reuse::Previous>,
+}
+
+/// Which concept sources have their files: a source with a missing file is skipped (with why)
+/// when it is not bundled or with `keep_going`, and fails the build otherwise.
+fn loadable_sources(
     catalog: &Catalog,
     options: &BuildOptions,
     observer: &dyn BuildObserver,
-    sinks: &mut Sinks<'_, '_>,
-) -> Result<(Vec<SourceRecord>, Vec<SkippedSource>), BuildError> {
-    let mut records: Vec<SourceRecord> = Vec::new();
+) -> Result<(Vec<bool>, Vec<SkippedSource>), BuildError> {
     let mut skipped = Vec::new();
     let mut loadable = vec![false; catalog.sources.len()];
     for (at, spec) in catalog.sources.iter().enumerate() {
@@ -244,32 +293,95 @@ fn read_concept_sources(
             None => loadable[at] = true,
         }
     }
+    Ok((loadable, skipped))
+}
+
+/// The installed record each loadable source reuses, by catalogue position.
+fn reuse_plan(
+    catalog: &Catalog,
+    loadable: &[bool],
+    previous: Option<&reuse::Previous>,
+    observer: &dyn BuildObserver,
+) -> Result<Vec<Option<SourceRecord>>, BuildError> {
+    let mut plan = vec![None; catalog.sources.len()];
+    let Some(previous) = previous else {
+        return Ok(plan);
+    };
+    observer.stage("checking which sources the installed build already holds");
     for (at, spec) in catalog.sources.iter().enumerate() {
         if !loadable[at] {
             continue;
         }
-        let files = catalog.files(spec);
+        let current = catalog.is_current(at, |i| loadable[i]);
+        if let Some(record) = previous.reusable(spec, &catalog.files(spec), current)? {
+            plan[at] = Some(record.clone());
+        }
+    }
+    Ok(plan)
+}
+
+/// A new store, or a copy of the installed one with the reused sources' graphs when any is
+/// reused.
+fn open_store(
+    layout: &BuildLayout,
+    previous: Option<&reuse::Previous>,
+    reuse: &[Option<SourceRecord>],
+    mut keep: std::collections::BTreeSet<String>,
+) -> Result<StoreWriter, BuildError> {
+    keep.extend(reuse.iter().flatten().map(|r| r.graph.clone()));
+    match previous {
+        Some(previous) if !keep.is_empty() => Ok(StoreWriter::from_installed(
+            &previous.store(),
+            &layout.store(),
+            &keep,
+            previous.shapes_of(&keep).graphs,
+        )?),
+        _ => Ok(StoreWriter::create(&layout.store())?),
+    }
+}
+
+/// Reads (or reuses) every loadable concept source in catalogue order and returns their
+/// records; a source that fails with `keep_going` joins `skipped`.
+fn read_concept_sources(
+    catalog: &Catalog,
+    options: &BuildOptions,
+    observer: &dyn BuildObserver,
+    sinks: &mut Sinks<'_, '_>,
+    plan: &SourcePlan<'_>,
+    skipped: &mut Vec<SkippedSource>,
+) -> Result<Vec<SourceRecord>, BuildError> {
+    let mut records: Vec<SourceRecord> = Vec::new();
+    for (at, spec) in catalog.sources.iter().enumerate() {
+        if !plan.loadable[at] {
+            continue;
+        }
         let Ok(idx) = SourceIdx::try_from(records.len()) else {
             return Err(BuildError::TooLarge("more than 65,535 sources"));
         };
         let started = Instant::now();
-        let (prefixes, store) = (sinks.prefixes, sinks.store);
-        let read = match spec.format() {
-            Some(Format::Table(format)) => {
-                tables::ingest_table_source(idx, spec, format, &files, prefixes, store, observer)
-            }
-            _ => read::ingest_source(idx, spec, &catalog.file(spec), prefixes, store, observer),
+        let read = match (&plan.reuse[at], plan.previous) {
+            (Some(record), Some(previous)) => previous
+                .concepts(record, idx)
+                .map(|concepts| (record.clone(), concepts)),
+            _ => read_source(catalog, spec, idx, sinks, observer).map(|(mut record, concepts)| {
+                record.current = catalog.is_current(at, |i| plan.loadable[i]);
+                record.entry = reuse::entry_fingerprint(spec);
+                (record, concepts)
+            }),
         };
         match read {
-            Ok((mut record, concepts)) => {
-                record.current = catalog.is_current(at, |i| loadable[i]);
+            Ok((record, concepts)) => {
                 if let Some(earlier) = records.iter().find(|r| r.graph == record.graph) {
                     return Err(BuildError::ReleaseClash {
                         id: spec.id.clone(),
                         release: earlier.release.clone(),
                     });
                 }
-                observer.source_finished(&spec.id, &record, started.elapsed().as_secs_f64());
+                if plan.reuse[at].is_some() {
+                    observer.source_reused(&spec.id, &record);
+                } else {
+                    observer.source_finished(&spec.id, &record, started.elapsed().as_secs_f64());
+                }
                 records.push(write_concept_source(idx, record, concepts, sinks)?);
             }
             Err(error) if options.keep_going => {
@@ -285,7 +397,36 @@ fn read_concept_sources(
     if records.is_empty() {
         return Err(BuildError::Empty);
     }
-    Ok((records, skipped))
+    Ok(records)
+}
+
+/// Reads one concept source from its files into the store; its record and concepts.
+fn read_source(
+    catalog: &Catalog,
+    spec: &SourceSpec,
+    idx: SourceIdx,
+    sinks: &Sinks<'_, '_>,
+    observer: &dyn BuildObserver,
+) -> Result<(SourceRecord, Vec<Concept>), BuildError> {
+    let files = catalog.files(spec);
+    // Checked before reading, so a changed file never reaches the store.
+    if let (Some(expected), Some(file)) = (&spec.sha256, files.first()) {
+        let now = registry::input_file(&spec.path, file)?;
+        if !expected.eq_ignore_ascii_case(&now.sha256) {
+            return Err(BuildError::ChangedFile {
+                id: spec.id.clone(),
+                path: now.path,
+                expected: expected.clone(),
+            });
+        }
+    }
+    let (prefixes, store) = (sinks.prefixes, sinks.store);
+    match spec.format() {
+        Some(Format::Table(format)) => {
+            tables::ingest_table_source(idx, spec, format, &files, prefixes, store, observer)
+        }
+        _ => read::ingest_source(idx, spec, &catalog.file(spec), prefixes, store, observer),
+    }
 }
 
 /// Writes one read source into the index and the mapping builder; its concepts are dropped
@@ -443,15 +584,9 @@ fn build_id(
         }
     }
     for record in records {
-        // The entry of this release (a file may state another release than its entry).
-        let entry = catalog
-            .sources
-            .iter()
-            .find(|s| s.id == record.id && s.release.as_deref() == Some(record.release.as_str()))
-            .or_else(|| catalog.sources.iter().find(|s| s.id == record.id));
-        if let Some(spec) = entry {
-            hasher.update(serde_json::to_vec(spec).unwrap_or_default());
-        }
+        // The entry as its fingerprint (every field but the fallback release), then what
+        // was read.
+        hasher.update(record.entry.as_bytes());
         for file in &record.files {
             hasher.update(file.sha256.as_bytes());
         }
@@ -464,6 +599,11 @@ fn build_id(
         hasher.update(set.sha256.as_bytes());
     }
     hex(&hasher.finalize())[..16].to_string()
+}
+
+/// The SHA-256 of a file, as the manifest records it.
+pub fn file_sha256(path: &std::path::Path) -> Result<String, BuildError> {
+    Ok(registry::input_file(path, path)?.sha256)
 }
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
@@ -490,6 +630,7 @@ fn source_record(
         current: true,
         graph,
         files,
+        entry: String::new(),
         license: spec.license.clone(),
         attribution: spec.attribution.clone(),
         homepage: spec.homepage.clone(),

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub mod edit;
 mod format;
 
 use crate::model::PrefixRule;
@@ -82,6 +83,10 @@ pub struct SourceSpec {
     /// The release used when the file states none.
     #[serde(default)]
     pub release: Option<String>,
+    /// The SHA-256 of `path` as `ontoresolve add` downloaded it; the build refuses a file
+    /// that no longer matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
     #[serde(default)]
     pub base_iri: Option<String>,
     /// rdf:type IRIs that mark a concept, replacing the kind's default (owl:Class for OBO and

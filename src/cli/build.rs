@@ -9,11 +9,17 @@ use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ontoresolve::build::{BuildObserver, BuildOptions, build};
 use ontoresolve::index::manifest::{ReleaseOrigin, SourceRecord};
 
-struct Progress {
+pub(super) struct Progress {
     bar: Mutex<Option<(ProgressBar, Instant)>>,
 }
 
 impl Progress {
+    pub(super) fn new() -> Progress {
+        Progress {
+            bar: Mutex::new(None),
+        }
+    }
+
     fn clear(&self) {
         if let Ok(mut slot) = self.bar.lock()
             && let Some((bar, _)) = slot.take()
@@ -69,6 +75,14 @@ impl BuildObserver for Progress {
         );
     }
 
+    fn source_reused(&self, id: &str, record: &SourceRecord) {
+        self.clear();
+        eprintln!(
+            "{id:>12}: release {} reused from the installed build (entry and files unchanged); {} concepts",
+            record.release, record.counts.concepts
+        );
+    }
+
     fn source_skipped(&self, id: &str, reason: &str) {
         self.clear();
         eprintln!("{id:>12}: skipped: {reason}");
@@ -85,15 +99,19 @@ impl BuildObserver for Progress {
 }
 
 pub fn run(sources: PathBuf, index_dir: PathBuf, keep_going: bool) -> anyhow::Result<ExitCode> {
-    let observer = Progress {
-        bar: Mutex::new(None),
-    };
+    let observer = Progress::new();
     let options = BuildOptions {
         catalog: sources,
         index_dir,
         keep_going,
     };
     let summary = build(&options, &observer)?;
+    print_summary(&summary);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The one line a finished build prints.
+pub(super) fn print_summary(summary: &ontoresolve::build::BuildSummary) {
     let m = &summary.manifest;
     eprintln!(
         "built {} in {:.1}s: {} sources, {} mapping set files, {} concepts, {} triples, {} identifier keys, {} label keys, {} mappings of {} identifiers{}",
@@ -113,5 +131,4 @@ pub fn run(sources: PathBuf, index_dir: PathBuf, keep_going: bool) -> anyhow::Re
             format!("; {} skipped", m.skipped.len())
         }
     );
-    Ok(ExitCode::SUCCESS)
 }

@@ -119,6 +119,10 @@ pub struct MappingSetRecord {
     /// The named graph holding its mappings in the RDF store.
     pub graph: String,
     pub sha256: String,
+    /// A hash of the catalogue entry, as for a source: a later build keeps this set's graph
+    /// when the entry and the file are unchanged.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub entry: String,
     pub counts: MappingSetCounts,
     /// Other set-level slots of the header, for display.
     #[serde(default)]
@@ -177,6 +181,10 @@ pub struct SourceRecord {
     pub graph: String,
     /// The files read, in order (one for most sources; MeSH's tables are two).
     pub files: Vec<InputFile>,
+    /// A hash of the catalogue entry (`build::reuse::entry_fingerprint`): with the files'
+    /// checksums, it tells a later build whether this release can be reused unread.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub entry: String,
     pub license: String,
     pub attribution: String,
     pub homepage: String,

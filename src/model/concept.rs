@@ -377,6 +377,26 @@ impl Concept {
         }
     }
 
+    /// Moves the concept to another source index (a later build numbers sources anew): the
+    /// concept and every statement its source made.
+    pub fn renumber_source(&mut self, to: SourceIdx) {
+        let from = self.source;
+        let moved = |prov: &mut Provenance| {
+            if prov.source == from {
+                prov.source = to;
+            }
+        };
+        self.labels.iter_mut().for_each(|l| moved(&mut l.prov));
+        self.definitions.iter_mut().for_each(|d| moved(&mut d.prov));
+        self.parents.iter_mut().for_each(|l| moved(&mut l.prov));
+        self.children.iter_mut().for_each(|l| moved(&mut l.prov));
+        self.replacements
+            .iter_mut()
+            .for_each(|r| moved(&mut r.prov));
+        self.xrefs.iter_mut().for_each(|x| moved(&mut x.prov));
+        self.source = to;
+    }
+
     /// The replacements of the given kind.
     pub fn replacements_of(&self, kind: ReplacementKind) -> impl Iterator<Item = &Replacement> {
         self.replacements.iter().filter(move |r| r.kind == kind)

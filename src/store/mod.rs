@@ -23,6 +23,29 @@ pub enum StoreError {
     Storage(#[from] StorageError),
     #[error("RDF store: invalid graph name: {0}")]
     GraphName(String),
+    #[error("RDF store: copying the installed store: {0}")]
+    Copy(String),
+}
+
+/// Copies a closed RocksDB directory: table files as hard links, the rest as copies; the lock
+/// and the info logs are the old store's own.
+fn copy_store_files(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir(to)?;
+    let mut entries = std::fs::read_dir(from)?.collect::<Result<Vec<_>, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let name = entry.file_name();
+        let text = name.to_string_lossy();
+        if text == "LOCK" || text.starts_with("LOG") || !entry.file_type()?.is_file() {
+            continue;
+        }
+        let target = to.join(&name);
+        if text.ends_with(".sst") && std::fs::hard_link(entry.path(), &target).is_ok() {
+            continue;
+        }
+        std::fs::copy(entry.path(), &target)?;
+    }
+    Ok(())
 }
 
 /// The named graph holding one source release.
@@ -43,6 +66,11 @@ pub struct StoreWriter {
     store: Store,
     /// Each loaded graph's shape, by graph IRI.
     shapes: std::sync::Mutex<std::collections::BTreeMap<String, GraphShape>>,
+    /// Whether `finish` compacts: a new store does; a copy of an installed one keeps its
+    /// compacted files, which a compaction would rewrite whole.
+    compact: bool,
+    /// Graphs copied from the installed store: loading one again only walks its triples.
+    kept: std::collections::BTreeSet<String>,
 }
 
 impl StoreWriter {
@@ -50,6 +78,38 @@ impl StoreWriter {
         Ok(StoreWriter {
             store: Store::open(path)?,
             shapes: Default::default(),
+            compact: true,
+            kept: Default::default(),
+        })
+    }
+
+    /// A store at `path` holding the graphs `keep` of the installed store at `installed`,
+    /// whose shapes are `shapes`. The installed store is never opened: its files are
+    /// immutable once its build is installed, so its table files are hard-linked (copied
+    /// across file systems) and the small rest is copied, as a RocksDB checkpoint would.
+    pub fn from_installed(
+        installed: &Path,
+        path: &Path,
+        keep: &std::collections::BTreeSet<String>,
+        shapes: std::collections::BTreeMap<String, GraphShape>,
+    ) -> Result<Self, StoreError> {
+        copy_store_files(installed, path).map_err(|e| StoreError::Copy(e.to_string()))?;
+        let store = Store::open(path)?;
+        let graphs = store.named_graphs().collect::<Result<Vec<_>, _>>()?;
+        for graph in graphs {
+            let name = match &graph {
+                oxigraph::model::NamedOrBlankNode::NamedNode(n) => n.as_str(),
+                oxigraph::model::NamedOrBlankNode::BlankNode(b) => b.as_str(),
+            };
+            if !keep.contains(name) {
+                store.remove_named_graph(&graph)?;
+            }
+        }
+        Ok(StoreWriter {
+            store,
+            shapes: std::sync::Mutex::new(shapes),
+            compact: false,
+            kept: keep.clone(),
         })
     }
 
@@ -63,6 +123,14 @@ impl StoreWriter {
         let graph = NamedNode::new(graph)
             .map_err(|e| LoadError::Store(StoreError::GraphName(e.to_string())))?;
         let graph_name = graph.as_str().to_string();
+        if self.kept.contains(&graph_name) {
+            // The same triples are already there; the caller's reading still runs to the end,
+            // so its errors and counts are as for a load.
+            for triple in triples {
+                triple.map_err(LoadError::Input)?;
+            }
+            return Ok(());
+        }
         let graph = GraphName::NamedNode(graph);
         let mut counter = shape::ShapeCounter::default();
         let mut loader = self
@@ -90,7 +158,9 @@ impl StoreWriter {
     /// Returns each loaded graph's shape.
     pub fn finish(self) -> Result<std::collections::BTreeMap<String, GraphShape>, StoreError> {
         self.store.flush()?;
-        self.store.optimize()?;
+        if self.compact {
+            self.store.optimize()?;
+        }
         Ok(match self.shapes.into_inner() {
             Ok(s) => s,
             Err(poisoned) => poisoned.into_inner(),

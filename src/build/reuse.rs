@@ -1,0 +1,242 @@
+//! Taking sources from the installed build instead of reading them again, so that adding or
+//! removing one source costs that source.
+//!
+//! A source release is reused when its catalogue entry (`entry_fingerprint`) and the SHA-256
+//! of every input file are those the installed build recorded, it is current in both or in
+//! neither, and nothing that shapes its records changed: the format version, the registry's
+//! input files, the name rules, and any prefix the catalogue declares anew or no longer
+//! declares, unless the registry already spelled and expanded it that way. Paths play no
+//! part, so a copied catalogue and index still reuse.
+//!
+//! A reused source's concepts come from the installed concept table and its triples from a
+//! copy of the installed store (`store::StoreWriter::from_installed`); the concept table,
+//! lexicons, full text and mapping index are then written as for a source that was read, so
+//! the result is the build a full rebuild would give.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use super::registry::input_file;
+use super::{BuildError, hex, io_err};
+use crate::catalog::{Catalog, SourceSpec};
+use crate::index::manifest::{NameRulesRecord, RegistryRecord, SourceRecord};
+use crate::index::schema::GraphShapes;
+use crate::index::{BuildLayout, FORMAT_VERSION, Manifest, Table, active_build, lease};
+use crate::model::{Concept, PrefixRule, SourceIdx};
+use crate::registry::Registry;
+
+/// The installed build, opened for reuse (leased, so no other build removes it meanwhile).
+pub(super) struct Previous {
+    pub(super) layout: BuildLayout,
+    pub(super) manifest: Manifest,
+    table: Table<Concept>,
+    pub(super) shapes: GraphShapes,
+    _lease: lease::Lease,
+}
+
+/// Why no source can be reused, for the build's report.
+pub(super) type NoReuse = String;
+
+/// A hash of what an entry says, except its `release`: that is only a fallback for a file that
+/// states none, and the record's release is compared on its own.
+pub(super) fn entry_fingerprint(spec: &SourceSpec) -> String {
+    let mut spec = spec.clone();
+    spec.release = None;
+    hex(&Sha256::digest(
+        serde_json::to_vec(&spec).unwrap_or_default(),
+    ))
+}
+
+impl Previous {
+    /// The installed build of `index_dir` when its sources may be reused by a build with this
+    /// registry, name rules and catalogue; otherwise why not.
+    pub(super) fn open(
+        index_dir: &Path,
+        catalog: &Catalog,
+        registry: (&RegistryRecord, &Registry),
+        rules: Option<&NameRulesRecord>,
+    ) -> Result<Previous, NoReuse> {
+        let layout = active_build(index_dir).map_err(|_| "no installed build".to_string())?;
+        let lease = lease::Lease::take(&layout.dir)
+            .map_err(|e| format!("the installed build cannot be leased: {e}"))?;
+        let manifest = Manifest::read(&layout.manifest())
+            .map_err(|e| format!("the installed manifest cannot be read: {e}"))?;
+        if manifest.format_version != FORMAT_VERSION {
+            return Err(format!(
+                "the installed build has format version {}",
+                manifest.format_version
+            ));
+        }
+        let registry_files = |r: &RegistryRecord| {
+            r.source
+                .as_ref()
+                .map(|s| s.files.iter().map(|f| f.sha256.clone()).collect::<Vec<_>>())
+        };
+        if registry_files(&manifest.registry) != registry_files(registry.0) {
+            return Err("the prefix registry's files changed".into());
+        }
+        if manifest.name_rules.as_ref().map(|r| &r.sha256) != rules.map(|r| &r.sha256) {
+            return Err("the name rules changed".into());
+        }
+        let old_registry = Registry::open(&layout)
+            .map_err(|e| format!("the installed prefix registry cannot be read: {e}"))?;
+        let new_rules = super::declared_prefixes(catalog);
+        for (rule, other) in changed_rules(&manifest.prefixes, &new_rules) {
+            // An added rule must say what the old registry said; a dropped one, the new.
+            let judge = if other { &old_registry } else { registry.1 };
+            if !registry_agrees(judge, rule) {
+                return Err(format!(
+                    "the catalogue's prefix {} → {} changes how identifiers read",
+                    rule.prefix, rule.uri_prefix
+                ));
+            }
+        }
+        let table = Table::open(&layout.concepts_data(), &layout.concepts_index())
+            .map_err(|e| format!("the installed concept table cannot be read: {e}"))?;
+        let shapes = GraphShapes::read(&layout.schema())
+            .map_err(|e| format!("the installed graph shapes cannot be read: {e}"))?;
+        Ok(Previous {
+            layout,
+            manifest,
+            table,
+            shapes,
+            _lease: lease,
+        })
+    }
+
+    /// The installed record of this entry's release when it can be reused as it stands.
+    pub(super) fn reusable(
+        &self,
+        spec: &SourceSpec,
+        files: &[PathBuf],
+        current: bool,
+    ) -> Result<Option<&SourceRecord>, BuildError> {
+        let fingerprint = entry_fingerprint(spec);
+        let Some(record) = self
+            .manifest
+            .sources
+            .iter()
+            .find(|r| r.id == spec.id && r.entry == fingerprint && r.current == current)
+        else {
+            return Ok(None);
+        };
+        if record.files.len() != files.len() {
+            return Ok(None);
+        }
+        for (file, recorded) in files.iter().zip(&record.files) {
+            let now = input_file(Path::new(&recorded.path), file)?;
+            if now.sha256 != recorded.sha256 {
+                return Ok(None);
+            }
+        }
+        Ok(Some(record))
+    }
+
+    /// The graphs of mapping-set files whose entry and file are unchanged: the store keeps
+    /// them, and the build reads their rows for the mapping index only.
+    pub(super) fn unchanged_set_graphs(
+        &self,
+        catalog: &Catalog,
+    ) -> Result<BTreeSet<String>, BuildError> {
+        let mut graphs = BTreeSet::new();
+        for spec in catalog.sources.iter().filter(|s| super::is_mapping_set(s)) {
+            let fingerprint = entry_fingerprint(spec);
+            let written = std::iter::once(&spec.path).chain(&spec.more_paths);
+            for (file, written) in catalog.files(spec).iter().zip(written) {
+                let stem = super::mappings::file_stem(file);
+                let Some(set) = self
+                    .manifest
+                    .mapping_sets
+                    .iter()
+                    .find(|s| s.source == spec.id && s.file == stem && s.entry == fingerprint)
+                else {
+                    continue;
+                };
+                if file.is_file() && input_file(written, file)?.sha256 == set.sha256 {
+                    graphs.insert(set.graph.clone());
+                }
+            }
+        }
+        Ok(graphs)
+    }
+
+    /// A reused source's concepts, read from the installed table and numbered as source `idx`.
+    pub(super) fn concepts(
+        &self,
+        record: &SourceRecord,
+        idx: SourceIdx,
+    ) -> Result<Vec<Concept>, BuildError> {
+        let count = u32::try_from(record.counts.concepts)
+            .map_err(|_| BuildError::TooLarge("more than 4,294,967,295 concepts"))?;
+        // Decoding the records is the cost; both cores share it.
+        (record.first_concept..record.first_concept.saturating_add(count))
+            .into_par_iter()
+            .map(|id| {
+                let mut concept = self.table.get_checked(id).map_err(|e| {
+                    io_err("reading the installed concept table")(std::io::Error::other(
+                        e.to_string(),
+                    ))
+                })?;
+                concept.renumber_source(idx);
+                Ok(concept)
+            })
+            .collect()
+    }
+
+    /// The installed store directory.
+    pub(super) fn store(&self) -> PathBuf {
+        self.layout.store()
+    }
+
+    /// The graph shapes of the reused graphs, as the installed build counted them.
+    pub(super) fn shapes_of(&self, graphs: &BTreeSet<String>) -> GraphShapes {
+        GraphShapes {
+            graphs: self
+                .shapes
+                .graphs
+                .iter()
+                .filter(|(g, _)| graphs.contains(*g))
+                .map(|(g, s)| (g.clone(), s.clone()))
+                .collect(),
+        }
+    }
+}
+
+/// Rules in one list and not the other: `(rule, true)` when only `new` has it.
+fn changed_rules<'a>(old: &'a [PrefixRule], new: &'a [PrefixRule]) -> Vec<(&'a PrefixRule, bool)> {
+    let same =
+        |a: &PrefixRule, b: &PrefixRule| a.prefix == b.prefix && a.uri_prefix == b.uri_prefix;
+    let added = new
+        .iter()
+        .filter(|r| !old.iter().any(|o| same(o, r)))
+        .map(|r| (r, true));
+    let dropped = old
+        .iter()
+        .filter(|r| !new.iter().any(|n| same(n, r)))
+        .map(|r| (r, false));
+    added.chain(dropped).collect()
+}
+
+/// Whether a registry already spells `rule.prefix` as the rule does and expands and
+/// abbreviates it with the rule's URI prefix, so that declaring the rule or not changes no
+/// identifier.
+fn registry_agrees(registry: &Registry, rule: &PrefixRule) -> bool {
+    let Some(hit) = registry.spelling(&rule.prefix) else {
+        return false;
+    };
+    let Some(record) = registry.record(hit.record) else {
+        return false;
+    };
+    let expands = record
+        .index_uri_prefix
+        .as_ref()
+        .or(record.uri_prefix.as_ref())
+        .is_some_and(|u| *u == rule.uri_prefix);
+    let abbreviates = registry
+        .uri_prefix_of(&rule.uri_prefix)
+        .is_some_and(|m| m.record == hit.record && m.len == rule.uri_prefix.len());
+    record.preferred == rule.prefix && expands && abbreviates
+}
