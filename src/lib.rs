@@ -3,6 +3,7 @@
 //! Data flows one way. Offline: `ontologies/sources.toml` → [`ingest`] → [`model`] → [`build`]
 //! → [`store`] + [`index`] under `index/`. Online: `index/` → [`resolve`].
 
+pub mod acquire;
 pub mod build;
 pub mod catalog;
 pub mod index;

@@ -2,6 +2,7 @@
 //! (`normalize`, `map`, `lookup`) that stream whole files through the library's answers. The
 //! answers themselves come from `resolve`; commands only read, parallelize and write.
 
+mod add;
 mod annotate;
 mod build;
 mod check;
@@ -47,6 +48,66 @@ enum Command {
         /// Skip a source that fails instead of failing the build.
         #[arg(long)]
         keep_going: bool,
+    },
+    /// Add an ontology by its prefix (any spelling the registry knows): download the best
+    /// link the Bioregistry lists (OBO, then OBO Graphs JSON, then OWL/RDF), write its
+    /// catalogue entry, and build, reusing every other source.
+    Add {
+        /// Prefixes, e.g. doid go.
+        #[arg(required = true)]
+        prefixes: Vec<String>,
+        /// Download this URL instead of the registry's link (one prefix only).
+        #[arg(long, conflicts_with = "file")]
+        url: Option<String>,
+        /// Add this local file instead of downloading (one prefix only).
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// The release when the file states none (else the download date).
+        #[arg(long)]
+        release: Option<String>,
+        /// Print the entry and the link; download and write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Fetch scheme://host/path as BASE/host/path.
+        #[arg(long, env = "ONTORESOLVE_MIRROR", value_name = "BASE")]
+        mirror: Option<String>,
+        /// Seconds to wait for a connection, an answer or the next bytes.
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+        /// Source catalogue.
+        #[arg(long, default_value = "ontologies/sources.toml")]
+        sources: PathBuf,
+        #[command(flatten)]
+        index: IndexArg,
+    },
+    /// Fetch a source's `url` again; when the file changed, install it as a new release
+    /// (beside the old one when the catalogue keeps several releases of it, else in its place).
+    Update {
+        source: String,
+        /// The release when the file states none (else the download date).
+        #[arg(long)]
+        release: Option<String>,
+        /// Fetch scheme://host/path as BASE/host/path.
+        #[arg(long, env = "ONTORESOLVE_MIRROR", value_name = "BASE")]
+        mirror: Option<String>,
+        /// Seconds to wait for a connection, an answer or the next bytes.
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+        /// Source catalogue.
+        #[arg(long, default_value = "ontologies/sources.toml")]
+        sources: PathBuf,
+        #[command(flatten)]
+        index: IndexArg,
+    },
+    /// Drop a source (`doid`, or one release: `doid@2024-01-31`) from the catalogue and the
+    /// index; files it downloaded (`bundled = false`) are deleted.
+    Remove {
+        source: String,
+        /// Source catalogue.
+        #[arg(long, default_value = "ontologies/sources.toml")]
+        sources: PathBuf,
+        #[command(flatten)]
+        index: IndexArg,
     },
     /// Verify the active build: every file's length and checksum, the full-text index's own
     /// checksums, that the RDF store opens. One line per file on stdout; exit 0 when sound,
@@ -205,6 +266,47 @@ pub fn run() -> ExitCode {
             keep_going,
         } => build::run(sources, index.index, keep_going),
         Command::Check { index } => check::run(&index.index),
+        Command::Add {
+            prefixes,
+            url,
+            file,
+            release,
+            dry_run,
+            mirror,
+            timeout,
+            sources,
+            index,
+        } => add::run_add(add::AddOptions {
+            prefixes,
+            url,
+            file,
+            release,
+            dry_run,
+            mirror,
+            timeout,
+            sources,
+            index: index.index,
+        }),
+        Command::Update {
+            source,
+            release,
+            mirror,
+            timeout,
+            sources,
+            index,
+        } => add::run_update(add::UpdateOptions {
+            source,
+            release,
+            mirror,
+            timeout,
+            sources,
+            index: index.index,
+        }),
+        Command::Remove {
+            source,
+            sources,
+            index,
+        } => add::run_remove(&source, sources, index.index),
         Command::Serve {
             index,
             http,

@@ -35,7 +35,7 @@ pub enum RegistryError {
 }
 
 impl RegistryError {
-    fn json(path: &Path, error: serde_json::Error) -> RegistryError {
+    pub(super) fn json(path: &Path, error: serde_json::Error) -> RegistryError {
         if error.is_io() {
             return RegistryError::Io {
                 path: path.to_path_buf(),

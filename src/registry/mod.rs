@@ -7,11 +7,13 @@
 
 mod bioregistry;
 mod normalize;
+mod resource;
 
 pub use bioregistry::{RegistryData, RegistryError, load_bioregistry};
 pub use normalize::{
     Identified, Normalization, PatternCheck, Reading, Step, percent_decode, unwrapped,
 };
+pub use resource::{Download, ListedAs, Resource, read_resource};
 
 use std::borrow::Cow;
 use std::sync::OnceLock;

@@ -11,7 +11,7 @@ mod by_label;
 mod header;
 mod input;
 mod provenance;
-mod sssom;
+pub(super) mod sssom;
 
 use std::collections::BTreeMap;
 use std::fs::File;
