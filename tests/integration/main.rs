@@ -8,6 +8,7 @@ mod mcp_harness;
 mod support;
 mod tidy;
 
+mod add;
 mod annotate;
 mod bad_inputs;
 mod build_safety;
