@@ -28,7 +28,7 @@ use crate::index::manifest::{
 };
 use crate::index::names::NameRules;
 use crate::index::{BuildLayout, FORMAT_VERSION, Manifest};
-use crate::ingest::{Format, IngestError};
+use crate::ingest::{Format, IngestError, SourceConcepts};
 use crate::model::{Concept, PrefixMap, PrefixRule, Prefixes, SourceIdx};
 use crate::registry::RegistryError;
 use crate::store::{StoreError, StoreWriter};
@@ -153,6 +153,7 @@ pub fn build(
     let mut writer = write::IndexWriter::create(&layout, &registry, rules.as_ref())?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
     let mut sinks = Sinks {
+        spill_dir: &layout.dir,
         prefixes: &registry,
         store: &store,
         writer: &mut writer,
@@ -257,6 +258,8 @@ fn build_time(started: Instant) -> BuildTime {
 
 /// Where every concept source is written as it is read.
 struct Sinks<'s, 'b> {
+    /// Where a large source's concepts are spilled while it is read.
+    spill_dir: &'b std::path::Path,
     prefixes: &'b dyn Prefixes,
     store: &'s StoreWriter,
     writer: &'s mut write::IndexWriter<'b>,
@@ -407,7 +410,7 @@ fn read_source(
     idx: SourceIdx,
     sinks: &Sinks<'_, '_>,
     observer: &dyn BuildObserver,
-) -> Result<(SourceRecord, Vec<Concept>), BuildError> {
+) -> Result<(SourceRecord, SourceConcepts), BuildError> {
     let files = catalog.files(spec);
     // Checked before reading, so a changed file never reaches the store.
     if let (Some(expected), Some(file)) = (&spec.sha256, files.first()) {
@@ -424,27 +427,49 @@ fn read_source(
     match spec.format() {
         Some(Format::Table(format)) => {
             tables::ingest_table_source(idx, spec, format, &files, prefixes, store, observer)
+                .map(|(record, concepts)| (record, SourceConcepts::held(concepts)))
         }
-        _ => read::ingest_source(idx, spec, &catalog.file(spec), prefixes, store, observer),
+        _ => read::ingest_source(
+            idx,
+            spec,
+            &catalog.file(spec),
+            prefixes,
+            store,
+            sinks.spill_dir,
+            observer,
+        ),
     }
 }
 
-/// Writes one read source into the index and the mapping builder; its concepts are dropped
-/// once written. A failure here is the build's, never the source's (no keep_going).
+/// Writes one read source into the index and the mapping builder a chunk of concepts at a
+/// time, so that a large source's concepts are never all in memory. A failure here is the
+/// build's, never the source's (no keep_going).
 fn write_concept_source(
     idx: SourceIdx,
     mut record: SourceRecord,
-    concepts: Vec<Concept>,
+    mut concepts: SourceConcepts,
     sinks: &mut Sinks<'_, '_>,
 ) -> Result<SourceRecord, BuildError> {
-    record.top_concepts = top_concepts(&concepts);
-    record.id_shapes = id_shapes(&concepts);
-    record.first_concept = sinks.writer.add_source(&record.key(), &concepts)?;
-    // Mappings answer from current releases: an older release's xrefs would still read as
-    // asserted after the source dropped them.
-    if record.current {
-        sinks.mappings.add_source_xrefs(idx, &concepts);
+    let mut tops = TopConcepts::default();
+    let mut shapes = IdShapes::default();
+    let source_key = record.key();
+    record.first_concept = sinks.writer.next_concept();
+    while let Some(chunk) = concepts.next_chunk(write::KEY_CHUNK) {
+        let chunk = chunk.map_err(io_err(format!(
+            "{}: reading its concepts back from the build directory",
+            record.id
+        )))?;
+        tops.observe(&chunk);
+        shapes.observe(&chunk);
+        sinks.writer.add_concepts(&source_key, &chunk)?;
+        // Mappings answer from current releases: an older release's xrefs would still read
+        // as asserted after the source dropped them.
+        if record.current {
+            sinks.mappings.add_source_xrefs(idx, &chunk);
+        }
     }
+    record.top_concepts = tops.finish();
+    record.id_shapes = shapes.finish();
     Ok(record)
 }
 
@@ -648,36 +673,60 @@ fn source_record(
 
 /// SKOS top concepts if the source marks any, else the roots of its hierarchy: live concepts
 /// without parents that have children. A source without a hierarchy (genes) has none.
-fn top_concepts(concepts: &[Concept]) -> Vec<String> {
-    let marked: Vec<String> = concepts
-        .iter()
-        .filter(|c| c.top_concept)
-        .map(|c| c.iri.clone())
-        .take(MAX_TOP_CONCEPTS)
-        .collect();
-    if !marked.is_empty() {
-        return marked;
-    }
-    concepts
-        .iter()
-        .filter(|c| c.parents.is_empty() && !c.children.is_empty() && !c.obsolete)
-        .map(|c| c.iri.clone())
-        .take(MAX_TOP_CONCEPTS)
-        .collect()
+#[derive(Default)]
+struct TopConcepts {
+    marked: Vec<String>,
+    roots: Vec<String>,
 }
 
-/// The shape of local ids per prefix, learned from the concepts' CURIEs.
-fn id_shapes(concepts: &[Concept]) -> Vec<IdShape> {
-    let mut by_prefix: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
-    for curie in concepts.iter().filter_map(|c| c.curie.as_deref()) {
-        if let Some((prefix, local)) = curie.split_once(':') {
-            by_prefix.entry(prefix).or_default().push(local);
+impl TopConcepts {
+    fn observe(&mut self, concepts: &[Concept]) {
+        for c in concepts {
+            if c.top_concept && self.marked.len() < MAX_TOP_CONCEPTS {
+                self.marked.push(c.iri.clone());
+            }
+            let root = c.parents.is_empty() && !c.children.is_empty() && !c.obsolete;
+            if root && self.roots.len() < MAX_TOP_CONCEPTS {
+                self.roots.push(c.iri.clone());
+            }
         }
     }
-    by_prefix
-        .into_iter()
-        .filter_map(|(prefix, locals)| IdShape::observe(prefix, locals))
-        .collect()
+
+    fn finish(self) -> Vec<String> {
+        if self.marked.is_empty() {
+            self.roots
+        } else {
+            self.marked
+        }
+    }
+}
+
+/// The shape of local ids per prefix, learned from the concepts' CURIEs as they pass.
+#[derive(Default)]
+struct IdShapes {
+    by_prefix: std::collections::BTreeMap<String, IdShape>,
+}
+
+impl IdShapes {
+    fn observe(&mut self, concepts: &[Concept]) {
+        for curie in concepts.iter().filter_map(|c| c.curie.as_deref()) {
+            let Some((prefix, local)) = curie.split_once(':') else {
+                continue;
+            };
+            match self.by_prefix.get_mut(prefix) {
+                Some(shape) => shape.widen(local),
+                None => {
+                    if let Some(shape) = IdShape::observe(prefix, [local]) {
+                        self.by_prefix.insert(prefix.to_string(), shape);
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Vec<IdShape> {
+        self.by_prefix.into_values().collect()
+    }
 }
 
 /// The prefix rules declared by a catalogue; used by readers without the catalogue at hand.

@@ -15,8 +15,10 @@ use super::{BuildError, BuildObserver, hex, source_record};
 use crate::catalog::{Format, SourceKind, SourceSpec};
 use crate::index::manifest::{InputFile, ReleaseOrigin, SourceRecord};
 use crate::ingest::mesh_rdf::{MeshRdf, unversioned_triple};
-use crate::ingest::{self, Extractor, IngestError, Profile, StatedRelease, TripleSink};
-use crate::model::{Concept, ConceptKind, Prefixes, SourceIdx};
+use crate::ingest::{
+    self, Extractor, IngestError, Profile, SourceConcepts, StatedRelease, TripleSink,
+};
+use crate::model::{ConceptKind, Prefixes, SourceIdx};
 use crate::store::{LoadError, StoreWriter, graph_iri};
 
 /// Triples held back while the release is not yet known; bounds memory on any input.
@@ -179,8 +181,9 @@ pub(super) fn ingest_source(
     file: &Path,
     prefixes: &dyn Prefixes,
     store: &StoreWriter,
+    spill_dir: &Path,
     observer: &dyn BuildObserver,
-) -> Result<(SourceRecord, Vec<Concept>), BuildError> {
+) -> Result<(SourceRecord, SourceConcepts), BuildError> {
     let source_err = |error: IngestError| BuildError::Source {
         id: spec.id.clone(),
         error,
@@ -209,7 +212,8 @@ pub(super) fn ingest_source(
     };
     let input = ingest::input::open_reader(raw).map_err(io_source)?;
 
-    let extractor = extractor_for(idx, spec, prefixes);
+    let extractor =
+        extractor_for(idx, spec, prefixes).with_spill(spill_dir, ingest::SPILL_CONCEPTS);
     let opened = Opened {
         input,
         file,
@@ -223,7 +227,14 @@ pub(super) fn ingest_source(
 
     let sha256 = whole_file_digest(&hash, bytes_read.load(Ordering::Relaxed), file_bytes, file)
         .map_err(io_source)?;
-    let (concepts, stats) = extractor.finish();
+    let (concepts, stats) = extractor.finish().map_err(|e| BuildError::Io {
+        context: format!(
+            "{}: spilling its concepts under {}",
+            spec.id,
+            spill_dir.display()
+        ),
+        source: e,
+    })?;
     let files = vec![InputFile {
         path: spec.path.display().to_string(),
         bytes: file_bytes,

@@ -20,11 +20,12 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use super::registry::input_file;
-use super::{BuildError, hex, io_err};
+use super::{BuildError, hex};
 use crate::catalog::{Catalog, SourceSpec};
 use crate::index::manifest::{NameRulesRecord, RegistryRecord, SourceRecord};
 use crate::index::schema::GraphShapes;
 use crate::index::{BuildLayout, FORMAT_VERSION, Manifest, Table, active_build, lease};
+use crate::ingest::SourceConcepts;
 use crate::model::{Concept, PrefixRule, SourceIdx};
 use crate::registry::Registry;
 
@@ -32,7 +33,7 @@ use crate::registry::Registry;
 pub(super) struct Previous {
     pub(super) layout: BuildLayout,
     pub(super) manifest: Manifest,
-    table: Table<Concept>,
+    table: std::sync::Arc<Table<Concept>>,
     pub(super) shapes: GraphShapes,
     _lease: lease::Lease,
 }
@@ -101,7 +102,7 @@ impl Previous {
         Ok(Previous {
             layout,
             manifest,
-            table,
+            table: std::sync::Arc::new(table),
             shapes,
             _lease: lease,
         })
@@ -163,27 +164,37 @@ impl Previous {
         Ok(graphs)
     }
 
-    /// A reused source's concepts, read from the installed table and numbered as source `idx`.
+    /// A reused source's concepts, read from the installed table a chunk at a time (both
+    /// cores decoding) and numbered as source `idx`.
     pub(super) fn concepts(
         &self,
         record: &SourceRecord,
         idx: SourceIdx,
-    ) -> Result<Vec<Concept>, BuildError> {
+    ) -> Result<SourceConcepts, BuildError> {
         let count = u32::try_from(record.counts.concepts)
             .map_err(|_| BuildError::TooLarge("more than 4,294,967,295 concepts"))?;
-        // Decoding the records is the cost; both cores share it.
-        (record.first_concept..record.first_concept.saturating_add(count))
-            .into_par_iter()
-            .map(|id| {
-                let mut concept = self.table.get_checked(id).map_err(|e| {
-                    io_err("reading the installed concept table")(std::io::Error::other(
-                        e.to_string(),
-                    ))
-                })?;
-                concept.renumber_source(idx);
-                Ok(concept)
-            })
-            .collect()
+        let (first, end) = (
+            record.first_concept,
+            record.first_concept.saturating_add(count),
+        );
+        let table = self.table.clone();
+        let chunk = super::write::KEY_CHUNK as u32;
+        let chunks = (first..end).step_by(chunk as usize).map(move |start| {
+            (start..end.min(start.saturating_add(chunk)))
+                .into_par_iter()
+                .map(|id| {
+                    let mut concept = table
+                        .get_checked(id)
+                        .map_err(|e| std::io::Error::other(e.to_string()))?;
+                    concept.renumber_source(idx);
+                    Ok(concept)
+                })
+                .collect::<std::io::Result<Vec<Concept>>>()
+        });
+        Ok(SourceConcepts::from_chunks(
+            count as usize,
+            Box::new(chunks),
+        ))
     }
 
     /// The installed store directory.

@@ -35,8 +35,8 @@ pub fn id_keys(concept: &Concept, prefixes: &dyn Prefixes) -> Vec<(String, u16)>
     keys
 }
 
-/// Concepts whose lexicon keys are generated at once.
-const KEY_CHUNK: usize = 65_536;
+/// Concepts written (and their lexicon keys generated) at once.
+pub(super) const KEY_CHUNK: usize = 65_536;
 
 /// The read side of a build, written one source at a time as each source is read, so that
 /// a source's concepts are dropped before the next one is read and lexicon keys are spilled
@@ -79,13 +79,17 @@ impl<'a> IndexWriter<'a> {
         })
     }
 
-    /// Writes one source's concepts (ids continue from the previous source's) and returns the
-    /// id of its first concept.
-    pub(super) fn add_source(
+    /// The id the next concept written will have.
+    pub(super) fn next_concept(&self) -> u32 {
+        self.next
+    }
+
+    /// Writes a chunk of one source's concepts; ids continue from the previous chunk's.
+    pub(super) fn add_concepts(
         &mut self,
         source_id: &str,
         concepts: &[Concept],
-    ) -> Result<u32, BuildError> {
+    ) -> Result<(), BuildError> {
         let first = self.next;
         for concept in concepts {
             let id = self
@@ -101,13 +105,13 @@ impl<'a> IndexWriter<'a> {
             .ok()
             .and_then(|n| first.checked_add(n))
             .ok_or(BuildError::TooLarge("more than 4,294,967,295 concepts"))?;
-        // Keys are generated a chunk at a time and go straight to the spilling writers, so
-        // a source's keys are never all in memory.
+        // Keys go straight to the spilling writers, so a source's keys are never all in
+        // memory.
         for (n, chunk) in concepts.chunks(KEY_CHUNK).enumerate() {
             let start = first + (n * KEY_CHUNK) as u32;
             self.add_keys(start, chunk);
         }
-        Ok(first)
+        Ok(())
     }
 
     fn add_keys(&mut self, start: u32, concepts: &[Concept]) {

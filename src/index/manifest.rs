@@ -249,30 +249,28 @@ pub struct IdShape {
 impl IdShape {
     /// Learns the shape from local ids.
     pub fn observe<'a>(prefix: &str, locals: impl IntoIterator<Item = &'a str>) -> Option<IdShape> {
-        let mut shape: Option<IdShape> = None;
-        for local in locals {
-            let charset = charset_of(local);
-            let len = local.chars().count();
-            match &mut shape {
-                None => {
-                    shape = Some(IdShape {
-                        prefix: prefix.to_string(),
-                        charset: charset.to_string(),
-                        min_len: len,
-                        max_len: len,
-                        example: local.to_string(),
-                    })
-                }
-                Some(s) => {
-                    s.min_len = s.min_len.min(len);
-                    s.max_len = s.max_len.max(len);
-                    if s.charset != charset {
-                        s.charset = widen(&s.charset, charset).to_string();
-                    }
-                }
-            }
+        let mut locals = locals.into_iter();
+        let first = locals.next()?;
+        let mut shape = IdShape {
+            prefix: prefix.to_string(),
+            charset: charset_of(first).to_string(),
+            min_len: first.chars().count(),
+            max_len: first.chars().count(),
+            example: first.to_string(),
+        };
+        locals.for_each(|local| shape.widen(local));
+        Some(shape)
+    }
+
+    /// Widens the shape to fit one more local id.
+    pub fn widen(&mut self, local: &str) {
+        let charset = charset_of(local);
+        let len = local.chars().count();
+        self.min_len = self.min_len.min(len);
+        self.max_len = self.max_len.max(len);
+        if self.charset != charset {
+            self.charset = widen(&self.charset, charset).to_string();
         }
-        shape
     }
 
     /// Whether a local id fits this shape.

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use oxrdf::{NamedOrBlankNode, Term, Triple};
 
 use super::StatedRelease;
+use super::concepts::SourceConcepts;
 use super::vocab::*;
 use crate::model::{
     Concept, ConceptKind, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Provenance,
@@ -50,6 +51,9 @@ pub struct Extractor<'a> {
     settled: Option<Option<FileRelease>>,
     last_subject: Option<String>,
     triples: u64,
+    /// Where partial concepts go every `spill_at` concepts; `None` holds them all.
+    spill: Option<super::extract_spill::PartialSpill>,
+    spill_at: usize,
 }
 
 impl<'a> Extractor<'a> {
@@ -75,7 +79,17 @@ impl<'a> Extractor<'a> {
             settled: None,
             last_subject: None,
             triples: 0,
+            spill: None,
+            spill_at: super::extract_spill::SPILL_CONCEPTS,
         }
+    }
+
+    /// Spills partial concepts under `dir` every `every` concepts, so that a large source's
+    /// concepts are never all in memory.
+    pub fn with_spill(mut self, dir: &std::path::Path, every: usize) -> Self {
+        self.spill = Some(super::extract_spill::PartialSpill::new(dir));
+        self.spill_at = every.max(1);
+        self
     }
 
     /// Sets how triples become concepts, and the kind of a generic source's concepts.
@@ -175,6 +189,15 @@ impl<'a> Extractor<'a> {
         if let Profile::Mesh(mesh) = &mut self.profile {
             mesh.observe(triple);
             return;
+        }
+        if (self.concepts.len() >= self.spill_at || self.typed.len() >= self.spill_at)
+            && let Some(spill) = &mut self.spill
+        {
+            spill.add(
+                std::mem::take(&mut self.concepts),
+                std::mem::take(&mut self.typed),
+                self.source,
+            );
         }
         let NamedOrBlankNode::NamedNode(subject) = &triple.subject else {
             // Blank nodes nest inside a subject's description; they do not end it.
@@ -380,38 +403,51 @@ impl<'a> Extractor<'a> {
                 .any(|ns| iri.starts_with(ns.as_str()))
     }
 
-    /// The typed concepts, sorted by IRI, with CURIEs, deduplicated items and children.
-    pub fn finish(mut self) -> (Vec<Concept>, SourceCounts) {
+    /// The typed concepts, sorted by IRI, with CURIEs, deduplicated items and children; an
+    /// error only when spilled concepts cannot be written or read back.
+    pub fn finish(mut self) -> std::io::Result<(SourceConcepts, SourceCounts)> {
         if let Profile::Mesh(mesh) = std::mem::replace(&mut self.profile, Profile::Generic) {
             let concepts = mesh.finish(self.prefixes);
             let stats = SourceCounts::of(self.triples, &concepts);
-            return (concepts, stats);
+            return Ok((SourceConcepts::held(concepts), stats));
         }
         let typed = std::mem::take(&mut self.typed);
+        if let Some(mut spill) = self.spill.take() {
+            spill.add(std::mem::take(&mut self.concepts), typed, self.source);
+            return spill.finish(self.triples, |concept| self.complete(concept));
+        }
         let mut concepts: BTreeMap<String, Concept> = BTreeMap::new();
         for iri in typed {
-            if !self.in_namespace(&iri) {
-                continue;
-            }
-            let mut concept = self.concepts.remove(&iri).unwrap_or_else(|| Concept {
+            let concept = self.concepts.remove(&iri).unwrap_or_else(|| Concept {
                 iri: iri.clone(),
                 source: self.source,
                 ..Concept::default()
             });
-            concept.curie = self.prefixes.compress(&iri);
-            dedup(&mut concept.labels);
-            dedup(&mut concept.definitions);
-            dedup_sorted(&mut concept.parents);
-            dedup_sorted(&mut concept.xrefs);
-            dedup_sorted(&mut concept.replacements);
-            dedup_sorted(&mut concept.alt_ids);
-            concept.kind = self.kind;
-            concepts.insert(iri, concept);
+            if let Some(concept) = self.complete(concept) {
+                concepts.insert(iri, concept);
+            }
         }
         let mut concepts: Vec<Concept> = concepts.into_values().collect();
         super::fill_children(&mut concepts);
         let stats = SourceCounts::of(self.triples, &concepts);
-        (concepts, stats)
+        Ok((SourceConcepts::held(concepts), stats))
+    }
+
+    /// A typed subject's concept finished: its CURIE, kind and deduplicated statements; `None`
+    /// outside the source's namespaces.
+    fn complete(&self, mut concept: Concept) -> Option<Concept> {
+        if !self.in_namespace(&concept.iri) {
+            return None;
+        }
+        concept.curie = self.prefixes.compress(&concept.iri);
+        dedup(&mut concept.labels);
+        dedup(&mut concept.definitions);
+        dedup_sorted(&mut concept.parents);
+        dedup_sorted(&mut concept.xrefs);
+        dedup_sorted(&mut concept.replacements);
+        dedup_sorted(&mut concept.alt_ids);
+        concept.kind = self.kind;
+        Some(concept)
     }
 }
 

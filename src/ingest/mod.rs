@@ -4,12 +4,15 @@
 //! Every input is parsed exactly once: the build's sink hands each triple both to the store and
 //! to the extractor.
 
+mod concepts;
 pub mod error;
 pub mod extract;
+mod extract_spill;
 pub mod input;
 pub mod mesh_rdf;
 pub mod obo;
 pub mod rdf;
+mod spill;
 pub mod sssom;
 pub mod tables;
 pub mod vocab;
@@ -20,8 +23,10 @@ use std::path::Path;
 
 use oxrdf::Triple;
 
+pub use concepts::SourceConcepts;
 pub use error::{IngestError, Location};
 pub use extract::{Extractor, FileRelease, Profile};
+pub use extract_spill::SPILL_CONCEPTS;
 
 pub use crate::catalog::{Format, MappingFormat, RdfSyntax, TableFormat, strip_compression};
 use crate::model::{Concept, Link, Prefixes};

@@ -23,16 +23,23 @@ pub struct SourceCounts {
 impl SourceCounts {
     /// The counts of a finished list of concepts read from `triples` triples.
     pub fn of(triples: u64, concepts: &[Concept]) -> SourceCounts {
-        SourceCounts {
+        let mut counts = SourceCounts {
             triples,
-            concepts: concepts.len() as u64,
-            obsolete: concepts.iter().filter(|c| c.obsolete).count() as u64,
-            labels: concepts.iter().map(|c| c.labels.len() as u64).sum(),
-            definitions: concepts.iter().map(|c| c.definitions.len() as u64).sum(),
-            parent_links: concepts.iter().map(|c| c.parents.len() as u64).sum(),
-            xrefs: concepts.iter().map(|c| c.xrefs.len() as u64).sum(),
-            replacements: concepts.iter().map(|c| c.replacements.len() as u64).sum(),
-            skipped_rows: 0,
-        }
+            ..SourceCounts::default()
+        };
+        concepts.iter().for_each(|c| counts.count(c));
+        counts
+    }
+
+    /// Counts one more finished concept.
+    pub fn count(&mut self, concept: &Concept) {
+        let n = |items: usize| items as u64;
+        self.concepts += 1;
+        self.obsolete += u64::from(concept.obsolete);
+        self.labels += n(concept.labels.len());
+        self.definitions += n(concept.definitions.len());
+        self.parent_links += n(concept.parents.len());
+        self.xrefs += n(concept.xrefs.len());
+        self.replacements += n(concept.replacements.len());
     }
 }
