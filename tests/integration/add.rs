@@ -98,9 +98,17 @@ fn answer(mut stream: TcpStream, doid: &[u8]) {
 struct Workspace {
     catalogue: PathBuf,
     index: PathBuf,
+    /// One workspace builds at a time: each build takes both cores, and the other tests'
+    /// deadlines run meanwhile.
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
 
+static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn workspace(name: &str) -> Workspace {
+    let turn = BUILDING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let dir = crate::support::scratch(name);
     let ontologies = dir.join("ontologies");
     std::fs::create_dir(&ontologies).expect("create ontologies");
@@ -123,7 +131,13 @@ fn workspace(name: &str) -> Workspace {
         .status()
         .expect("cp");
     assert!(status.success(), "copying the default index");
-    Workspace { catalogue, index }
+    // A hard-linked lock file is the same lock as the shared index's: give the copy its own.
+    let _ = std::fs::remove_file(index.join(".build.lock"));
+    Workspace {
+        catalogue,
+        index,
+        _turn: turn,
+    }
 }
 
 impl Workspace {
