@@ -4,7 +4,8 @@
 //!
 //! The stages live in their own files: `registry` (the prefix registry first), `read` (RDF and
 //! OBO sources, streamed to the extractor and the store), `tables` (MeSH and gene tables),
-//! `write` (concept table, full text, lexicons) and `install` (lock, temporary directory,
+//! `sources` (each concept source read or reused, then written a chunk at a time), `write`
+//! (concept table, full text, lexicons) and `install` (lock, temporary directory,
 //! atomic switch of `CURRENT`).
 
 mod install;
@@ -12,6 +13,7 @@ mod mappings;
 mod read;
 mod registry;
 mod reuse;
+mod sources;
 mod tables;
 mod write;
 
@@ -23,16 +25,16 @@ use sha2::{Digest, Sha256};
 
 use crate::catalog::{Catalog, CatalogError, SourceSpec};
 use crate::index::manifest::{
-    BuildTime, IdShape, InputFile, MAX_TOP_CONCEPTS, NameRulesRecord, RegistryRecord,
-    ReleaseOrigin, SkippedSource, SourceCounts, SourceRecord,
+    BuildTime, NameRulesRecord, RegistryRecord, SkippedSource, SourceRecord,
 };
 use crate::index::names::NameRules;
 use crate::index::{BuildLayout, FORMAT_VERSION, Manifest};
-use crate::ingest::{Format, IngestError, SourceConcepts};
-use crate::model::{Concept, PrefixMap, PrefixRule, Prefixes, SourceIdx};
+use crate::ingest::{Format, IngestError};
+use crate::model::{PrefixMap, PrefixRule, Prefixes};
 use crate::registry::RegistryError;
 use crate::store::{StoreError, StoreWriter};
 
+use sources::{read_concept_sources, source_record};
 pub use write::id_keys;
 
 #[derive(Clone, Debug)]
@@ -343,136 +345,6 @@ fn open_store(
     }
 }
 
-/// Reads (or reuses) every loadable concept source in catalogue order and returns their
-/// records; a source that fails with `keep_going` joins `skipped`.
-fn read_concept_sources(
-    catalog: &Catalog,
-    options: &BuildOptions,
-    observer: &dyn BuildObserver,
-    sinks: &mut Sinks<'_, '_>,
-    plan: &SourcePlan<'_>,
-    skipped: &mut Vec<SkippedSource>,
-) -> Result<Vec<SourceRecord>, BuildError> {
-    let mut records: Vec<SourceRecord> = Vec::new();
-    for (at, spec) in catalog.sources.iter().enumerate() {
-        if !plan.loadable[at] {
-            continue;
-        }
-        let Ok(idx) = SourceIdx::try_from(records.len()) else {
-            return Err(BuildError::TooLarge("more than 65,535 sources"));
-        };
-        let started = Instant::now();
-        let read = match (&plan.reuse[at], plan.previous) {
-            (Some(record), Some(previous)) => previous
-                .concepts(record, idx)
-                .map(|concepts| (record.clone(), concepts)),
-            _ => read_source(catalog, spec, idx, sinks, observer).map(|(mut record, concepts)| {
-                record.current = catalog.is_current(at, |i| plan.loadable[i]);
-                record.entry = reuse::entry_fingerprint(spec);
-                (record, concepts)
-            }),
-        };
-        match read {
-            Ok((record, concepts)) => {
-                if let Some(earlier) = records.iter().find(|r| r.graph == record.graph) {
-                    return Err(BuildError::ReleaseClash {
-                        id: spec.id.clone(),
-                        release: earlier.release.clone(),
-                    });
-                }
-                if plan.reuse[at].is_some() {
-                    observer.source_reused(&spec.id, &record);
-                } else {
-                    observer.source_finished(&spec.id, &record, started.elapsed().as_secs_f64());
-                }
-                records.push(write_concept_source(idx, record, concepts, sinks)?);
-            }
-            Err(error) if options.keep_going => {
-                observer.source_skipped(&spec.id, &error.to_string());
-                skipped.push(SkippedSource {
-                    id: spec.id.clone(),
-                    reason: error.to_string(),
-                });
-            }
-            Err(error) => return Err(error),
-        }
-    }
-    if records.is_empty() {
-        return Err(BuildError::Empty);
-    }
-    Ok(records)
-}
-
-/// Reads one concept source from its files into the store; its record and concepts.
-fn read_source(
-    catalog: &Catalog,
-    spec: &SourceSpec,
-    idx: SourceIdx,
-    sinks: &Sinks<'_, '_>,
-    observer: &dyn BuildObserver,
-) -> Result<(SourceRecord, SourceConcepts), BuildError> {
-    let files = catalog.files(spec);
-    // Checked before reading, so a changed file never reaches the store.
-    if let (Some(expected), Some(file)) = (&spec.sha256, files.first()) {
-        let now = registry::input_file(&spec.path, file)?;
-        if !expected.eq_ignore_ascii_case(&now.sha256) {
-            return Err(BuildError::ChangedFile {
-                id: spec.id.clone(),
-                path: now.path,
-                expected: expected.clone(),
-            });
-        }
-    }
-    let (prefixes, store) = (sinks.prefixes, sinks.store);
-    match spec.format() {
-        Some(Format::Table(format)) => {
-            tables::ingest_table_source(idx, spec, format, &files, prefixes, store, observer)
-                .map(|(record, concepts)| (record, SourceConcepts::held(concepts)))
-        }
-        _ => read::ingest_source(
-            idx,
-            spec,
-            &catalog.file(spec),
-            prefixes,
-            store,
-            sinks.spill_dir,
-            observer,
-        ),
-    }
-}
-
-/// Writes one read source into the index and the mapping builder a chunk of concepts at a
-/// time, so that a large source's concepts are never all in memory. A failure here is the
-/// build's, never the source's (no keep_going).
-fn write_concept_source(
-    idx: SourceIdx,
-    mut record: SourceRecord,
-    mut concepts: SourceConcepts,
-    sinks: &mut Sinks<'_, '_>,
-) -> Result<SourceRecord, BuildError> {
-    let mut tops = TopConcepts::default();
-    let mut shapes = IdShapes::default();
-    let source_key = record.key();
-    record.first_concept = sinks.writer.next_concept();
-    while let Some(chunk) = concepts.next_chunk(write::KEY_CHUNK) {
-        let chunk = chunk.map_err(io_err(format!(
-            "{}: reading its concepts back from the build directory",
-            record.id
-        )))?;
-        tops.observe(&chunk);
-        shapes.observe(&chunk);
-        sinks.writer.add_concepts(&source_key, &chunk)?;
-        // Mappings answer from current releases: an older release's xrefs would still read
-        // as asserted after the source dropped them.
-        if record.current {
-            sinks.mappings.add_source_xrefs(idx, &chunk);
-        }
-    }
-    record.top_concepts = tops.finish();
-    record.id_shapes = shapes.finish();
-    Ok(record)
-}
-
 /// Why a source whose file is absent is skipped: it is not bundled (fetch it), or
 /// `keep_going` is set. A bundled file that is missing is an error otherwise. `None` when
 /// every file is there.
@@ -633,100 +505,6 @@ pub fn file_sha256(path: &std::path::Path) -> Result<String, BuildError> {
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// What the manifest says of one source once it is read.
-fn source_record(
-    spec: &SourceSpec,
-    format: Format,
-    (release, release_origin): (String, ReleaseOrigin),
-    graph: String,
-    files: Vec<InputFile>,
-    stats: SourceCounts,
-    skipped_rows: u64,
-) -> SourceRecord {
-    SourceRecord {
-        id: spec.id.clone(),
-        title: spec.title.clone(),
-        kind: spec.kind.as_str().to_string(),
-        format: format.name().to_string(),
-        release,
-        release_origin,
-        current: true,
-        graph,
-        files,
-        entry: String::new(),
-        license: spec.license.clone(),
-        attribution: spec.attribution.clone(),
-        homepage: spec.homepage.clone(),
-        scope: spec.scope.clone(),
-        url: spec.url.clone(),
-        first_concept: 0,
-        top_concepts: Vec::new(),
-        id_shapes: Vec::new(),
-        counts: SourceCounts {
-            skipped_rows,
-            ..stats
-        },
-    }
-}
-
-/// SKOS top concepts if the source marks any, else the roots of its hierarchy: live concepts
-/// without parents that have children. A source without a hierarchy (genes) has none.
-#[derive(Default)]
-struct TopConcepts {
-    marked: Vec<String>,
-    roots: Vec<String>,
-}
-
-impl TopConcepts {
-    fn observe(&mut self, concepts: &[Concept]) {
-        for c in concepts {
-            if c.top_concept && self.marked.len() < MAX_TOP_CONCEPTS {
-                self.marked.push(c.iri.clone());
-            }
-            let root = c.parents.is_empty() && !c.children.is_empty() && !c.obsolete;
-            if root && self.roots.len() < MAX_TOP_CONCEPTS {
-                self.roots.push(c.iri.clone());
-            }
-        }
-    }
-
-    fn finish(self) -> Vec<String> {
-        if self.marked.is_empty() {
-            self.roots
-        } else {
-            self.marked
-        }
-    }
-}
-
-/// The shape of local ids per prefix, learned from the concepts' CURIEs as they pass.
-#[derive(Default)]
-struct IdShapes {
-    by_prefix: std::collections::BTreeMap<String, IdShape>,
-}
-
-impl IdShapes {
-    fn observe(&mut self, concepts: &[Concept]) {
-        for curie in concepts.iter().filter_map(|c| c.curie.as_deref()) {
-            let Some((prefix, local)) = curie.split_once(':') else {
-                continue;
-            };
-            match self.by_prefix.get_mut(prefix) {
-                Some(shape) => shape.widen(local),
-                None => {
-                    if let Some(shape) = IdShape::observe(prefix, [local]) {
-                        self.by_prefix.insert(prefix.to_string(), shape);
-                    }
-                }
-            }
-        }
-    }
-
-    fn finish(self) -> Vec<IdShape> {
-        self.by_prefix.into_values().collect()
-    }
 }
 
 /// The prefix rules declared by a catalogue; used by readers without the catalogue at hand.

@@ -103,12 +103,8 @@ struct Workspace {
     _turn: std::sync::MutexGuard<'static, ()>,
 }
 
-static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 fn workspace(name: &str) -> Workspace {
-    let turn = BUILDING
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let turn = crate::support::heavy_turn();
     let dir = crate::support::scratch(name);
     let ontologies = dir.join("ontologies");
     std::fs::create_dir(&ontologies).expect("create ontologies");

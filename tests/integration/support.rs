@@ -82,6 +82,15 @@ pub fn python_with(module: &str) -> Option<PathBuf> {
 }
 
 /// A scratch directory under cargo's per-target temp dir, emptied first.
+/// A turn for work that takes both cores for a minute (an add test's build), or that must not
+/// share them with such work (a query near its deadline): one holder at a time.
+pub fn heavy_turn() -> std::sync::MutexGuard<'static, ()> {
+    static HEAVY: Mutex<()> = Mutex::new(());
+    HEAVY
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 pub fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("ontoresolve-tests")
