@@ -10,6 +10,7 @@ pub mod index;
 pub mod ingest;
 pub mod mcp;
 pub mod model;
+pub mod pages;
 pub mod registry;
 pub mod resolve;
 pub mod store;

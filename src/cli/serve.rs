@@ -150,6 +150,7 @@ pub fn run(options: ServeOptions) -> anyhow::Result<ExitCode> {
             // and with port 0 it is the only place the chosen port is told.
             runtime.block_on(serve_http(index, http, |bound| {
                 eprintln!("ontoresolve: MCP over Streamable HTTP at http://{bound}/mcp");
+                eprintln!("ontoresolve: pages for people at http://{bound}/");
             }))?
         }
     }

@@ -57,14 +57,14 @@ impl HttpOptions {
 }
 
 /// A token bucket per client: `rate` calls a second, bursts of up to `rate`.
-struct RateLimiter {
+pub(super) struct RateLimiter {
     rate: f64,
     buckets: Mutex<HashMap<String, (f64, Instant)>>,
 }
 
 impl RateLimiter {
     /// `Ok` when the client may call now, else how long until it may.
-    fn check(&self, client: &str) -> Result<(), Duration> {
+    pub(super) fn check(&self, client: &str) -> Result<(), Duration> {
         let now = Instant::now();
         let mut buckets = match self.buckets.lock() {
             Ok(b) => b,
@@ -96,23 +96,25 @@ impl RateLimiter {
     }
 }
 
-struct Gate {
+pub(super) struct Gate {
     token_digest: Option<[u8; 32]>,
     /// Names the token in logs and buckets without revealing anything about it: a digest
     /// under a key drawn when the server starts.
     token_tag: String,
-    limiter: Option<RateLimiter>,
+    pub(super) limiter: Option<RateLimiter>,
     /// Failed authentications per address, so a token cannot be guessed at full speed.
-    failures: RateLimiter,
+    pub(super) failures: RateLimiter,
     /// Each client's share of the pool's places (tool calls, resource reads, completion).
-    places: ClientPlaces,
+    pub(super) places: ClientPlaces,
     max_body_bytes: usize,
+    /// Host and Origin rules, the login, for the pages beside `/mcp`.
+    pub(super) pages: super::page_gate::PageRules,
 }
 
 /// Failed authentications an address may make per second.
 const FAILED_AUTH_PER_SECOND: f64 = 5.0;
 
-fn digest(text: &str) -> [u8; 32] {
+pub(super) fn digest(text: &str) -> [u8; 32] {
     Sha256::digest(text.as_bytes()).into()
 }
 
@@ -126,14 +128,14 @@ fn token_tag(token: &str) -> String {
 
 /// Why a client is told to wait.
 const OVER_RATE: &str = "rate limit exceeded: slow down";
-const OVER_SHARE: &str =
+pub(super) const OVER_SHARE: &str =
     "too many calls at once from this client: wait for one to finish, or send fewer side by side";
 
-fn too_many_requests(id: Value, wait: Duration) -> Response {
+pub(super) fn too_many_requests(id: Value, wait: Duration) -> Response {
     too_many(id, wait, OVER_RATE)
 }
 
-fn too_many(id: Value, wait: Duration, message: &str) -> Response {
+pub(super) fn too_many(id: Value, wait: Duration, message: &str) -> Response {
     let retry_after_ms = wait.as_millis().max(1) as u64;
     let mut response = json_response(
         StatusCode::TOO_MANY_REQUESTS,
@@ -152,7 +154,7 @@ fn too_many(id: Value, wait: Duration, message: &str) -> Response {
 }
 
 /// Compares digests in constant time, so response timing says nothing about the token.
-fn same_digest(a: &[u8; 32], b: &[u8; 32]) -> bool {
+pub(super) fn same_digest(a: &[u8; 32], b: &[u8; 32]) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
@@ -210,7 +212,7 @@ fn probe(body: &[u8]) -> Result<Probe, serde_json::Error> {
     })
 }
 
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::AUTHORIZATION)?
         .to_str()
@@ -220,17 +222,17 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// One access-log line per request: who, what, and how it ended. Never the arguments.
-struct Access {
-    client: String,
-    http: axum::http::Method,
-    method: Option<String>,
-    name: Option<String>,
-    started: Instant,
+pub(super) struct Access {
+    pub(super) client: String,
+    pub(super) http: axum::http::Method,
+    pub(super) method: Option<String>,
+    pub(super) name: Option<String>,
+    pub(super) started: Instant,
 }
 
 impl Access {
     /// Logs a request refused before it ran, with why.
-    fn refused(&self, status: u16, outcome: &'static str) {
+    pub(super) fn refused(&self, status: u16, outcome: &'static str) {
         tracing::info!(
             target: "ontoresolve::access",
             client = %self.client,
@@ -241,7 +243,7 @@ impl Access {
         );
     }
 
-    fn answered(&self, status: u16) {
+    pub(super) fn answered(&self, status: u16) {
         tracing::info!(
             target: "ontoresolve::access",
             client = %self.client,
@@ -317,12 +319,25 @@ async fn read_body(
     }
 }
 
+/// Every request: `/mcp` through the MCP checks, anything else through the pages' checks;
+/// every response leaves with the security headers.
 async fn gate(
     State(gate): State<Arc<Gate>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request<Body>,
     next: Next,
 ) -> Response {
+    let path = request.uri().path();
+    let mut response = if path == "/mcp" || path.starts_with("/mcp/") {
+        mcp_gate(&gate, peer, request, next).await
+    } else {
+        super::page_gate::page_gate(&gate, peer, request, next).await
+    };
+    super::page_gate::secure(response.headers_mut());
+    response
+}
+
+async fn mcp_gate(gate: &Gate, peer: SocketAddr, request: Request<Body>, next: Next) -> Response {
     let mut access = Access {
         client: peer.ip().to_string(),
         http: request.method().clone(),
@@ -330,11 +345,11 @@ async fn gate(
         name: None,
         started: Instant::now(),
     };
-    if let Some(refusal) = refused_by_token(&gate, &request, &mut access) {
+    if let Some(refusal) = refused_by_token(gate, &request, &mut access) {
         return refusal;
     }
     let (parts, body) = request.into_parts();
-    let (bytes, probed) = match read_body(&gate, body, &mut access).await {
+    let (bytes, probed) = match read_body(gate, body, &mut access).await {
         Ok(read) => read,
         Err(refusal) => return refusal,
     };
@@ -390,17 +405,29 @@ pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router
         hosts.push(ip.to_string());
     }
     hosts.extend(options.extra_hosts.iter().cloned());
+    // Bound to every address with a token and no named hosts: clients reach it by names we
+    // cannot know, and the Host check guards against DNS rebinding, which cannot supply the
+    // token.
+    let any_host =
+        ip.is_unspecified() && options.auth_token.is_some() && options.extra_hosts.is_empty();
+    let login = options
+        .auth_token
+        .as_deref()
+        .map(|t| Arc::new(crate::pages::auth::Login::new(t)));
+    let rules = super::page_gate::PageRules {
+        hosts: (!any_host).then(|| hosts.clone()),
+        origins: origins.clone(),
+        login: login.clone(),
+    };
     let mut config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
         .with_max_request_body_bytes(options.max_body_bytes)
         .with_json_response(true);
-    // Bound to every address with a token and no named hosts: clients reach it by names we
-    // cannot know, and the Host check guards against DNS rebinding, which cannot supply the
-    // token.
-    if ip.is_unspecified() && options.auth_token.is_some() && options.extra_hosts.is_empty() {
+    if any_host {
         config = config.disable_allowed_hosts();
     }
+    let pages = crate::pages::router(index.clone(), login);
     let server = Arc::new(OntoServer::live(index));
     let service: StreamableHttpService<Arc<OntoServer>, LocalSessionManager> =
         StreamableHttpService::new(
@@ -425,9 +452,11 @@ pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router
             buckets: Mutex::new(HashMap::new()),
         }),
         max_body_bytes: options.max_body_bytes,
+        pages: rules,
     });
     axum::Router::new()
         .nest_service("/mcp", service)
+        .merge(pages)
         .layer(middleware::from_fn_with_state(gate, self::gate))
 }
 

@@ -15,6 +15,7 @@ pub mod dto_query;
 mod echo;
 mod http;
 mod instructions;
+mod page_gate;
 mod prompts;
 mod resources;
 mod router;

@@ -5,6 +5,7 @@
 pub mod deadline;
 pub mod diff;
 mod identifier;
+mod lineage;
 pub mod live;
 pub mod mapping;
 pub mod passage;

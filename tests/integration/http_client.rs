@@ -234,3 +234,50 @@ pub fn read_events(mut reader: BufReader<TcpStream>, chunked: bool, mut heard: i
         text = rest;
     }
 }
+
+/// A page's answer: status, head as sent, and body.
+pub struct Page {
+    pub status: u16,
+    pub head: String,
+    pub body: String,
+}
+
+impl Page {
+    /// The value of header `name` (any case), as sent.
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.head.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| v.trim().to_string())
+        })
+    }
+}
+
+/// One HTTP/1.1 request for `target` (a raw path and query, sent as given) with
+/// `Connection: close`, `Host` unless `headers` has one, then `headers`, then `body`.
+pub fn page(method: &str, port: u16, target: &str, headers: &[(&str, &str)], body: &str) -> Page {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    let mut request = format!("{method} {target} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() {
+        request.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    let _ = stream.write_all(request.as_bytes());
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response);
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    Page {
+        status: status_of(head),
+        head: head.to_string(),
+        body: body.to_string(),
+    }
+}

@@ -29,6 +29,7 @@ mod mcp_identifier;
 mod mcp_prompts;
 mod mcp_protocol;
 mod mcp_resources;
+mod pages;
 mod passages;
 // Shared with the service test binary; each uses its own part.
 #[allow(dead_code)]

@@ -152,7 +152,7 @@ pub(super) fn index_damaged(error: &dyn std::fmt::Display) -> ToolError {
 }
 
 /// [`index_damaged`] for damage already logged where it was read.
-pub(super) fn damaged_answer() -> ToolError {
+pub fn damaged_answer() -> ToolError {
     ToolError::new(
         ErrorCode::IndexDamaged,
         "part of the index could not be read, so the answer would be incomplete".into(),

@@ -1,0 +1,33 @@
+//! The path from a concept up to a root of its source: each step the first parent that is
+//! loaded in the same release, bounded and cycle-safe, for pages that show where a concept
+//! sits.
+
+use super::{ConceptId, Resolver};
+
+/// Steps followed at most; deeper hierarchies are cut, never walked forever.
+pub const MAX_DEPTH: usize = 64;
+
+impl Resolver {
+    /// The ancestors of `id` from a root down to its parent, by first loaded parents.
+    pub fn path_to_root(&self, id: ConceptId) -> Vec<ConceptId> {
+        let mut path: Vec<ConceptId> = Vec::new();
+        let Some(mut at) = self.concept(id) else {
+            return path;
+        };
+        while path.len() < MAX_DEPTH {
+            let next = at
+                .parents
+                .iter()
+                .find_map(|l| self.by_iri_any(&l.iri, at.source));
+            match next {
+                Some((pid, parent)) if pid != id && !path.contains(&pid) => {
+                    path.push(pid);
+                    at = parent;
+                }
+                _ => break,
+            }
+        }
+        path.reverse();
+        path
+    }
+}
