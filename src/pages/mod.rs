@@ -255,12 +255,14 @@ async fn concept_page(State(p): State<Arc<Pages>>, uri: Uri, headers: HeaderMap)
         .map(str::to_string);
     blocking(move || {
         let r = p.index.current();
-        concept_answer(&r, &uri, accept.as_deref())
+        concept_response(&r, &uri, accept.as_deref())
     })
     .await
 }
 
-fn concept_answer(r: &Resolver, uri: &Uri, accept: Option<&str>) -> Response {
+/// The answer at a `/concept/…` address (`uri`) for an `Accept` header: the page, a format, a
+/// 303, 404 or 406. Public for the pages benchmark.
+pub fn concept_response(r: &Resolver, uri: &Uri, accept: Option<&str>) -> Response {
     let raw = uri.path().strip_prefix("/concept/").unwrap_or("");
     let (raw, suffix) = negotiate::split_suffix(raw);
     let Some(format) = suffix.or_else(|| negotiate::from_accept(accept)) else {
@@ -324,17 +326,30 @@ fn concept_answer(r: &Resolver, uri: &Uri, accept: Option<&str>) -> Response {
     let predicted = query_pairs(uri)
         .iter()
         .any(|(k, v)| k == "predicted" && v == "1");
-    concept_formats(r, &canonical, &found.iri, pin.as_deref(), format, predicted)
+    let concept = Found {
+        id,
+        canonical: &canonical,
+        iri: &found.iri,
+        pin: pin.as_deref(),
+    };
+    concept_formats(r, &concept, format, predicted)
 }
 
-fn concept_formats(
-    r: &Resolver,
-    canonical: &str,
-    iri: &str,
-    pin: Option<&str>,
-    format: Format,
-    predicted: bool,
-) -> Response {
+/// The concept an address names, once resolved.
+struct Found<'a> {
+    id: crate::resolve::ConceptId,
+    canonical: &'a str,
+    iri: &'a str,
+    pin: Option<&'a str>,
+}
+
+fn concept_formats(r: &Resolver, found: &Found<'_>, format: Format, predicted: bool) -> Response {
+    let Found {
+        id,
+        canonical,
+        iri,
+        pin,
+    } = *found;
     let args = IdentifierArgs {
         identifier: canonical.to_string(),
         release: pin.map(str::to_string),
@@ -375,10 +390,7 @@ fn concept_formats(
             };
             let mappings = tools::map_identifier(r, &map_args);
             let lineage: Vec<(String, Option<String>)> = r
-                .lookup_id(iri)
-                .first()
-                .map(|m| r.path_to_root(m.concept))
-                .unwrap_or_default()
+                .path_to_root(id)
                 .into_iter()
                 .filter_map(|id| r.concept(id))
                 .map(|c| {

@@ -390,26 +390,38 @@ impl Resolver {
         ))
     }
 
-    /// Concepts whose IRI is exactly `iri`, in every source that holds it.
-    fn with_iri<'a>(&'a self, iri: &'a str) -> impl Iterator<Item = (ConceptId, Concept)> + 'a {
+    /// Concepts whose IRI is exactly `iri` in the sources `keep` accepts: judged by the flags,
+    /// so the records of other sources and releases are never decoded.
+    fn with_iri_where<'a>(
+        &'a self,
+        iri: &'a str,
+        keep: impl Fn(u16) -> bool + 'a,
+    ) -> impl Iterator<Item = (ConceptId, Concept)> + 'a {
         self.files
             .ids
             .get(&id_key(iri))
             .into_iter()
             .filter(|p| p.detail == Spelling::Iri.detail())
+            .filter(move |p| {
+                self.files
+                    .flags
+                    .get(p.concept)
+                    .is_none_or(|f| keep(f.source))
+            })
             .filter_map(|p| Some((p.concept, self.files.table.get(p.concept)?)))
             .filter(move |(_, c)| c.iri == iri)
     }
 
     /// The concept with `iri` in the given source, if indexed.
     fn by_iri(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
-        self.with_iri(iri).find(|(_, c)| c.source == source)
+        self.with_iri_where(iri, |s| s == source)
+            .find(|(_, c)| c.source == source)
     }
 
     /// The concept with `iri`, preferring the given source, else from a current release.
     pub fn by_iri_any(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
         self.by_iri(iri, source).or_else(|| {
-            self.with_iri(iri)
+            self.with_iri_where(iri, |s| self.visible(s, View::Current))
                 .find(|(_, c)| self.visible(c.source, View::Current))
         })
     }

@@ -157,10 +157,32 @@ fn violations(layer: &str, allowed: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_mcp_layer_reaches_data_only_through_resolve_and_model() {
-    let found = violations("mcp", &["mcp", "resolve", "model"]);
+    // `pages`: the HTTP server serves the pages beside `/mcp`, behind the same gate.
+    let found = violations("mcp", &["mcp", "resolve", "model", "pages"]);
     assert!(
         found.is_empty(),
         "mcp/ must go through resolve/:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_pages_ask_what_mcp_asks_and_read_no_data_of_their_own() {
+    // The tool functions of `mcp::tools` and their wire types: the same answers as MCP.
+    let found = violations("pages", &["pages", "mcp", "resolve", "model"]);
+    assert!(
+        found.is_empty(),
+        "pages/ must answer through mcp::tools and resolve/:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn only_the_pages_use_maud() {
+    let found = crates_outside("pages", &["maud"]);
+    assert!(
+        found.is_empty(),
+        "HTML belongs to src/pages/:\n{}",
         found.join("\n")
     );
 }
