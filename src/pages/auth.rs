@@ -73,7 +73,7 @@ pub fn form(next: &str, failed: bool) -> Markup {
     html! {
         h1 { "Log in" }
         @if failed { div.banner role="alert" { "That token is not accepted." } }
-        p { "This server requires the token its operator set (" code { "--token" } " or " code { "ONTORESOLVE_AUTH_TOKEN" } ")." }
+        p { "This server requires the token its operator set (" code { "--auth-token-file" } " or " code { "ONTORESOLVE_AUTH_TOKEN" } ")." }
         form action="/login" method="post" {
             input type="hidden" name="next" value=(address::local_target(next));
             label for="token" { "Token" }
