@@ -123,7 +123,9 @@ fn chain_markup(chain: &ReplacementChain) -> Markup {
             @if hop.obsolete { " " span.tag { "obsolete" } }
         }
         @if chain.cycle { " " span.tag { "the chain loops" } }
-        @if let Some(end) = &chain.ends_at { " " span.muted { "(ends at " (end) ")" } }
+        @if chain.hops.len() > 1 {
+            @if let Some(end) = &chain.ends_at { " " span.muted { "(ends at " (end) ")" } }
+        }
     }
 }
 
@@ -172,7 +174,8 @@ fn hierarchy(d: &ConceptDetail, lineage: &[(String, Option<String>)]) -> Markup 
     html! {
         section #parents {
             h2 { "Parents" }
-            @if d.parents.is_empty() { p.muted { "None: a root of its source." } }
+            @if d.parents.is_empty() && d.concept.status != "current" { p.muted { "None." } }
+            @else if d.parents.is_empty() { p.muted { "None: a root of its source." } }
             @else { (link_list(&d.parents)) }
             @if !lineage.is_empty() {
                 p {

@@ -423,3 +423,67 @@ fn every_bad_add_names_its_cause_and_leaves_catalogue_and_current_alone() {
         assert!(strays.is_empty(), "{args:?} left {strays:?}");
     }
 }
+
+/// The catalogue without the entries whose `path` is `path`, comments and order kept.
+fn without_entry(catalogue: &str, path: &str) -> String {
+    let mut doc: toml_edit::DocumentMut = catalogue.parse().expect("the catalogue parses");
+    let sources = doc["source"]
+        .as_array_of_tables_mut()
+        .expect("[[source]] entries");
+    sources.retain(|t| t.get("path").and_then(|p| p.as_str()) != Some(path));
+    doc.to_string()
+}
+
+#[test]
+fn adding_a_second_mondo_release_rebuilds_neither_mesh_nor_hgnc() {
+    let ws = workspace("add-release");
+    let full = std::fs::read_to_string(&ws.catalogue).expect("catalogue");
+    let older = "mondo-2025-02-04.json.zst";
+    let one_release = without_entry(&full, older);
+    assert_ne!(
+        one_release, full,
+        "the bundled catalogue holds MONDO 2025-02-04"
+    );
+    std::fs::write(&ws.catalogue, &one_release).expect("write catalogue");
+    let out = ws.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let releases = |m: &Value| -> Vec<String> {
+        m["sources"]
+            .as_array()
+            .expect("sources")
+            .iter()
+            .filter(|s| s["id"] == "mondo")
+            .filter_map(|s| s["release"].as_str().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(releases(&ws.manifest()), ["2026-05-05"]);
+
+    std::fs::write(&ws.catalogue, &full).expect("write catalogue");
+    let started = std::time::Instant::now();
+    let out = ws.run(&["build"]);
+    let took = started.elapsed();
+    let log = stderr(&out);
+    assert!(out.status.success(), "{log}");
+    let reused = |prefix: &str| {
+        log.lines()
+            .any(|l| l.trim_start().starts_with(prefix) && l.contains("reused"))
+    };
+    for source in ["mesh:", "hgnc:", "hp:", "mondo: release 2026-05-05"] {
+        assert!(reused(source), "{source} is reused: {log}");
+    }
+    assert!(
+        !reused("mondo: release 2025-02-04"),
+        "the added release is read: {log}"
+    );
+    let mut both = releases(&ws.manifest());
+    both.sort();
+    assert_eq!(both, ["2025-02-04", "2026-05-05"]);
+    let pinned = ws.lookup("MONDO:0000030@2025-02-04");
+    assert!(
+        pinned
+            .to_string()
+            .contains("sleep-related hypermotor epilepsy"),
+        "{pinned}"
+    );
+    eprintln!("adding the MONDO 2025-02-04 release to the default index took {took:?}");
+}
