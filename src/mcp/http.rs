@@ -15,7 +15,6 @@ use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use super::client_places::{ClientPlaces, MAX_CALLS_PER_CLIENT};
 use super::{CALL_DEADLINE, OntoServer};
@@ -97,7 +96,6 @@ impl RateLimiter {
 }
 
 pub(super) struct Gate {
-    token_digest: Option<[u8; 32]>,
     /// Names the token in logs and buckets without revealing anything about it: a digest
     /// under a key drawn when the server starts.
     token_tag: String,
@@ -113,10 +111,6 @@ pub(super) struct Gate {
 
 /// Failed authentications an address may make per second.
 const FAILED_AUTH_PER_SECOND: f64 = 5.0;
-
-pub(super) fn digest(text: &str) -> [u8; 32] {
-    Sha256::digest(text.as_bytes()).into()
-}
 
 /// A short tag for the token, keyed per process.
 fn token_tag(token: &str) -> String {
@@ -151,11 +145,6 @@ pub(super) fn too_many(id: Value, wait: Duration, message: &str) -> Response {
         response.headers_mut().insert(header::RETRY_AFTER, v);
     }
     response
-}
-
-/// Compares digests in constant time, so response timing says nothing about the token.
-pub(super) fn same_digest(a: &[u8; 32], b: &[u8; 32]) -> bool {
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 fn jsonrpc_error(id: Value, code: i64, message: &str, data: Value) -> Value {
@@ -259,10 +248,11 @@ impl Access {
 /// Sets the client a request counts against: its address, and its token's tag when a token
 /// is required (teammates sharing a token still have a bucket each); or the refusal.
 fn refused_by_token(gate: &Gate, request: &Request<Body>, access: &mut Access) -> Option<Response> {
-    let expected = gate.token_digest.as_ref()?;
+    // The one token check, shared with the pages (constant time, on digests).
+    let login = gate.pages.login.as_ref()?;
     let presented = bearer(request.headers());
     match presented {
-        Some(t) if same_digest(&digest(t), expected) => {
+        Some(t) if login.accepts_token(t) => {
             access.client = format!("{} {}", gate.token_tag, access.client);
             None
         }
@@ -436,7 +426,6 @@ pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router
             config,
         );
     let gate = Arc::new(Gate {
-        token_digest: options.auth_token.as_deref().map(digest),
         token_tag: options
             .auth_token
             .as_deref()
@@ -506,12 +495,6 @@ mod tests {
             limiter.check("b").is_ok(),
             "another client has its own bucket"
         );
-    }
-
-    #[test]
-    fn digests_compare_equal_only_for_the_same_token() {
-        assert!(same_digest(&digest("s3cret"), &digest("s3cret")));
-        assert!(!same_digest(&digest("s3cret"), &digest("s3cret ")));
     }
 
     #[test]

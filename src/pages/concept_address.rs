@@ -14,7 +14,7 @@ use super::{
 };
 use crate::mcp::dto::{ConceptDetail, IdentifierArgs, MapArgs, Resolution};
 use crate::mcp::tools::{self, ErrorCode};
-use crate::resolve::{Outcome, Resolver};
+use crate::resolve::{Outcome, Resolver, sparql};
 
 /// The answer at a `/concept/…` address (`uri`) for an `Accept` header: the page, a format, a
 /// 303, 404 or 406. Public for the pages benchmark.
@@ -100,23 +100,12 @@ struct Found<'a> {
 }
 
 fn concept_formats(r: &Resolver, found: &Found<'_>, format: Format, predicted: bool) -> Response {
-    let Found {
-        canonical,
-        iri,
-        pin,
-        ..
-    } = *found;
-    let args = IdentifierArgs {
-        identifier: canonical.to_string(),
-        release: pin.map(str::to_string),
+    // The record get_concept answers with, for the concept already resolved: resolving the
+    // address once is enough. A resolved concept without a record is damage.
+    let Some(detail) = &tools::detail(r, found.id) else {
+        return tool_problem(r, &tools::damaged_answer());
     };
-    let answer = match tools::get_concept(r, &args) {
-        Ok(answer) => answer,
-        Err(e) => return tool_problem(r, &e),
-    };
-    let Some(detail) = &answer.result else {
-        return unresolved(r, canonical, format);
-    };
+    let iri = found.iri;
     match format {
         Format::Json => match serde_json::to_string_pretty(detail) {
             Ok(json) => typed(StatusCode::OK, json, format),
@@ -136,7 +125,10 @@ fn concept_formats(r: &Resolver, found: &Found<'_>, format: Format, predicted: b
                 tool_problem(r, &tools::damaged_answer())
             }
         },
-        Format::Html => page(r, found, detail, &answer.sparql, predicted),
+        Format::Html => {
+            let sparql = sparql::concept_statements(iri, Some(&detail.graph));
+            page(r, found, detail, &sparql, predicted)
+        }
     }
 }
 

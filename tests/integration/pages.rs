@@ -112,6 +112,34 @@ fn a_concept_answers_in_each_format_at_one_address() {
 }
 
 #[test]
+fn a_pinned_address_shows_that_release_and_the_page_lists_both() {
+    let server = default_server();
+    let pinned = get(&server, "/concept/MONDO:0000030@2025-02-04", &[]);
+    assert_eq!(pinned.status, 200);
+    assert!(
+        pinned
+            .body
+            .contains("<h1>sleep-related hypermotor epilepsy</h1>"),
+        "the 2025-02-04 label"
+    );
+    let current = get(&server, "/concept/MONDO:0000030", &[]);
+    assert!(
+        current
+            .body
+            .contains("<h1>familial sleep-related hypermotor epilepsy</h1>"),
+        "the current label"
+    );
+    assert!(
+        current
+            .body
+            .contains("href=\"/concept/MONDO:0000030@2025-02-04\""),
+        "the releases table links the pinned page"
+    );
+    let unloaded = get(&server, "/concept/MONDO:0000030@1999-01-01", &[]);
+    assert_eq!(unloaded.status, 404, "a release that is not loaded");
+}
+
+#[test]
 fn the_obsolete_term_page_links_every_replacement() {
     let server = default_server();
     let p = get(&server, "/concept/HP:0000535", &[]);
@@ -152,7 +180,20 @@ fn the_concept_page_shows_each_mapping_with_its_set_and_version() {
         p.body.contains("href=\"/concept/MONDO:0005015\""),
         "its parent, diabetes mellitus"
     );
-    assert!(p.body.contains("Path to the root"), "a path to the root");
+    let path = p
+        .body
+        .split("Path to the root: ")
+        .nth(1)
+        .and_then(|rest| rest.split("</p>").next())
+        .expect("a path to the root");
+    assert!(
+        path.starts_with("<a class=\"concept-path\" href=\"/concept/MONDO:0000001\">"),
+        "from the root, disease: {path}"
+    );
+    assert!(
+        path.ends_with("href=\"/concept/MONDO:0005015\">diabetes mellitus</a>"),
+        "down to the parent: {path}"
+    );
     assert!(
         p.body.contains("/sparql?query="),
         "a link that runs the page's query"
