@@ -11,15 +11,17 @@
 pub mod download;
 pub mod links;
 mod plan;
+mod remove;
 mod sniff;
+mod staging;
 
 use std::path::{Path, PathBuf};
 
 pub use download::{DownloadProgress, FetchOptions};
 pub use plan::{
-    AddPlan, AddRequest, Fetched, FileOrigin, Installed, Removed, Updated, fetch, install, plan,
-    remove, update,
+    AddPlan, AddRequest, Fetched, FileOrigin, Installed, Updated, fetch, install, plan, update,
 };
+pub use remove::{Removed, remove};
 pub use sniff::{Compression, Sniffed, sniff};
 
 use crate::build::BuildError;

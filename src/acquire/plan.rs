@@ -1,4 +1,4 @@
-//! The steps of `add` and `remove`: plan the entry from the registry's record, fetch the file,
+//! The steps of `add` and `update`: plan the entry from the registry's record, fetch the file,
 //! then install (catalogue entry, build, catalogue switch), undoing the file on failure.
 
 use std::path::{Path, PathBuf};
@@ -7,8 +7,9 @@ use super::AcquireError;
 use super::download::{self, DownloadProgress, FetchOptions};
 use super::links::{self, Choice, LinkFormat, LinkReading, NoLink};
 use super::sniff::{self, Compression};
-use crate::build::{BuildObserver, BuildOptions, BuildSummary};
-use crate::catalog::edit::{with_source_added, with_source_removed, with_source_replaced};
+use super::staging::{RemoveOnDrop, build_with, read_catalogue, write_catalogue};
+use crate::build::{BuildObserver, BuildSummary};
+use crate::catalog::edit::{with_source_added, with_source_replaced};
 use crate::catalog::{Catalog, SourceSpec};
 use crate::index::manifest::{ReleaseOrigin, SourceRecord};
 use crate::model::{OBO_PURL, PrefixRule};
@@ -527,117 +528,4 @@ pub fn update(
         kept: several.then(|| spec.release.clone().unwrap_or_default()),
         deleted,
     })
-}
-
-/// What `remove` did.
-#[derive(Debug)]
-pub struct Removed {
-    pub entries: usize,
-    pub files: Vec<PathBuf>,
-    pub summary: BuildSummary,
-}
-
-/// Drops a source (`doid`, or one release: `doid@2024-01-31`) from the catalogue and the
-/// index. Its files go too when the catalogue says they are not bundled and no other entry
-/// names them.
-pub fn remove(
-    catalogue: &Path,
-    index: &Path,
-    which: &str,
-    observer: &dyn BuildObserver,
-) -> Result<Removed, AcquireError> {
-    let (id, release) = match which.split_once('@') {
-        Some((id, release)) => (id, Some(release)),
-        None => (which, None),
-    };
-    let catalog = Catalog::load(catalogue)?;
-    let original = read_catalogue(catalogue)?;
-    let (text, entries) = with_source_removed(&original, id, release)?;
-    if entries == 0 {
-        return Err(AcquireError::NotCatalogued(which.to_string()));
-    }
-    let gone: Vec<&SourceSpec> = catalog
-        .sources
-        .iter()
-        .filter(|s| s.id == id && release.is_none_or(|r| s.release.as_deref() == Some(r)))
-        .collect();
-    let summary = build_with(catalogue, index, observer, |_| Ok(text.clone()))?;
-    write_catalogue(catalogue, &text)?;
-    let mut files = Vec::new();
-    for spec in gone.iter().filter(|s| !s.bundled) {
-        let still_named = catalog
-            .sources
-            .iter()
-            .filter(|s| !gone.iter().any(|g| std::ptr::eq(*g, *s)))
-            .any(|s| s.path == spec.path);
-        let path = catalog.file(spec);
-        if !still_named && std::fs::remove_file(&path).is_ok() {
-            files.push(path);
-        }
-    }
-    Ok(Removed {
-        entries,
-        files,
-        summary,
-    })
-}
-
-fn read_catalogue(path: &Path) -> Result<String, AcquireError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| AcquireError::io(format!("reading {}", path.display()), e))
-}
-
-/// Writes the catalogue atomically: a sibling file renamed over it.
-fn write_catalogue(path: &Path, text: &str) -> Result<(), AcquireError> {
-    let next = sibling(path, "next");
-    std::fs::write(&next, text)
-        .and_then(|()| std::fs::rename(&next, path))
-        .map_err(|e| AcquireError::io(format!("writing {}", path.display()), e))
-}
-
-fn sibling(path: &Path, what: &str) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.{what}-{}", std::process::id()))
-}
-
-/// Builds the index from the catalogue as `edit` changes it, written beside the catalogue (so
-/// its paths read the same) and removed afterwards; the catalogue itself is not touched.
-fn build_with(
-    catalogue: &Path,
-    index: &Path,
-    observer: &dyn BuildObserver,
-    edit: impl FnOnce(&str) -> Result<String, AcquireError>,
-) -> Result<BuildSummary, AcquireError> {
-    let text = edit(&read_catalogue(catalogue)?)?;
-    let staged = RemoveOnDrop(Some(sibling(catalogue, "staged")));
-    let path = staged.0.clone().unwrap_or_default();
-    std::fs::write(&path, text)
-        .map_err(|e| AcquireError::io(format!("writing {}", path.display()), e))?;
-    Catalog::load(&path)?;
-    let options = BuildOptions {
-        catalog: path,
-        index_dir: index.to_path_buf(),
-        keep_going: false,
-    };
-    Ok(crate::build::build(&options, observer)?)
-}
-
-/// Removes a file when dropped, unless kept.
-struct RemoveOnDrop(Option<PathBuf>);
-
-impl RemoveOnDrop {
-    fn keep(mut self) {
-        self.0 = None;
-    }
-}
-
-impl Drop for RemoveOnDrop {
-    fn drop(&mut self) {
-        if let Some(path) = self.0.take() {
-            let _ = std::fs::remove_file(path);
-        }
-    }
 }

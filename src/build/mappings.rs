@@ -160,28 +160,44 @@ impl<'a> MappingBuilder<'a> {
             id: spec.id.clone(),
             source,
         };
-        type Rows = Box<
-            dyn Iterator<Item = Result<Result<MappingRow, sssom::RowProblem>, sssom::SssomError>>,
-        >;
-        let (header, mut rows): (SetHeader, Rows) = match format {
-            MappingFormat::SssomTsv => {
-                let metadata = spec.metadata.as_ref().map(|m| file.with_file_name(m));
-                let rows =
-                    sssom::open_sssom_tsv(file, metadata.as_deref()).map_err(source_error)?;
-                (rows.header().clone(), Box::new(rows))
-            }
-            MappingFormat::GildaTsv => (
-                SetHeader::default(),
-                Box::new(sssom::open_gilda_tsv(file).map_err(source_error)?),
-            ),
-        };
+        let (header, rows) = open_rows(spec, format, file).map_err(source_error)?;
         let record = set_record(spec, &header, &stem, &release, &graph, checked.sha256);
         let mut counts = MappingSetCounts::default();
         let mut problems = Problems::default();
         let tool = spec.mapping_tool.clone();
-        // A read failure part-way ends the stream with an error, so that nothing of the set
-        // is committed to the store.
-        let batches = std::iter::from_fn(|| {
+        let triples = self.row_triples(
+            set,
+            rows,
+            tool.as_deref(),
+            &graph,
+            &mut counts,
+            &mut problems,
+        );
+        store.load_graph(&graph, triples).map_err(|e| match e {
+            LoadError::Store(error) => BuildError::SourceStore {
+                id: spec.id.clone(),
+                error,
+            },
+            LoadError::Input(e) => source_error(e),
+        })?;
+        problems.report(&spec.id, written, observer);
+        self.sets.push(MappingSetRecord { counts, ..record });
+        Ok(())
+    }
+
+    /// The store triples of a set's rows, counting rows and noting skipped ones on the way.
+    /// A read failure part-way ends the stream with an error, so that nothing of the set is
+    /// committed to the store.
+    fn row_triples<'r>(
+        &'r mut self,
+        set: u16,
+        mut rows: Rows,
+        tool: Option<&'r str>,
+        graph: &'r str,
+        counts: &'r mut MappingSetCounts,
+        problems: &'r mut Problems,
+    ) -> impl Iterator<Item = Result<Triple, sssom::SssomError>> + 'r {
+        let batches = std::iter::from_fn(move || {
             loop {
                 let row = match rows.next() {
                     Some(Ok(Ok(row))) => row,
@@ -195,7 +211,7 @@ impl<'a> MappingBuilder<'a> {
                     Some(Err(e)) => return Some(Err(e)),
                 };
                 counts.rows += 1;
-                match self.add_row(set, &row, tool.as_deref(), &graph, &mut counts) {
+                match self.add_row(set, &row, tool, graph, counts) {
                     Ok(triples) => {
                         counts.triples += triples.len() as u64;
                         return Some(Ok(triples));
@@ -207,35 +223,10 @@ impl<'a> MappingBuilder<'a> {
                 }
             }
         });
-        let triples = batches.flat_map(|batch| match batch {
+        batches.flat_map(|batch| match batch {
             Ok(triples) => triples.into_iter().map(Ok).collect::<Vec<_>>(),
             Err(e) => vec![Err(e)],
-        });
-        store.load_graph(&graph, triples).map_err(|e| match e {
-            LoadError::Store(error) => BuildError::SourceStore {
-                id: spec.id.clone(),
-                error,
-            },
-            LoadError::Input(e) => source_error(e),
-        })?;
-        for problem in &problems.first {
-            observer.row_problem(
-                &spec.id,
-                &format!("row skipped: {}:{problem}", written.display()),
-            );
-        }
-        if problems.count > MAX_REPORTED_PROBLEMS {
-            observer.row_problem(
-                &spec.id,
-                &format!(
-                    "… and {} more skipped rows in {} (the manifest counts them)",
-                    problems.count - MAX_REPORTED_PROBLEMS,
-                    written.display()
-                ),
-            );
-        }
-        self.sets.push(MappingSetRecord { counts, ..record });
-        Ok(())
+        })
     }
 
     /// One row into the index; its axiom's triples for the store, or why it was skipped.
@@ -328,6 +319,26 @@ impl<'a> MappingBuilder<'a> {
     }
 }
 
+/// A mapping set's rows as its reader yields them.
+type Rows =
+    Box<dyn Iterator<Item = Result<Result<MappingRow, sssom::RowProblem>, sssom::SssomError>>>;
+
+/// Opens a mapping set in its format: its header (none for gilda) and its rows.
+fn open_rows(
+    spec: &SourceSpec,
+    format: MappingFormat,
+    file: &Path,
+) -> Result<(SetHeader, Rows), sssom::SssomError> {
+    Ok(match format {
+        MappingFormat::SssomTsv => {
+            let metadata = spec.metadata.as_ref().map(|m| file.with_file_name(m));
+            let rows = sssom::open_sssom_tsv(file, metadata.as_deref())?;
+            (rows.header().clone(), Box::new(rows))
+        }
+        MappingFormat::GildaTsv => (SetHeader::default(), Box::new(sssom::open_gilda_tsv(file)?)),
+    })
+}
+
 /// Row problems of one set: the first few in full, the rest counted, so that a file of bad
 /// rows cannot fill memory.
 #[derive(Default)]
@@ -337,6 +348,26 @@ struct Problems {
 }
 
 impl Problems {
+    /// Tells the observer of the first skipped rows, and how many more the manifest counts.
+    fn report(&self, source: &str, written: &Path, observer: &dyn BuildObserver) {
+        for problem in &self.first {
+            observer.row_problem(
+                source,
+                &format!("row skipped: {}:{problem}", written.display()),
+            );
+        }
+        if self.count > MAX_REPORTED_PROBLEMS {
+            observer.row_problem(
+                source,
+                &format!(
+                    "… and {} more skipped rows in {} (the manifest counts them)",
+                    self.count - MAX_REPORTED_PROBLEMS,
+                    written.display()
+                ),
+            );
+        }
+    }
+
     fn push(&mut self, message: impl FnOnce() -> String) {
         if self.first.len() < MAX_REPORTED_PROBLEMS {
             self.first.push(message());

@@ -25,7 +25,8 @@ use sha2::{Digest, Sha256};
 
 use crate::catalog::{Catalog, CatalogError, SourceSpec};
 use crate::index::manifest::{
-    BuildTime, NameRulesRecord, RegistryRecord, SkippedSource, SourceRecord,
+    BuildTime, Counts, IndexFileRecord, MappingSetRecord, NameRulesRecord, RegistryRecord,
+    SkippedSource, SourceRecord,
 };
 use crate::index::names::NameRules;
 use crate::index::{BuildLayout, FORMAT_VERSION, Manifest};
@@ -142,16 +143,10 @@ pub fn build(
         &catalog,
         (&registry_record, &registry),
         rules_record.as_ref(),
-    );
-    if let Err(why) = &previous {
-        observer.stage(&format!("reading every source: {why}"));
-    }
+    )
+    .inspect_err(|why| observer.stage(&format!("reading every source: {why}")));
     let reuse = reuse_plan(&catalog, &loadable, previous.as_ref().ok(), observer)?;
-    let kept_sets = match &previous {
-        Ok(previous) => previous.unchanged_set_graphs(&catalog)?,
-        Err(_) => Default::default(),
-    };
-    let store = open_store(&layout, previous.as_ref().ok(), &reuse, kept_sets)?;
+    let store = open_store(&layout, &catalog, previous.as_ref().ok(), &reuse)?;
     let mut writer = write::IndexWriter::create(&layout, &registry, rules.as_ref())?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
     let mut sinks = Sinks {
@@ -169,34 +164,25 @@ pub fn build(
     let records =
         read_concept_sources(&catalog, options, observer, &mut sinks, &read, &mut skipped)?;
     drop(previous);
-    for spec in catalog.sources.iter().filter(|s| is_mapping_set(s)) {
-        if let Some(reason) = read_mapping_set(
-            &catalog,
-            spec,
-            &mut mappings,
-            &store,
-            observer,
-            options.keep_going,
-        )? {
-            skipped.push(SkippedSource {
-                id: spec.id.clone(),
-                reason,
-            });
-        }
-    }
+    read_mapping_sets(
+        &catalog,
+        &mut mappings,
+        &store,
+        observer,
+        options.keep_going,
+        &mut skipped,
+    )?;
     observer.stage("flushing the RDF store");
     write_graph_shapes(store, &layout)?;
 
-    let mut counts = writer.finish(&records, observer)?;
-    observer.stage("writing the mapping index");
-    let (mapping_counts, mapping_sets) = mappings.finish(&layout)?;
-    counts.mappings = mapping_counts;
-    // The store holds the sets' axioms too.
-    counts.triples += mapping_sets.iter().map(|s| s.counts.triples).sum::<u64>();
-    observer.stage("recording the index files' lengths and checksums");
-    let files = crate::index::integrity::record_files(&layout, rules_record.is_some())
-        .map_err(|e| io_err("recording the index files' checksums")(e.into()))?;
-
+    let (counts, mapping_sets, files) = finish_files(
+        writer,
+        mappings,
+        &records,
+        &layout,
+        rules_record.is_some(),
+        observer,
+    )?;
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
         build_id: build_id(
@@ -224,6 +210,50 @@ pub fn build(
     let dir = install::install(index_dir, &temp.path, &manifest)?;
     temp.keep = true;
     Ok(BuildSummary { manifest, dir })
+}
+
+/// Reads every mapping set of the catalogue; a set skipped under `keep_going` joins `skipped`.
+fn read_mapping_sets(
+    catalog: &Catalog,
+    mappings: &mut mappings::MappingBuilder,
+    store: &StoreWriter,
+    observer: &dyn BuildObserver,
+    keep_going: bool,
+    skipped: &mut Vec<SkippedSource>,
+) -> Result<(), BuildError> {
+    for spec in catalog.sources.iter().filter(|s| is_mapping_set(s)) {
+        if let Some(reason) =
+            read_mapping_set(catalog, spec, mappings, store, observer, keep_going)?
+        {
+            skipped.push(SkippedSource {
+                id: spec.id.clone(),
+                reason,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Writes the lexicons, tables and mapping index, then records every file's length and
+/// checksum: the counts, mapping sets and file list the manifest states.
+fn finish_files(
+    writer: write::IndexWriter,
+    mappings: mappings::MappingBuilder,
+    records: &[SourceRecord],
+    layout: &BuildLayout,
+    has_rules: bool,
+    observer: &dyn BuildObserver,
+) -> Result<(Counts, Vec<MappingSetRecord>, Vec<IndexFileRecord>), BuildError> {
+    let mut counts = writer.finish(records, observer)?;
+    observer.stage("writing the mapping index");
+    let (mapping_counts, mapping_sets) = mappings.finish(layout)?;
+    counts.mappings = mapping_counts;
+    // The store holds the sets' axioms too.
+    counts.triples += mapping_sets.iter().map(|s| s.counts.triples).sum::<u64>();
+    observer.stage("recording the index files' lengths and checksums");
+    let files = crate::index::integrity::record_files(layout, has_rules)
+        .map_err(|e| io_err("recording the index files' checksums")(e.into()))?;
+    Ok((counts, mapping_sets, files))
 }
 
 /// The catalogue's prefix registry written alone into `dir` and opened, for commands that read
@@ -329,20 +359,25 @@ fn reuse_plan(
 /// reused.
 fn open_store(
     layout: &BuildLayout,
+    catalog: &Catalog,
     previous: Option<&reuse::Previous>,
     reuse: &[Option<SourceRecord>],
-    mut keep: std::collections::BTreeSet<String>,
 ) -> Result<StoreWriter, BuildError> {
+    let Some(previous) = previous else {
+        return Ok(StoreWriter::create(&layout.store())?);
+    };
+    // The graphs of reused sources and of mapping sets whose files did not change.
+    let mut keep = previous.unchanged_set_graphs(catalog)?;
     keep.extend(reuse.iter().flatten().map(|r| r.graph.clone()));
-    match previous {
-        Some(previous) if !keep.is_empty() => Ok(StoreWriter::from_installed(
-            &previous.store(),
-            &layout.store(),
-            &keep,
-            previous.shapes_of(&keep).graphs,
-        )?),
-        _ => Ok(StoreWriter::create(&layout.store())?),
+    if keep.is_empty() {
+        return Ok(StoreWriter::create(&layout.store())?);
     }
+    Ok(StoreWriter::from_installed(
+        &previous.store(),
+        &layout.store(),
+        &keep,
+        previous.shapes_of(&keep).graphs,
+    )?)
 }
 
 /// Why a source whose file is absent is skipped: it is not bundled (fetch it), or

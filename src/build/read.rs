@@ -16,7 +16,7 @@ use crate::catalog::{Format, SourceKind, SourceSpec};
 use crate::index::manifest::{InputFile, ReleaseOrigin, SourceRecord};
 use crate::ingest::mesh_rdf::{MeshRdf, unversioned_triple};
 use crate::ingest::{
-    self, Extractor, IngestError, Profile, SourceConcepts, StatedRelease, TripleSink,
+    self, Extractor, FileRelease, IngestError, Profile, SourceConcepts, StatedRelease, TripleSink,
 };
 use crate::model::{ConceptKind, Prefixes, SourceIdx};
 use crate::store::{LoadError, StoreWriter, graph_iri};
@@ -64,6 +64,23 @@ struct BuildSink<'a> {
     unversion_mesh: bool,
 }
 
+/// A source's release: the one its file states, else the catalogue's, else "unknown".
+pub(super) fn settled_release(
+    stated: Option<FileRelease>,
+    catalogue: Option<&str>,
+) -> (String, ReleaseOrigin) {
+    match (stated, catalogue) {
+        (Some(found), _) => (
+            found.value,
+            ReleaseOrigin::File {
+                property: found.property,
+            },
+        ),
+        (None, Some(r)) => (r.to_string(), ReleaseOrigin::Catalogue),
+        (None, None) => ("unknown".to_string(), ReleaseOrigin::Unknown),
+    }
+}
+
 impl BuildSink<'_> {
     fn send(&self, message: Message) -> Result<(), IngestError> {
         self.tx
@@ -73,18 +90,8 @@ impl BuildSink<'_> {
 
     /// Fixes the release (from the file, else the catalogue) and names the graph.
     fn settle(&mut self) -> Result<(), IngestError> {
-        let (release, origin) = match self.extractor.settle_now() {
-            Some(found) => (
-                found.value,
-                ReleaseOrigin::File {
-                    property: found.property,
-                },
-            ),
-            None => match self.catalogue_release {
-                Some(r) => (r.to_string(), ReleaseOrigin::Catalogue),
-                None => ("unknown".to_string(), ReleaseOrigin::Unknown),
-            },
-        };
+        let (release, origin) =
+            settled_release(self.extractor.settle_now(), self.catalogue_release);
         self.send(Message::Graph(graph_iri(self.source_id, &release)))?;
         self.release = Some((release, origin));
         let pending = std::mem::take(&mut self.pending);

@@ -8,15 +8,16 @@ use std::path::{Path, PathBuf};
 
 use oxrdf::Triple;
 
+use super::read::settled_release;
 use super::registry::input_file;
 use super::{BuildError, BuildObserver, source_record};
 use crate::catalog::SourceSpec;
-use crate::index::manifest::{ReleaseOrigin, SourceRecord};
+use crate::index::manifest::SourceRecord;
 use crate::ingest::tables::{self, RowOutcome, RowProblem};
 use crate::ingest::{Format, IngestError, TableFormat, input};
 use crate::model::SourceCounts;
 use crate::model::{Concept, Prefixes, SourceIdx};
-use crate::store::{LoadError, StoreWriter, graph_iri};
+use crate::store::{LoadError, StoreError, StoreWriter, graph_iri};
 
 /// Row problems echoed one by one on stderr; the rest are counted.
 const MAX_REPORTED_PROBLEMS: usize = 20;
@@ -44,57 +45,19 @@ pub(super) fn ingest_table_source(
         .collect::<Result<Vec<_>, _>>()?;
     observer.source_started(&spec.id, inputs.iter().map(|f| f.bytes).sum());
 
-    let mut readers = Vec::with_capacity(files.len());
-    for path in files {
-        let io = |source| {
-            source_err(IngestError::Io {
-                file: path.clone(),
-                source,
-            })
-        };
-        let file = fs::File::open(path).map_err(io)?;
-        let reader = input::open_reader(file).map_err(|source| {
-            source_err(IngestError::Io {
-                file: path.clone(),
-                source,
-            })
-        })?;
-        readers.push((path.clone(), reader));
-    }
+    let readers = open_readers(files).map_err(source_err)?;
     let mut read = tables::read(format, readers, idx, prefixes).map_err(source_err)?;
     report_problems(&spec.id, &read.problems, observer);
-
     // As for RDF and OBO sources: the file's own release (OBO Graphs states one), else the
     // catalogue's.
-    let (release, origin) = match (read.release.take(), &spec.release) {
-        (Some(found), _) => (
-            found.value,
-            ReleaseOrigin::File {
-                property: found.property,
-            },
-        ),
-        (None, Some(r)) => (r.clone(), ReleaseOrigin::Catalogue),
-        (None, None) => ("unknown".to_string(), ReleaseOrigin::Unknown),
-    };
+    let (release, origin) = settled_release(read.release.take(), spec.release.as_deref());
     let graph = graph_iri(&spec.id, &release);
-    let mut triples = 0u64;
-    let mut buffer: Vec<Triple> = Vec::new();
-    let stream = read.concepts.iter().flat_map(|concept| {
-        buffer.clear();
-        tables::concept_triples(concept, prefixes, &mut buffer);
-        triples += buffer.len() as u64;
-        std::mem::take(&mut buffer)
-            .into_iter()
-            .map(Ok::<Triple, std::convert::Infallible>)
-    });
-    store.load_graph(&graph, stream).map_err(|e| match e {
-        LoadError::Store(error) => BuildError::SourceStore {
+    let triples = load_concepts(store, &graph, &read.concepts, prefixes).map_err(|error| {
+        BuildError::SourceStore {
             id: spec.id.clone(),
             error,
-        },
-        LoadError::Input(never) => match never {},
+        }
     })?;
-
     let concepts = read.concepts;
     let stats = SourceCounts::of(triples, &concepts);
     let record = source_record(
@@ -110,6 +73,46 @@ pub(super) fn ingest_table_source(
             .count() as u64,
     );
     Ok((record, concepts))
+}
+
+/// Each table file opened, decompressed when it is gzip or zstd.
+fn open_readers(files: &[PathBuf]) -> Result<Vec<tables::TableInput>, IngestError> {
+    files
+        .iter()
+        .map(|path| {
+            let io = |source| IngestError::Io {
+                file: path.clone(),
+                source,
+            };
+            let file = fs::File::open(path).map_err(io)?;
+            let reader = input::open_reader(file).map_err(io)?;
+            Ok((path.clone(), reader))
+        })
+        .collect()
+}
+
+/// The concepts' triples into the source's graph; how many there were.
+fn load_concepts(
+    store: &StoreWriter,
+    graph: &str,
+    concepts: &[Concept],
+    prefixes: &dyn Prefixes,
+) -> Result<u64, StoreError> {
+    let mut triples = 0u64;
+    let mut buffer: Vec<Triple> = Vec::new();
+    let stream = concepts.iter().flat_map(|concept| {
+        buffer.clear();
+        tables::concept_triples(concept, prefixes, &mut buffer);
+        triples += buffer.len() as u64;
+        std::mem::take(&mut buffer)
+            .into_iter()
+            .map(Ok::<Triple, std::convert::Infallible>)
+    });
+    store.load_graph(graph, stream).map_err(|e| match e {
+        LoadError::Store(error) => error,
+        LoadError::Input(never) => match never {},
+    })?;
+    Ok(triples)
 }
 
 /// Every row problem goes to the observer, the first few in full.

@@ -16,16 +16,34 @@ use ontoresolve::catalog::edit::with_source_added;
 
 use super::build::{Progress, print_summary};
 
+#[derive(clap::Args)]
 pub struct AddOptions {
+    /// Prefixes, e.g. doid go.
+    #[arg(required = true)]
     pub prefixes: Vec<String>,
+    /// Download this URL instead of the registry's link (one prefix only).
+    #[arg(long, conflicts_with = "file")]
     pub url: Option<String>,
+    /// Add this local file instead of downloading (one prefix only).
+    #[arg(long)]
     pub file: Option<PathBuf>,
+    /// The release when the file states none (else the download date).
+    #[arg(long)]
     pub release: Option<String>,
+    /// Print the entry and the link; download and write nothing.
+    #[arg(long)]
     pub dry_run: bool,
+    /// Fetch scheme://host/path as BASE/host/path.
+    #[arg(long, env = "ONTORESOLVE_MIRROR", value_name = "BASE")]
     pub mirror: Option<String>,
+    /// Seconds to wait for a connection, an answer or the next bytes.
+    #[arg(long, default_value_t = 60)]
     pub timeout: u64,
+    /// Source catalogue.
+    #[arg(long, default_value = "ontologies/sources.toml")]
     pub sources: PathBuf,
-    pub index: PathBuf,
+    #[command(flatten)]
+    pub index: super::IndexArg,
 }
 
 /// A download's progress bar: bytes, total when known, and rate.
@@ -78,14 +96,14 @@ fn add_one(prefix: &str, options: &AddOptions) -> anyhow::Result<()> {
         file: options.file.clone(),
         release: options.release.clone(),
         catalogue: options.sources.clone(),
-        index: options.index.clone(),
+        index: options.index.path.clone(),
         fetch: FetchOptions {
             mirror: options.mirror.clone(),
             timeout: Duration::from_secs(options.timeout.max(1)),
         },
         today: super::map::sssom::today(),
     };
-    let (registry, _registry_dir) = acquire::open_registry(&catalog, &options.index)?;
+    let (registry, _registry_dir) = acquire::open_registry(&catalog, &options.index.path)?;
     let planned = plan(&request, &catalog, &registry)?;
     match &planned.origin {
         FileOrigin::Link(choice) => eprintln!("{prefix}: taking {}", choice.why),
@@ -142,13 +160,23 @@ pub fn run_remove(which: &str, sources: PathBuf, index: PathBuf) -> anyhow::Resu
     Ok(ExitCode::SUCCESS)
 }
 
+#[derive(clap::Args)]
 pub struct UpdateOptions {
     pub source: String,
+    /// The release when the file states none (else the download date).
+    #[arg(long)]
     pub release: Option<String>,
+    /// Fetch scheme://host/path as BASE/host/path.
+    #[arg(long, env = "ONTORESOLVE_MIRROR", value_name = "BASE")]
     pub mirror: Option<String>,
+    /// Seconds to wait for a connection, an answer or the next bytes.
+    #[arg(long, default_value_t = 60)]
     pub timeout: u64,
+    /// Source catalogue.
+    #[arg(long, default_value = "ontologies/sources.toml")]
     pub sources: PathBuf,
-    pub index: PathBuf,
+    #[command(flatten)]
+    pub index: super::IndexArg,
 }
 
 pub fn run_update(options: UpdateOptions) -> anyhow::Result<ExitCode> {
@@ -158,7 +186,7 @@ pub fn run_update(options: UpdateOptions) -> anyhow::Result<ExitCode> {
         file: None,
         release: options.release,
         catalogue: options.sources.clone(),
-        index: options.index,
+        index: options.index.path,
         fetch: FetchOptions {
             mirror: options.mirror,
             timeout: Duration::from_secs(options.timeout.max(1)),

@@ -5,8 +5,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use ontoresolve::resolve::{ConceptDetails, NameQuery, Resolver};
-use serde_json::json;
+use ontoresolve::model::Concept;
+use ontoresolve::resolve::{ConceptDetails, ConceptId, NameQuery, Resolver};
+use serde_json::{Value, json};
 
 pub fn run(
     query: &str,
@@ -79,29 +80,40 @@ fn print_details(resolver: &Resolver, d: &ConceptDetails, matched: &str, json_ou
         Vec::new()
     };
     if json_output {
-        let value = json!({
-            "matched": matched,
-            "iri": c.iri,
-            "curie": c.curie,
-            "source": d.source_id,
-            "release": d.release,
-            "obsolete": c.obsolete,
-            "labels": c.labels,
-            "definitions": c.definitions,
-            "parents": d.parents,
-            "children": d.children,
-            "xrefs": c.xrefs,
-            "replacements": c.replacements,
-            "alt_ids": c.alt_ids,
-            "status": c.status().as_str(),
-            "kind": c.kind.as_str(),
-            "tree_numbers": c.tree_numbers,
-            "locus_type": c.locus_type,
-            "live_replacements": replacements.iter().map(|(_, r)| &r.iri).collect::<Vec<_>>(),
-        });
-        println!("{value}");
-        return;
+        println!("{}", details_json(d, matched, &replacements));
+    } else {
+        print_text(d, matched, &replacements);
     }
+}
+
+/// The `--json` line of one concept.
+fn details_json(d: &ConceptDetails, matched: &str, replacements: &[(ConceptId, Concept)]) -> Value {
+    let c = &d.concept;
+    json!({
+        "matched": matched,
+        "iri": c.iri,
+        "curie": c.curie,
+        "source": d.source_id,
+        "release": d.release,
+        "obsolete": c.obsolete,
+        "labels": c.labels,
+        "definitions": c.definitions,
+        "parents": d.parents,
+        "children": d.children,
+        "xrefs": c.xrefs,
+        "replacements": c.replacements,
+        "alt_ids": c.alt_ids,
+        "status": c.status().as_str(),
+        "kind": c.kind.as_str(),
+        "tree_numbers": c.tree_numbers,
+        "locus_type": c.locus_type,
+        "live_replacements": replacements.iter().map(|(_, r)| &r.iri).collect::<Vec<_>>(),
+    })
+}
+
+/// The text lines of one concept.
+fn print_text(d: &ConceptDetails, matched: &str, replacements: &[(ConceptId, Concept)]) {
+    let c = &d.concept;
     let name = c
         .preferred_label()
         .map_or("(no label)", |l| l.text.as_str());
@@ -121,17 +133,7 @@ fn print_details(resolver: &Resolver, d: &ConceptDetails, matched: &str, json_ou
         println!("  tree      {tree}");
     }
     if c.obsolete {
-        println!("  {}", c.status().as_str().to_uppercase());
-        for r in &c.replacements {
-            println!("  {:?}: {}", r.kind, r.target);
-        }
-        for (_, r) in &replacements {
-            println!(
-                "  use instead: {} {}",
-                r.curie.as_deref().unwrap_or(&r.iri),
-                r.preferred_label().map_or("", |l| l.text.as_str())
-            );
-        }
+        print_obsolete(c, replacements);
     }
     for l in &c.labels {
         println!(
@@ -157,5 +159,20 @@ fn print_details(resolver: &Resolver, d: &ConceptDetails, matched: &str, json_ou
     println!("  children        {}", d.children.len());
     for x in &c.xrefs {
         println!("  xref            {} {}", x.kind.curie(), x.target);
+    }
+}
+
+/// What replaces an obsolete concept: its stated replacements and the live concepts they reach.
+fn print_obsolete(c: &Concept, replacements: &[(ConceptId, Concept)]) {
+    println!("  {}", c.status().as_str().to_uppercase());
+    for r in &c.replacements {
+        println!("  {:?}: {}", r.kind, r.target);
+    }
+    for (_, r) in replacements {
+        println!(
+            "  use instead: {} {}",
+            r.curie.as_deref().unwrap_or(&r.iri),
+            r.preferred_label().map_or("", |l| l.text.as_str())
+        );
     }
 }

@@ -18,11 +18,19 @@ use rayon::prelude::*;
 /// Rows read and resolved together; output keeps their order.
 const CHUNK_ROWS: usize = 16_384;
 
+#[derive(clap::Args)]
 pub struct Options {
+    /// The input file; `-` reads standard input.
     pub file: PathBuf,
+    /// The TSV column holding identifiers: a number from 1, or a header name (the first
+    /// line is then read as the header). Default: the whole line.
+    #[arg(long)]
     pub column: Option<String>,
+    /// Write here instead of standard output.
+    #[arg(long, short)]
     pub output: Option<PathBuf>,
-    pub index: PathBuf,
+    #[command(flatten)]
+    pub index: super::IndexArg,
 }
 
 /// Which field holds the identifier.
@@ -93,7 +101,7 @@ fn column_of(
 }
 
 pub fn run(options: Options) -> anyhow::Result<ExitCode> {
-    let resolver = Resolver::open(&options.index).context("cannot open the index")?;
+    let resolver = Resolver::open(&options.index.path).context("cannot open the index")?;
     let (input, size) = open_input(&options.file)?;
     let mut output = open_output(options.output.as_deref())?;
     let progress = progress_bar(size);

@@ -22,14 +22,34 @@ const MIN_TOKEN_CHARS: usize = 24;
 /// The environment variable holding the HTTP bearer token.
 const TOKEN_VARIABLE: &str = "ONTORESOLVE_AUTH_TOKEN";
 
+#[derive(clap::Args)]
 pub struct ServeOptions {
-    pub index: PathBuf,
-    pub sources: PathBuf,
+    #[command(flatten)]
+    pub index: super::IndexArg,
+    /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio, e.g. 127.0.0.1:8765.
+    #[arg(long, value_name = "ADDR")]
     pub http: Option<SocketAddr>,
+    /// Also accept browser requests from this Origin (localhost is always accepted).
+    #[arg(long, value_name = "ORIGIN")]
     pub allow_origin: Vec<String>,
+    /// Also accept this Host header (a name or address clients use to reach the server,
+    /// e.g. ontoresolve.example.org); loopback names are always accepted.
+    #[arg(long, value_name = "HOST")]
     pub allow_host: Vec<String>,
+    /// Source catalogue used when the index must be built first.
+    #[arg(long, default_value = "ontologies/sources.toml")]
+    pub sources: PathBuf,
+    /// Require this bearer token over HTTP, read from a file (first line). The variable
+    /// ONTORESOLVE_AUTH_TOKEN is the alternative.
+    #[arg(long, value_name = "FILE")]
     pub auth_token_file: Option<PathBuf>,
+    /// Calls per second per client over HTTP (its address, with its token's tag when a token
+    /// is required, so teammates sharing a token each have their own); 0 turns the
+    /// limit off.
+    #[arg(long, value_name = "N", default_value_t = ontoresolve::mcp::DEFAULT_RATE_LIMIT)]
     pub rate_limit: u32,
+    /// Listen on a non-loopback address without a token (anyone who reaches it may call).
+    #[arg(long)]
     pub insecure_public: bool,
 }
 
@@ -128,8 +148,8 @@ pub fn run(options: ServeOptions) -> anyhow::Result<ExitCode> {
              --insecure-public to accept that"
         );
     }
-    let resolver = Arc::new(open_or_build(&options.index, &options.sources)?);
-    let index = Arc::new(LiveIndex::watching(&options.index, resolver));
+    let resolver = Arc::new(open_or_build(&options.index.path, &options.sources)?);
+    let index = Arc::new(LiveIndex::watching(&options.index.path, resolver));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

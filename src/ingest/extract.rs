@@ -309,20 +309,7 @@ impl<'a> Extractor<'a> {
                 }
             }
             RDFS_SUBCLASS_OF | "http://www.w3.org/2004/02/skos/core#broader" => {
-                if let Term::NamedNode(parent) = object
-                    && parent.as_str() != "http://www.w3.org/2002/07/owl#Thing"
-                {
-                    let kind = if p == RDFS_SUBCLASS_OF {
-                        LinkKind::SubClassOf
-                    } else {
-                        LinkKind::Broader
-                    };
-                    self.concept(s).parents.push(Link {
-                        iri: parent.as_str().to_string(),
-                        kind,
-                        prov,
-                    });
-                }
+                self.observe_parent(s, p, object, prov)
             }
             "http://www.w3.org/2004/02/skos/core#narrower" => {
                 if let Term::NamedNode(child) = object
@@ -343,26 +330,7 @@ impl<'a> Extractor<'a> {
                 }
             }
             IAO_REPLACED_BY | OIO_REPLACED_BY | DCTERMS_IS_REPLACED_BY | OIO_CONSIDER => {
-                let kind = if p == OIO_CONSIDER {
-                    ReplacementKind::Consider
-                } else {
-                    ReplacementKind::ReplacedBy
-                };
-                let target = match object {
-                    Term::NamedNode(n) => n.as_str().to_string(),
-                    other => {
-                        let text = term_text(other);
-                        self.prefixes
-                            .expand(text.trim())
-                            .or_else(|| obo_purl(text.trim()))
-                            .unwrap_or(text)
-                    }
-                };
-                if !target.trim().is_empty() {
-                    self.concept(s)
-                        .replacements
-                        .push(Replacement { target, kind, prov });
-                }
+                self.observe_replacement(s, p, object, prov)
             }
             OIO_ALT_ID => {
                 let text = term_text(object);
@@ -381,6 +349,50 @@ impl<'a> Extractor<'a> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// `rdfs:subClassOf` or `skos:broader`: a named parent other than `owl:Thing`.
+    fn observe_parent(&mut self, s: &str, p: &str, object: &Term, prov: Provenance) {
+        let Term::NamedNode(parent) = object else {
+            return;
+        };
+        if parent.as_str() == "http://www.w3.org/2002/07/owl#Thing" {
+            return;
+        }
+        let kind = if p == RDFS_SUBCLASS_OF {
+            LinkKind::SubClassOf
+        } else {
+            LinkKind::Broader
+        };
+        self.concept(s).parents.push(Link {
+            iri: parent.as_str().to_string(),
+            kind,
+            prov,
+        });
+    }
+
+    /// A replacement or a `consider`: an IRI, or a CURIE or OBO id written as a literal.
+    fn observe_replacement(&mut self, s: &str, p: &str, object: &Term, prov: Provenance) {
+        let kind = if p == OIO_CONSIDER {
+            ReplacementKind::Consider
+        } else {
+            ReplacementKind::ReplacedBy
+        };
+        let target = match object {
+            Term::NamedNode(n) => n.as_str().to_string(),
+            other => {
+                let text = term_text(other);
+                self.prefixes
+                    .expand(text.trim())
+                    .or_else(|| obo_purl(text.trim()))
+                    .unwrap_or(text)
+            }
+        };
+        if !target.trim().is_empty() {
+            self.concept(s)
+                .replacements
+                .push(Replacement { target, kind, prov });
         }
     }
 

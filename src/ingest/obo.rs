@@ -243,22 +243,8 @@ impl<S: TripleSink> Reader<'_, S> {
     }
 
     fn frame_clause(&mut self, tag: &str, value: &str, column: usize) -> Result<(), IngestError> {
-        if tag == "id" {
-            let id = first_token(value);
-            if id.is_empty() {
-                return Err(self.error(column, "empty id"));
-            }
-            let iri = self.id_iri(id, column)?;
-            self.subject = Some(iri.clone());
-            let class = if self.stanza == Stanza::Term {
-                OWL_CLASS
-            } else {
-                OWL_OBJECT_PROPERTY
-            };
-            self.emit(iri.clone(), named(RDF_TYPE), named(class).into())?;
-            return self.emit(iri, named(OIO_ID), Literal::new_simple_literal(id).into());
-        }
         match tag {
+            "id" => self.id_clause(value, column),
             "name" => self.literal_clause(RDFS_LABEL, unquoted(value).0, column),
             "comment" => self.literal_clause(RDFS_COMMENT, unquoted(value).0, column),
             "namespace" => self.literal_clause(OIO_NAMESPACE, unquoted(value).0, column),
@@ -271,62 +257,13 @@ impl<S: TripleSink> Reader<'_, S> {
                 let (text, _) = quoted(value).map_err(|(at, m)| self.error(column + at, m))?;
                 self.literal_clause(IAO_DEFINITION, text, column)
             }
-            "synonym" => {
-                let (text, rest) = quoted(value).map_err(|(at, m)| self.error(column + at, m))?;
-                let scope = first_token(rest);
-                let predicate = match scope {
-                    "EXACT" => OIO_EXACT_SYNONYM,
-                    "RELATED" => OIO_RELATED_SYNONYM,
-                    "BROAD" => OIO_BROAD_SYNONYM,
-                    "NARROW" => OIO_NARROW_SYNONYM,
-                    other => {
-                        let at = column + 1 + value.len() - rest.len();
-                        return Err(self.error(
-                            at,
-                            format!("synonym scope must be EXACT, RELATED, BROAD or NARROW, not '{other}'"),
-                        ));
-                    }
-                };
-                self.literal_clause(predicate, text, column)
+            "synonym" => self.synonym_clause(value, column),
+            "is_a" if self.stanza == Stanza::Term => {
+                self.link_clause(RDFS_SUBCLASS_OF, value, column)
             }
-            "is_a" => {
-                let s = self.subject(column)?;
-                let parent = self.id_iri(
-                    required_token(value).map_err(|m| self.error(column, m))?,
-                    column,
-                )?;
-                let predicate = if self.stanza == Stanza::Term {
-                    RDFS_SUBCLASS_OF
-                } else {
-                    "http://www.w3.org/2000/01/rdf-schema#subPropertyOf"
-                };
-                self.emit(s, named(predicate), parent.into())
-            }
-            "replaced_by" => {
-                let s = self.subject(column)?;
-                let target = self.id_iri(
-                    required_token(value).map_err(|m| self.error(column, m))?,
-                    column,
-                )?;
-                self.emit(s, named(IAO_REPLACED_BY), target.into())
-            }
-            "is_obsolete" => {
-                let flag = first_token(value);
-                match flag {
-                    "true" | "false" => {
-                        let s = self.subject(column)?;
-                        self.emit(
-                            s,
-                            named(OWL_DEPRECATED),
-                            Literal::new_typed_literal(flag, named(XSD_BOOLEAN)).into(),
-                        )
-                    }
-                    _ => Err(self.error(
-                        column,
-                        format!("is_obsolete must be true or false, not '{flag}'"),
-                    )),
-                }
-            }
+            "is_a" => self.link_clause(RDFS_SUBPROPERTY_OF, value, column),
+            "replaced_by" => self.link_clause(IAO_REPLACED_BY, value, column),
+            "is_obsolete" => self.obsolete_clause(value, column),
             "subset" => {
                 let s = self.subject(column)?;
                 let subset =
@@ -343,6 +280,74 @@ impl<S: TripleSink> Reader<'_, S> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// `id:` opens the stanza's subject, typed as a class or a property.
+    fn id_clause(&mut self, value: &str, column: usize) -> Result<(), IngestError> {
+        let id = first_token(value);
+        if id.is_empty() {
+            return Err(self.error(column, "empty id"));
+        }
+        let iri = self.id_iri(id, column)?;
+        self.subject = Some(iri.clone());
+        let class = if self.stanza == Stanza::Term {
+            OWL_CLASS
+        } else {
+            OWL_OBJECT_PROPERTY
+        };
+        self.emit(iri.clone(), named(RDF_TYPE), named(class).into())?;
+        self.emit(iri, named(OIO_ID), Literal::new_simple_literal(id).into())
+    }
+
+    /// `synonym: "text" SCOPE [xrefs]`; the scope picks the predicate.
+    fn synonym_clause(&mut self, value: &str, column: usize) -> Result<(), IngestError> {
+        let (text, rest) = quoted(value).map_err(|(at, m)| self.error(column + at, m))?;
+        let predicate = match first_token(rest) {
+            "EXACT" => OIO_EXACT_SYNONYM,
+            "RELATED" => OIO_RELATED_SYNONYM,
+            "BROAD" => OIO_BROAD_SYNONYM,
+            "NARROW" => OIO_NARROW_SYNONYM,
+            other => {
+                let at = column + 1 + value.len() - rest.len();
+                return Err(self.error(
+                    at,
+                    format!("synonym scope must be EXACT, RELATED, BROAD or NARROW, not '{other}'"),
+                ));
+            }
+        };
+        self.literal_clause(predicate, text, column)
+    }
+
+    /// A clause whose value is one required id: the subject links to it by `predicate`.
+    fn link_clause(
+        &mut self,
+        predicate: &str,
+        value: &str,
+        column: usize,
+    ) -> Result<(), IngestError> {
+        let s = self.subject(column)?;
+        let target = self.id_iri(
+            required_token(value).map_err(|m| self.error(column, m))?,
+            column,
+        )?;
+        self.emit(s, named(predicate), target.into())
+    }
+
+    /// `is_obsolete: true|false`, kept as a typed `owl:deprecated`.
+    fn obsolete_clause(&mut self, value: &str, column: usize) -> Result<(), IngestError> {
+        let flag = first_token(value);
+        if !matches!(flag, "true" | "false") {
+            return Err(self.error(
+                column,
+                format!("is_obsolete must be true or false, not '{flag}'"),
+            ));
+        }
+        let s = self.subject(column)?;
+        self.emit(
+            s,
+            named(OWL_DEPRECATED),
+            Literal::new_typed_literal(flag, named(XSD_BOOLEAN)).into(),
+        )
     }
 
     /// `property_value: PROP "text" xsd:type` or `property_value: PROP TARGET`.

@@ -75,6 +75,28 @@ pub struct PrefixRecord {
 }
 
 impl PrefixRecord {
+    /// A record that knows only its prefix, its preferred spelling and where it came from.
+    pub fn bare(prefix: &str, preferred: String, origin: RecordOrigin) -> PrefixRecord {
+        PrefixRecord {
+            prefix: prefix.to_string(),
+            preferred,
+            origin,
+            name: None,
+            pattern: None,
+            example: None,
+            uri_prefix: None,
+            index_uri_prefix: None,
+            banana: None,
+            banana_peel: None,
+            deprecated: false,
+            homepage: None,
+            synonyms: Vec::new(),
+            uri_prefixes: Vec::new(),
+            downloads: Vec::new(),
+            sources: Vec::new(),
+        }
+    }
+
     /// The URI prefix expansion uses: the loaded sources' own, else the registry's.
     pub fn expansion_base(&self) -> Option<&str> {
         self.index_uri_prefix
@@ -248,24 +270,7 @@ mod tests {
 
     #[test]
     fn resolver_urls_escape_what_would_cut_the_path() {
-        let record = PrefixRecord {
-            prefix: "doi".into(),
-            preferred: "doi".into(),
-            origin: RecordOrigin::Bioregistry,
-            name: None,
-            pattern: None,
-            example: None,
-            uri_prefix: None,
-            index_uri_prefix: None,
-            banana: None,
-            banana_peel: None,
-            deprecated: false,
-            homepage: None,
-            synonyms: Vec::new(),
-            uri_prefixes: Vec::new(),
-            downloads: Vec::new(),
-            sources: Vec::new(),
-        };
+        let record = PrefixRecord::bare("doi", "doi".into(), RecordOrigin::Bioregistry);
         assert_eq!(
             record.resolver_url("10.1/a#b?c d%").as_deref(),
             Some("https://bioregistry.io/doi:10.1/a%23b%3Fc%20d%25")

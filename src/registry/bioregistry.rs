@@ -212,6 +212,29 @@ impl JsonEntry {
             .or_else(|| self.externals().find_map(|e| e.homepage.clone()))
     }
 
+    /// The registry record of `prefix` from this entry, with what the caller settled.
+    fn record(
+        &self,
+        prefix: &str,
+        pattern: Option<String>,
+        uri_prefix: Option<String>,
+        synonyms: Vec<String>,
+    ) -> PrefixRecord {
+        PrefixRecord {
+            name: self.name(),
+            pattern,
+            example: self.example.clone(),
+            uri_prefix,
+            banana: self.banana.clone(),
+            banana_peel: self.banana_peel.clone(),
+            deprecated: self.deprecated,
+            homepage: self.homepage(),
+            synonyms,
+            downloads: self.downloads(),
+            ..PrefixRecord::bare(prefix, self.preferred(prefix), RecordOrigin::Bioregistry)
+        }
+    }
+
     fn preferred(&self, prefix: &str) -> String {
         self.preferred_prefix
             .clone()
@@ -381,22 +404,8 @@ impl RegistryData {
             Some(record) => record,
             None => {
                 self.records.push(PrefixRecord {
-                    prefix: rule.prefix.clone(),
-                    preferred: rule.prefix.clone(),
-                    origin: RecordOrigin::Catalogue,
-                    name: None,
-                    pattern: None,
-                    example: None,
                     uri_prefix: Some(rule.uri_prefix.clone()),
-                    index_uri_prefix: None,
-                    banana: None,
-                    banana_peel: None,
-                    deprecated: false,
-                    homepage: None,
-                    synonyms: Vec::new(),
-                    uri_prefixes: Vec::new(),
-                    downloads: Vec::new(),
-                    sources: Vec::new(),
+                    ..PrefixRecord::bare(&rule.prefix, rule.prefix.clone(), RecordOrigin::Catalogue)
                 });
                 self.records.len() - 1
             }
@@ -482,55 +491,15 @@ pub fn load_bioregistry(
     let none = JsonEntry::default();
     let mut data = RegistryData::default();
     for e in &map {
-        let json = entries.get(&e.prefix).unwrap_or(&none);
-        let mut synonyms: Vec<String> = Vec::new();
-        for s in e.prefix_synonyms.iter().chain(&json.synonyms) {
-            if !synonyms.contains(s) {
-                synonyms.push(s.clone());
-            }
-        }
-        data.records.push(PrefixRecord {
-            prefix: e.prefix.clone(),
-            preferred: json.preferred(&e.prefix),
-            origin: RecordOrigin::Bioregistry,
-            name: json.name(),
-            // The map's pattern is the Bioregistry's own choice, fallbacks included.
-            pattern: e.pattern.clone().or_else(|| json.pattern.clone()),
-            example: json.example.clone(),
-            uri_prefix: Some(e.uri_prefix.clone()),
-            index_uri_prefix: None,
-            banana: json.banana.clone(),
-            banana_peel: json.banana_peel.clone(),
-            deprecated: json.deprecated,
-            homepage: json.homepage(),
-            synonyms,
-            uri_prefixes: Vec::new(),
-            downloads: json.downloads(),
-            sources: Vec::new(),
-        });
-        let record = data.records.len() - 1;
-        data.add_spelling(&e.prefix, OWN, record);
-        let preferred = data.records[record].preferred.clone();
-        data.add_spelling(&preferred, PREFERRED, record);
-        for s in &e.prefix_synonyms {
-            data.add_spelling(s, MAP_SYNONYM, record);
-        }
-        for s in &json.synonyms {
-            data.add_spelling(s, JSON_SYNONYM, record);
-        }
-        data.add_uri(&e.uri_prefix, REGISTRY_URI, record);
-        for u in &e.uri_prefix_synonyms {
-            data.add_uri(u, REGISTRY_URI, record);
-        }
-        data.add_banana(json.banana.as_deref(), record);
+        data.add_mapped(e, entries.get(&e.prefix).unwrap_or(&none));
     }
     // JSON prefixes the map leaves out: a deprecated spelling of a record it folds them
     // into, or a record of their own.
     for (prefix, json) in &entries {
-        if map
+        let mapped = map
             .binary_search_by(|e| e.prefix.as_str().cmp(prefix))
-            .is_ok()
-        {
+            .is_ok();
+        if mapped {
             continue;
         }
         if data.owner_of_spelling(prefix).is_some() {
@@ -539,40 +508,67 @@ pub fn load_bioregistry(
             }
             continue;
         }
+        data.add_unmapped(prefix, json);
+    }
+    Ok(data)
+}
+
+impl RegistryData {
+    /// Adds a prefix the extended prefix map lists, with what the JSON says of it.
+    fn add_mapped(&mut self, e: &EpmEntry, json: &JsonEntry) {
+        let mut synonyms: Vec<String> = Vec::new();
+        for s in e.prefix_synonyms.iter().chain(&json.synonyms) {
+            if !synonyms.contains(s) {
+                synonyms.push(s.clone());
+            }
+        }
+        // The map's pattern is the Bioregistry's own choice, fallbacks included.
+        let pattern = e.pattern.clone().or_else(|| json.pattern.clone());
+        let record =
+            self.push_record(json.record(&e.prefix, pattern, Some(e.uri_prefix.clone()), synonyms));
+        self.add_spelling(&e.prefix, OWN, record);
+        for s in &e.prefix_synonyms {
+            self.add_spelling(s, MAP_SYNONYM, record);
+        }
+        for s in &json.synonyms {
+            self.add_spelling(s, JSON_SYNONYM, record);
+        }
+        self.add_uri(&e.uri_prefix, REGISTRY_URI, record);
+        for u in &e.uri_prefix_synonyms {
+            self.add_uri(u, REGISTRY_URI, record);
+        }
+        self.add_banana(json.banana.as_deref(), record);
+    }
+
+    /// Adds a prefix only the JSON knows, its URI prefix taken from its URI format.
+    fn add_unmapped(&mut self, prefix: &str, json: &JsonEntry) {
         let uri_prefix = json
             .uri_format
             .as_deref()
             .and_then(|f| f.strip_suffix("$1"))
             .map(str::to_string);
-        data.records.push(PrefixRecord {
-            prefix: prefix.clone(),
-            preferred: json.preferred(prefix),
-            origin: RecordOrigin::Bioregistry,
-            name: json.name(),
-            pattern: json.pattern(),
-            example: json.example.clone(),
-            uri_prefix: uri_prefix.clone(),
-            index_uri_prefix: None,
-            banana: json.banana.clone(),
-            banana_peel: json.banana_peel.clone(),
-            deprecated: json.deprecated,
-            homepage: json.homepage(),
-            synonyms: json.synonyms.clone(),
-            uri_prefixes: Vec::new(),
-            downloads: json.downloads(),
-            sources: Vec::new(),
-        });
-        let record = data.records.len() - 1;
-        data.add_spelling(prefix, OWN, record);
-        let preferred = data.records[record].preferred.clone();
-        data.add_spelling(&preferred, PREFERRED, record);
+        let record = self.push_record(json.record(
+            prefix,
+            json.pattern(),
+            uri_prefix.clone(),
+            json.synonyms.clone(),
+        ));
+        self.add_spelling(prefix, OWN, record);
         for s in &json.synonyms {
-            data.add_spelling(s, JSON_SYNONYM, record);
+            self.add_spelling(s, JSON_SYNONYM, record);
         }
         if let Some(uri) = &uri_prefix {
-            data.add_uri(uri, REGISTRY_URI, record);
+            self.add_uri(uri, REGISTRY_URI, record);
         }
-        data.add_banana(json.banana.as_deref(), record);
+        self.add_banana(json.banana.as_deref(), record);
     }
-    Ok(data)
+
+    /// Pushes a registry record and claims its preferred spelling; returns its index.
+    fn push_record(&mut self, record: PrefixRecord) -> usize {
+        let preferred = record.preferred.clone();
+        self.records.push(record);
+        let index = self.records.len() - 1;
+        self.add_spelling(&preferred, PREFERRED, index);
+        index
+    }
 }

@@ -7,12 +7,12 @@
 
 mod bioregistry;
 mod normalize;
+mod reading;
 mod resource;
 
 pub use bioregistry::{RegistryData, RegistryError, load_bioregistry};
-pub use normalize::{
-    Identified, Normalization, PatternCheck, Reading, Step, percent_decode, unwrapped,
-};
+pub use normalize::{percent_decode, unwrapped};
+pub use reading::{Identified, Normalization, PatternCheck, Reading, Step};
 pub use resource::{Download, ListedAs, Resource, read_resource};
 
 use std::borrow::Cow;

@@ -44,13 +44,26 @@ pub enum OutputFormat {
     Json,
 }
 
+#[derive(clap::Args)]
 pub struct Options {
+    /// The input file; `-` reads standard input.
     pub file: PathBuf,
+    /// `text`: one passage per line (its id is the line number); `pubtator`: title and
+    /// abstract blocks, grounded as title, a space, abstract (its id is the PMID).
+    #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Candidates only from these source ids, or `id@release` for an older loaded release
+    /// (names are read from every source). Default: every current release.
+    #[arg(long, value_name = "SOURCE[,SOURCE...]", value_delimiter = ',')]
     pub sources: Vec<String>,
+    /// Write here instead of standard output.
+    #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// TSV with a header, or JSON Lines.
+    #[arg(long, value_enum, default_value = "tsv")]
     pub output_format: OutputFormat,
-    pub index: PathBuf,
+    #[command(flatten)]
+    pub index: super::IndexArg,
 }
 
 /// What every worker needs.
@@ -78,7 +91,7 @@ struct Totals {
 
 pub fn run(options: Options) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let resolver = Resolver::open(&options.index).context("cannot open the index")?;
+    let resolver = Resolver::open(&options.index.path).context("cannot open the index")?;
     let sources = match wanted_sources(&resolver, &options.sources) {
         Ok(sources) => sources,
         Err(message) => {

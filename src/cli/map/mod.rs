@@ -46,16 +46,34 @@ pub enum By {
     Label,
 }
 
+#[derive(clap::Args)]
 pub struct Options {
+    /// The input file; `-` reads standard input.
     pub file: PathBuf,
+    /// Target prefixes (MESH,DOID); every vocabulary when absent.
+    #[arg(long, value_name = "PREFIX[,PREFIX...]", value_delimiter = ',')]
     pub to: Vec<String>,
+    /// Whether each row is an identifier or a name.
+    #[arg(long, value_enum, default_value = "id")]
     pub by: By,
+    /// The column holding the values: a number from 1, or a header name (the first line
+    /// is then read as the header). Default: the whole line (the first field of CSV).
+    #[arg(long)]
     pub column: Option<String>,
+    /// Write here instead of standard output.
+    #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Also write predicted (and undecided) mappings.
+    #[arg(long)]
     pub include_predicted: bool,
+    /// Leave out mappings inferred by chaining.
+    #[arg(long)]
     pub no_inferred: bool,
+    /// Hops an inferred chain may take.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub max_hops: u8,
-    pub index: PathBuf,
+    #[command(flatten)]
+    pub index: super::IndexArg,
 }
 
 /// What every row builder needs.
@@ -89,7 +107,7 @@ struct Totals {
 }
 
 pub fn run(options: Options) -> anyhow::Result<ExitCode> {
-    let resolver = Resolver::open(&options.index).context("cannot open the index")?;
+    let resolver = Resolver::open(&options.index.path).context("cannot open the index")?;
     let map_options = map_options(&resolver, &options)?;
     let cx = Context {
         target_sources: by_label::target_sources(&resolver, &map_options.targets),

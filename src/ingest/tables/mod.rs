@@ -66,11 +66,14 @@ pub struct TableConcepts {
     pub release: Option<FileRelease>,
 }
 
+/// One table file: its path (for errors) and its opened, decompressed bytes.
+pub type TableInput = (PathBuf, Box<dyn BufRead + Send>);
+
 /// Reads every file of one table source, in order, into concepts sorted by IRI, each with its
 /// CURIE (prefixes.compress(iri)), deduplicated items and children filled in from parents.
 pub fn read(
     format: TableFormat,
-    inputs: Vec<(PathBuf, Box<dyn BufRead + Send>)>,
+    inputs: Vec<TableInput>,
     source: SourceIdx,
     prefixes: &dyn Prefixes,
 ) -> Result<TableConcepts, IngestError> {

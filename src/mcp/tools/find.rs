@@ -12,10 +12,6 @@ use crate::resolve::{
 };
 
 pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
-    let input = json!({
-        "text": args.text, "sources": args.sources, "include_obsolete": args.include_obsolete,
-        "limit": args.limit, "cursor": args.cursor
-    });
     let text = checked_text(&args.text)?;
     let mut defaults = Vec::new();
     let limit = find_limit(args.limit, &mut defaults)?;
@@ -43,19 +39,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let distinct = search.distinct_concepts() as u64;
     let entities = search.distinct_entities as u64;
     let total = search.candidates.len() as u64;
-    // A cursor past the end (forged, or from a longer list) gives an empty page, never a panic.
-    let len = search.candidates.len();
-    let start = offset.min(len);
-    let page = start..(start + limit).min(len);
-    let mut iris: Vec<String> = Vec::with_capacity(page.len());
-    let candidates: Vec<Candidate> = search.candidates[page.clone()]
-        .iter()
-        .filter_map(|c| {
-            let (candidate, iri) = candidate(r, c)?;
-            iris.push(iri);
-            Some(candidate)
-        })
-        .collect();
+    let (page, candidates, iris) = page_of(r, &search, offset, limit);
     let returned = candidates.len() as u64;
     let text_left_out = search
         .stages_skipped
@@ -72,7 +56,11 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let truncated = more_listed || search.more_exist;
     Ok(Envelope {
         query: QueryEcho {
-            input,
+            input: json!({
+                "text": args.text, "sources": args.sources,
+                "include_obsolete": args.include_obsolete, "limit": args.limit,
+                "cursor": args.cursor
+            }),
             // Said only when folding changed the text.
             normalized: Some(crate::resolve::name_key(text))
                 .filter(|key| key != text)
@@ -98,6 +86,29 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             ..search_report(&search)
         },
     })
+}
+
+/// One page of the ranked candidates: its range, the candidates as answered, and their IRIs.
+/// A cursor past the end (forged, or from a longer list) gives an empty page, never a panic.
+fn page_of(
+    r: &Resolver,
+    search: &NameSearch,
+    offset: usize,
+    limit: usize,
+) -> (std::ops::Range<usize>, Vec<Candidate>, Vec<String>) {
+    let len = search.candidates.len();
+    let start = offset.min(len);
+    let page = start..(start + limit).min(len);
+    let mut iris: Vec<String> = Vec::with_capacity(page.len());
+    let candidates: Vec<Candidate> = search.candidates[page.clone()]
+        .iter()
+        .filter_map(|c| {
+            let (candidate, iri) = candidate(r, c)?;
+            iris.push(iri);
+            Some(candidate)
+        })
+        .collect();
+    (page, candidates, iris)
 }
 
 /// The named graphs a query over the wanted sources names; none when every current release

@@ -1,7 +1,7 @@
-//! "What is this identifier?": `resolve_identifier`, the prefix records, and the answers for
-//! obsolete identifiers and input errors.
+//! "What is this identifier?": `resolve_identifier`, and the answers for obsolete
+//! identifiers and input errors.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::*;
 use crate::mcp::dto::*;
@@ -9,54 +9,7 @@ use crate::resolve::sparql;
 use crate::resolve::{
     BareReading, Chain, ChainEnd, ConceptId, IdMatch, Normalized, Outcome, Resolver,
 };
-use crate::resolve::{MAX_IDENTIFIER_BYTES, PatternCheck, RecordId};
-
-/// A registry record in brief.
-pub fn prefix_info(r: &Resolver, record: RecordId) -> Option<PrefixInfo> {
-    let p = r.registry().record(record)?;
-    Some(PrefixInfo {
-        prefix: p.preferred.clone(),
-        name: p.name.clone(),
-        pattern: p.pattern.clone(),
-        example: p.example.clone(),
-        deprecated: p.deprecated,
-        homepage: p.homepage.clone(),
-        downloads: p.downloads.clone(),
-        resource: prefix_resource_uri(&p.preferred),
-    })
-}
-
-/// The body of `ontoresolve://prefix/{prefix}`: the registry record, the loaded sources that
-/// use it, and where the registry came from. `written` may be any spelling of the prefix.
-pub fn prefix_document(r: &Resolver, written: &str) -> Option<Value> {
-    let hit = r.registry().spelling(written)?;
-    let record = r.registry().record(hit.record)?;
-    let loaded: Vec<SourceRelease> = record
-        .sources
-        .iter()
-        .filter_map(|id| r.manifest().source(id))
-        .map(source_release)
-        .collect();
-    let registry = r.manifest().registry.source.as_ref();
-    Some(json!({
-        "prefix": record.preferred,
-        "written": written,
-        "deprecated_spelling": hit.deprecated,
-        "record": record,
-        "loaded_sources": loaded,
-        "catalogued_sources": record.sources,
-        "example_curie": record.example.as_ref().map(|x| format!("{}:{x}", record.preferred)),
-        "example_iri": record.example.as_ref().and_then(|x| r.registry().expand(&format!("{}:{x}", record.preferred))),
-        "resolver_url_format": (record.origin == crate::model::RecordOrigin::Bioregistry)
-            .then(|| format!("https://bioregistry.io/{}:{{local}}", record.prefix)),
-        "registry": registry.map(|s| json!({ "id": s.id, "release": s.release, "license": s.license })),
-    }))
-}
-
-/// The resource URI of a prefix record.
-pub fn prefix_resource_uri(prefix: &str) -> String {
-    format!("ontoresolve://prefix/{prefix}")
-}
+use crate::resolve::{MAX_IDENTIFIER_BYTES, PatternCheck};
 
 pub(super) fn identifier_error(outcome: &Outcome, normalized: &Normalized) -> Option<ToolError> {
     let steps = crate::mcp::wire::steps(&normalized.steps);
@@ -262,80 +215,19 @@ pub fn resolve_identifier(
     r: &Resolver,
     args: &IdentifierArgs,
 ) -> Result<Envelope<Resolution>, ToolError> {
-    if args.identifier.len() > MAX_IDENTIFIER_BYTES {
-        return Err(ToolError::new(
-            ErrorCode::LimitExceeded,
-            format!(
-                "the identifier is {} bytes; at most {MAX_IDENTIFIER_BYTES} are accepted",
-                args.identifier.len()
-            ),
-            "Pass one identifier, e.g. HP:0000118; for many, call map_identifiers or resolve them one by one.",
-        ));
-    }
-    let input = json!({ "identifier": args.identifier, "release": args.release });
+    check_length(&args.identifier)?;
     let (normalized, outcome) = r
         .resolve_identifier_in(&args.identifier, args.release.as_deref())
         .map_err(|e| super::index_damaged(&e))?
         .map_err(|e| pin_error(&e))?;
-    let echo = QueryEcho {
-        input,
-        normalized: normalized
-            .curie
-            .clone()
-            .or(normalized.iri.clone())
-            .unwrap_or_else(|| args.identifier.trim().to_string()),
-        steps: crate::mcp::wire::steps(&normalized.steps),
-        filters: match &normalized.release {
-            Some(release) => json!({ "release": release }),
-            None => json!({}),
-        },
-        defaults_applied: Vec::new(),
-    };
-    let iri = normalized.iri.clone().unwrap_or_default();
-    let tag = Tag::of(&outcome);
+    let echo = identifier_echo(args, &normalized);
     let held = held_releases(r, &outcome);
-    let (resolution, sources, sparql, suggestion) = match outcome {
-        Outcome::Found(matches) => found_answer(r, tag, &echo.normalized, &iri, &matches),
-        Outcome::Obsolete {
-            concept,
-            chains: found_chains,
-            consider,
-            alt_id_of,
-        } => obsolete_answer(
-            r,
-            tag,
-            &echo.normalized,
-            &iri,
-            Obsoleted {
-                concept,
-                found_chains: &found_chains,
-                consider,
-                alt_id_of: &alt_id_of,
-            },
-        ),
-        not_loaded @ Outcome::NotInLoadedSources { .. } => {
-            not_loaded_answer(r, tag, &echo.normalized, &iri, not_loaded)?
-        }
-        Outcome::Ambiguous { local, readings } => ambiguous_answer(r, tag, &local, &readings),
-        Outcome::NotInRelease { release, holders } => {
-            not_in_release_answer(tag, &echo.normalized, &iri, &release, &holders)
-        }
-        error @ (Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. }) => {
-            return Err(
-                identifier_error(&error, &normalized).unwrap_or(ToolError::new(
-                    ErrorCode::MalformedIdentifier,
-                    "not an identifier".into(),
-                    "Pass a CURIE such as HP:0000118 or an IRI.",
-                )),
-            );
-        }
-    };
-    let mut resolution = resolution;
+    let (mut resolution, mut sources, sparql, suggestion) =
+        outcome_answer(r, &echo.normalized, &normalized, outcome)?;
     if resolution.releases.is_empty() {
         resolution.releases = held;
     }
     let total = resolution.concepts.len() as u64;
-    let mut sources = sources;
     sources.extend(registry_release(r));
     Ok(Envelope {
         query: echo,
@@ -348,6 +240,86 @@ pub fn resolve_identifier(
         sparql,
         suggestion,
         result: resolution,
+    })
+}
+
+/// One identifier is all the tool reads: a longer input is refused before any work.
+fn check_length(identifier: &str) -> Result<(), ToolError> {
+    if identifier.len() <= MAX_IDENTIFIER_BYTES {
+        return Ok(());
+    }
+    Err(ToolError::new(
+        ErrorCode::LimitExceeded,
+        format!(
+            "the identifier is {} bytes; at most {MAX_IDENTIFIER_BYTES} are accepted",
+            identifier.len()
+        ),
+        "Pass one identifier, e.g. HP:0000118; for many, call map_identifiers or resolve them one by one.",
+    ))
+}
+
+/// The echo: the input, the canonical spelling read, the steps that led there and the pin.
+fn identifier_echo(args: &IdentifierArgs, normalized: &Normalized) -> QueryEcho {
+    QueryEcho {
+        input: json!({ "identifier": args.identifier, "release": args.release }),
+        normalized: normalized
+            .curie
+            .clone()
+            .or(normalized.iri.clone())
+            .unwrap_or_else(|| args.identifier.trim().to_string()),
+        steps: crate::mcp::wire::steps(&normalized.steps),
+        filters: match &normalized.release {
+            Some(release) => json!({ "release": release }),
+            None => json!({}),
+        },
+        defaults_applied: Vec::new(),
+    }
+}
+
+/// The answer for each outcome; an identifier that cannot be read is an error.
+fn outcome_answer(
+    r: &Resolver,
+    canonical: &str,
+    normalized: &Normalized,
+    outcome: Outcome,
+) -> Result<Answer, ToolError> {
+    let iri = normalized.iri.clone().unwrap_or_default();
+    let tag = Tag::of(&outcome);
+    Ok(match outcome {
+        Outcome::Found(matches) => found_answer(r, tag, canonical, &iri, &matches),
+        Outcome::Obsolete {
+            concept,
+            chains: found_chains,
+            consider,
+            alt_id_of,
+        } => obsolete_answer(
+            r,
+            tag,
+            canonical,
+            &iri,
+            Obsoleted {
+                concept,
+                found_chains: &found_chains,
+                consider,
+                alt_id_of: &alt_id_of,
+            },
+        ),
+        not_loaded @ Outcome::NotInLoadedSources { .. } => {
+            not_loaded_answer(r, tag, canonical, &iri, not_loaded)?
+        }
+        Outcome::Ambiguous { local, readings } => ambiguous_answer(r, tag, &local, &readings),
+        Outcome::NotInRelease { release, holders } => {
+            not_in_release_answer(tag, canonical, &iri, &release, &holders)
+        }
+        error @ (Outcome::Malformed { .. } | Outcome::UnknownPrefix { .. }) => {
+            return Err(
+                identifier_error(&error, normalized).unwrap_or(ToolError::new(
+                    ErrorCode::MalformedIdentifier,
+                    "not an identifier".into(),
+                    "Pass a CURIE such as HP:0000118 or an IRI.",
+                )),
+            );
+        }
     })
 }
 

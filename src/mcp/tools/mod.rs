@@ -10,18 +10,20 @@ mod identifier;
 mod mapping;
 mod mapping_batch;
 mod passage;
+mod prefix;
 mod query;
 mod schema;
 
 pub use changes::what_changed;
 pub use concept::{detail, get_concept, list_sources, source_info};
 pub use find::find_concepts;
-pub use identifier::{prefix_document, prefix_info, prefix_resource_uri, resolve_identifier};
+pub use identifier::resolve_identifier;
 pub use mapping::{
     MAP_PAGE, map_identifier, mapping_set_document, mapping_set_entries, mappings_document,
 };
 pub use mapping_batch::map_identifiers;
 pub use passage::ground_passage;
+pub use prefix::{prefix_document, prefix_info, prefix_resource_uri};
 pub use query::sparql_query;
 pub use schema::describe_schema;
 

@@ -33,20 +33,7 @@ pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passa
     let input = json!({ "text": args.text, "sources": args.sources, "limit": args.limit });
     let text = checked_passage(&args.text)?;
     let mut defaults = Vec::new();
-    let limit = match args.limit {
-        None => {
-            defaults.push(format!("limit={DEFAULT_PASSAGE_LIMIT}"));
-            DEFAULT_PASSAGE_LIMIT
-        }
-        Some(n @ 1..=MAX_PASSAGE_LIMIT) => n,
-        Some(n) => {
-            return Err(ToolError::new(
-                ErrorCode::InvalidArgument,
-                format!("limit {n} is out of range"),
-                format!("Pass a limit from 1 to {MAX_PASSAGE_LIMIT} candidates per mention."),
-            ));
-        }
-    } as usize;
+    let limit = passage_limit(args.limit, &mut defaults)?;
     let wanted = wanted_sources(r, args.sources.as_deref(), &mut defaults)?;
     let grounding = r
         .ground_passage(&PassageQuery {
@@ -61,17 +48,7 @@ pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passa
         .map(|m| mention(r, text, &offsets, &grounding, m, limit))
         .collect();
     let concepts = concept_counts(r, &grounding);
-    let iris: Vec<String> = concepts
-        .iter()
-        .filter_map(|c| {
-            c.concept.iri.clone().or_else(|| {
-                c.concept
-                    .curie
-                    .as_deref()
-                    .and_then(|x| r.registry().expand(x))
-            })
-        })
-        .collect();
+    let iris = concept_iris(r, &concepts);
     let iri_refs: Vec<&str> = iris.iter().map(String::as_str).collect();
     let total = mentions.len() as u64;
     let sources = passage_sources(r, &concepts, &wanted);
@@ -110,6 +87,40 @@ pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passa
             outside_sources: grounding.outside_sources as u64,
         },
     })
+}
+
+/// Candidates per mention asked for, or the default (noted in `defaults`).
+fn passage_limit(asked: Option<u32>, defaults: &mut Vec<String>) -> Result<usize, ToolError> {
+    let limit = match asked {
+        None => {
+            defaults.push(format!("limit={DEFAULT_PASSAGE_LIMIT}"));
+            DEFAULT_PASSAGE_LIMIT
+        }
+        Some(n @ 1..=MAX_PASSAGE_LIMIT) => n,
+        Some(n) => {
+            return Err(ToolError::new(
+                ErrorCode::InvalidArgument,
+                format!("limit {n} is out of range"),
+                format!("Pass a limit from 1 to {MAX_PASSAGE_LIMIT} candidates per mention."),
+            ));
+        }
+    };
+    Ok(limit as usize)
+}
+
+/// The IRI of each distinct concept, for the SPARQL that re-reads their names.
+fn concept_iris(r: &Resolver, concepts: &[ConceptMentions]) -> Vec<String> {
+    concepts
+        .iter()
+        .filter_map(|c| {
+            c.concept.iri.clone().or_else(|| {
+                c.concept
+                    .curie
+                    .as_deref()
+                    .and_then(|x| r.registry().expand(x))
+            })
+        })
+        .collect()
 }
 
 fn checked_passage(text: &str) -> Result<&str, ToolError> {

@@ -9,7 +9,7 @@ use crate::mcp::dto::*;
 use crate::resolve::Resolver;
 use crate::resolve::query::{
     AbsentIri, AnswerTerm, DEFAULT_QUERY_ROWS, MAX_QUERY_BYTES, MAX_QUERY_ROWS, QUERY_TIMEOUT,
-    QueryDataset, QueryError, QueryFailure, QueryRefusal,
+    QueryAnswer, QueryDataset, QueryError, QueryFailure, QueryRefusal,
 };
 
 fn term(t: AnswerTerm) -> TermDto {
@@ -75,22 +75,7 @@ pub fn sparql_query(
 ) -> Result<Envelope<QueryResultDto>, ToolError> {
     let input = json!({ "query": args.query, "limit": args.limit, "cursor": args.cursor });
     let mut defaults = Vec::new();
-    let limit = match args.limit {
-        None => {
-            defaults.push(format!("limit={DEFAULT_QUERY_ROWS}"));
-            DEFAULT_QUERY_ROWS
-        }
-        Some(n) if (1..=MAX_QUERY_ROWS as u32).contains(&n) => n as usize,
-        Some(n) => {
-            return Err(ToolError::new(
-                ErrorCode::LimitExceeded,
-                format!("limit {n} is outside 1 to {MAX_QUERY_ROWS}"),
-                format!(
-                    "Pass a limit from 1 to {MAX_QUERY_ROWS}; add LIMIT and OFFSET to the query to page."
-                ),
-            ));
-        }
-    };
+    let limit = row_limit(args.limit, &mut defaults)?;
     defaults.push(format!("timeout_ms={}", QUERY_TIMEOUT.as_millis()));
     let build_id = r.manifest().build_id.as_str();
     let scope = format!("sparql_query\u{0}{}\u{0}{limit}", args.query);
@@ -98,6 +83,69 @@ pub fn sparql_query(
     let answer = r
         .run_query(&args.query, offset, limit, QUERY_TIMEOUT)
         .map_err(query_error)?;
+    let suggestion = answer_suggestion(&answer);
+    let total = answer.rows.total;
+    let result = result_dto(answer);
+    let rows_len = result.rows.len();
+    let capped = result.cap_hit;
+    Ok(Envelope {
+        query: QueryEcho {
+            input,
+            // The query itself is the answer's `sparql`: not echoed twice.
+            normalized: String::new(),
+            steps: Vec::new(),
+            filters: json!({ "limit": result.row_cap, "timeout_ms": result.timeout_ms }),
+            defaults_applied: defaults,
+        },
+        total,
+        returned: rows_len as u64,
+        truncated: capped,
+        cursor: capped.then(|| crate::mcp::cursor::encode(build_id, &scope, offset + rows_len)),
+        sources: all_sources(r),
+        index: r.manifest().build_id.clone(),
+        sparql: args.query.clone(),
+        suggestion,
+        result,
+    })
+}
+
+/// The page size asked for, or the default (noted in `defaults`); out of range is an error.
+fn row_limit(asked: Option<u32>, defaults: &mut Vec<String>) -> Result<usize, ToolError> {
+    match asked {
+        None => {
+            defaults.push(format!("limit={DEFAULT_QUERY_ROWS}"));
+            Ok(DEFAULT_QUERY_ROWS)
+        }
+        Some(n) if (1..=MAX_QUERY_ROWS as u32).contains(&n) => Ok(n as usize),
+        Some(n) => Err(ToolError::new(
+            ErrorCode::LimitExceeded,
+            format!("limit {n} is outside 1 to {MAX_QUERY_ROWS}"),
+            format!(
+                "Pass a limit from 1 to {MAX_QUERY_ROWS}; add LIMIT and OFFSET to the query to page."
+            ),
+        )),
+    }
+}
+
+/// What to do next: page on when the rows were capped, or why an empty answer may be empty.
+fn answer_suggestion(answer: &QueryAnswer) -> Option<String> {
+    let rows = &answer.rows;
+    if rows.capped {
+        Some(format!(
+            "{} of {}{} rows: pass `cursor` for the next page (ORDER BY in the query keeps pages stable).",
+            rows.rows.len(),
+            if rows.total_exact { "" } else { "at least " },
+            rows.total
+        ))
+    } else if rows.rows.is_empty() && rows.boolean.is_none() || rows.boolean == Some(false) {
+        Some(empty_suggestion(&answer.absent))
+    } else {
+        None
+    }
+}
+
+/// The answer's rows keyed by variable (unbound ones left out), and what bounded them.
+fn result_dto(answer: QueryAnswer) -> QueryResultDto {
     let variables = answer.rows.variables;
     let rows: Vec<BTreeMap<String, TermDto>> = answer
         .rows
@@ -111,60 +159,25 @@ pub fn sparql_query(
                 .collect()
         })
         .collect();
-    let rows_len = rows.len();
-    let returned = rows_len as u64;
-    let capped = answer.rows.capped;
-    let timeout_ms = answer.timeout.as_millis() as u64;
-    let total_exact = answer.rows.total_exact;
-    Ok(Envelope {
-        query: QueryEcho {
-            input,
-            // The query itself is the answer's `sparql`: not echoed twice.
-            normalized: String::new(),
-            steps: Vec::new(),
-            filters: json!({ "limit": answer.row_cap, "timeout_ms": timeout_ms }),
-            defaults_applied: defaults,
-        },
-        total: answer.rows.total,
-        returned,
-        truncated: capped,
-        cursor: capped.then(|| crate::mcp::cursor::encode(build_id, &scope, offset + rows_len)),
-        sources: all_sources(r),
-        index: r.manifest().build_id.clone(),
-        sparql: args.query.clone(),
-        suggestion: if capped {
-            Some(format!(
-                "{rows_len} of {}{} rows: pass `cursor` for the next page (ORDER BY in the query keeps pages stable).",
-                if total_exact { "" } else { "at least " },
-                answer.rows.total
-            ))
-        } else if returned == 0 && answer.rows.boolean.is_none()
-            || answer.rows.boolean == Some(false)
-        {
-            Some(empty_suggestion(&answer.absent))
-        } else {
-            None
-        },
-        result: QueryResultDto {
-            form: Tag::of(&answer.form),
-            variables,
-            rows,
-            boolean: answer.rows.boolean,
-            row_cap: answer.row_cap as u32,
-            cap_hit: capped,
-            total_exact,
-            timeout_ms,
-            dataset: dataset(&answer.rows.dataset),
-            absent_iris: answer
-                .absent
-                .iter()
-                .map(|a| AbsentIriDto {
-                    iri: a.iri.clone(),
-                    meant: a.meant.clone(),
-                })
-                .collect(),
-        },
-    })
+    QueryResultDto {
+        form: Tag::of(&answer.form),
+        variables,
+        rows,
+        boolean: answer.rows.boolean,
+        row_cap: answer.row_cap as u32,
+        cap_hit: answer.rows.capped,
+        total_exact: answer.rows.total_exact,
+        timeout_ms: answer.timeout.as_millis() as u64,
+        dataset: dataset(&answer.rows.dataset),
+        absent_iris: answer
+            .absent
+            .iter()
+            .map(|a| AbsentIriDto {
+                iri: a.iri.clone(),
+                meant: a.meant.clone(),
+            })
+            .collect(),
+    }
 }
 
 fn dataset(d: &QueryDataset) -> DatasetDto {

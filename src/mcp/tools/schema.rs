@@ -78,50 +78,8 @@ pub fn describe_schema(r: &Resolver, args: &SchemaArgs) -> Result<Envelope<Schem
     let m = r.manifest();
     let input = json!({ "source": args.source });
     let wanted = args.source.as_deref().map(str::trim);
-    if let Some(id) = wanted
-        && m.source(id).is_none()
-        && !m.mapping_sets.iter().any(|s| s.source == id)
-    {
-        return Err(ToolError::new(
-            ErrorCode::UnknownSource,
-            format!("no loaded source or mapping set has the id {id:?}"),
-            "Call list_sources for the loaded ids, or omit source for all of them.",
-        ));
-    }
-    let shapes: GraphShapes = r.graph_shapes().map_err(|e| {
-        tracing::error!(error = %e, "graph shapes unreadable");
-        ToolError::new(
-            ErrorCode::IndexDamaged,
-            "the build's graph shapes could not be read".into(),
-            "Tell whoever runs the server; rebuilding the index repairs it.",
-        )
-    })?;
-    let empty = GraphShape::default();
-    let mut graphs = Vec::new();
-    for s in m
-        .sources
-        .iter()
-        .filter(|s| wanted.is_none_or(|w| w == s.id))
-    {
-        let shape = shapes.graphs.get(&s.graph).unwrap_or(&empty);
-        graphs.push(graph_schema(&s.id, &s.release, &s.graph, shape));
-    }
-    for set in m
-        .mapping_sets
-        .iter()
-        .filter(|s| wanted.is_none_or(|w| w == s.source))
-    {
-        if graphs.iter().any(|g| g.graph == set.graph) {
-            continue;
-        }
-        let shape = shapes.graphs.get(&set.graph).unwrap_or(&empty);
-        graphs.push(graph_schema(
-            &set.mapping_set_id,
-            &set.release,
-            &set.graph,
-            shape,
-        ));
-    }
+    check_source(r, wanted)?;
+    let graphs = wanted_graphs(r, wanted)?;
     let examples = examples(r, &graphs);
     let graph_iris: Vec<&str> = graphs.iter().map(|g| g.graph.as_str()).collect();
     let total = graphs.len() as u64;
@@ -156,4 +114,59 @@ pub fn describe_schema(r: &Resolver, args: &SchemaArgs) -> Result<Envelope<Schem
             examples,
         },
     })
+}
+
+/// A source asked for must be a loaded source or mapping set.
+fn check_source(r: &Resolver, wanted: Option<&str>) -> Result<(), ToolError> {
+    let m = r.manifest();
+    match wanted {
+        Some(id) if m.source(id).is_none() && !m.mapping_sets.iter().any(|s| s.source == id) => {
+            Err(ToolError::new(
+                ErrorCode::UnknownSource,
+                format!("no loaded source or mapping set has the id {id:?}"),
+                "Call list_sources for the loaded ids, or omit source for all of them.",
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The shape of each wanted graph: every source release's, then each mapping set's.
+fn wanted_graphs(r: &Resolver, wanted: Option<&str>) -> Result<Vec<GraphSchema>, ToolError> {
+    let m = r.manifest();
+    let shapes: GraphShapes = r.graph_shapes().map_err(|e| {
+        tracing::error!(error = %e, "graph shapes unreadable");
+        ToolError::new(
+            ErrorCode::IndexDamaged,
+            "the build's graph shapes could not be read".into(),
+            "Tell whoever runs the server; rebuilding the index repairs it.",
+        )
+    })?;
+    let empty = GraphShape::default();
+    let mut graphs = Vec::new();
+    for s in m
+        .sources
+        .iter()
+        .filter(|s| wanted.is_none_or(|w| w == s.id))
+    {
+        let shape = shapes.graphs.get(&s.graph).unwrap_or(&empty);
+        graphs.push(graph_schema(&s.id, &s.release, &s.graph, shape));
+    }
+    for set in m
+        .mapping_sets
+        .iter()
+        .filter(|s| wanted.is_none_or(|w| w == s.source))
+    {
+        if graphs.iter().any(|g| g.graph == set.graph) {
+            continue;
+        }
+        let shape = shapes.graphs.get(&set.graph).unwrap_or(&empty);
+        graphs.push(graph_schema(
+            &set.mapping_set_id,
+            &set.release,
+            &set.graph,
+            shape,
+        ));
+    }
+    Ok(graphs)
 }

@@ -276,6 +276,22 @@ impl Resolver {
             ];
             return self.finish(out, kept, hidden);
         }
+        let more = self.fallback_stages(text, query, typed, live_names, &kept, &mut out)?;
+        kept.extend(self.keep(more, query, &mut hidden));
+        self.finish(out, kept, hidden)
+    }
+
+    /// Near spellings when the name matched nothing as typed, and full text unless a live
+    /// concept matched as typed (and the caller did not ask for it beside names).
+    fn fallback_stages(
+        &self,
+        text: &str,
+        query: &NameQuery,
+        typed: bool,
+        live_names: bool,
+        kept: &[NameCandidate],
+        out: &mut NameSearch,
+    ) -> Result<Vec<NameCandidate>, ResolveError> {
         let mut more = Vec::new();
         if typed {
             out.stages_skipped
@@ -306,8 +322,7 @@ impl Resolver {
             out.more_exist = !live_names && total > full_text.len();
             more.extend(full_text);
         }
-        kept.extend(self.keep(more, query, &mut hidden));
-        self.finish(out, kept, hidden)
+        Ok(more)
     }
 
     /// The source filter for full text, as release keys: none when it selects every release
