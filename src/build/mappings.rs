@@ -68,7 +68,7 @@ impl<'a> MappingBuilder<'a> {
                 let object = self.normalize(&xref.target);
                 let (predicate, source_predicate) = xref_predicate(xref.kind);
                 let evidence = Evidence {
-                    set: source,
+                    set: source.0,
                     origin: EvidenceOrigin::SourceXref,
                     justification: SOURCE_XREF_JUSTIFICATION.to_string(),
                     confidence_milli: None,

@@ -10,7 +10,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use super::header::{CONCEPT_FLAGS, FileError, FileProblem, HeadedFile, write_header};
-use crate::model::Concept;
+use crate::model::{Concept, SourceIdx};
 
 const OBSOLETE: u32 = 1 << 16;
 const SEARCHABLE: u32 = 1 << 17;
@@ -19,7 +19,7 @@ const BYTES: usize = 4;
 /// What a name search needs to know of a concept before decoding it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ConceptFlags {
-    pub source: u16,
+    pub source: SourceIdx,
     pub obsolete: bool,
     pub searchable: bool,
 }
@@ -34,14 +34,14 @@ impl ConceptFlags {
     }
 
     fn encode(self) -> u32 {
-        u32::from(self.source)
+        u32::from(self.source.0)
             | if self.obsolete { OBSOLETE } else { 0 }
             | if self.searchable { SEARCHABLE } else { 0 }
     }
 
     fn decode(bits: u32) -> ConceptFlags {
         ConceptFlags {
-            source: (bits & 0xffff) as u16,
+            source: SourceIdx((bits & 0xffff) as u16),
             obsolete: bits & OBSOLETE != 0,
             searchable: bits & SEARCHABLE != 0,
         }
@@ -116,12 +116,12 @@ mod tests {
         let path = dir.path().join("concepts.flags");
         let mut writer = FlagsWriter::create(&path).expect("create");
         let a = ConceptFlags {
-            source: 7,
+            source: SourceIdx(7),
             obsolete: true,
             searchable: true,
         };
         let b = ConceptFlags {
-            source: 65535,
+            source: SourceIdx(65535),
             obsolete: false,
             searchable: false,
         };

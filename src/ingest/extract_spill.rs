@@ -225,7 +225,7 @@ mod tests {
         }]);
         let types = vec![crate::ingest::vocab::OWL_CLASS.to_string()];
         let namespaces = vec!["http://purl.obolibrary.org/obo/HP_".to_string()];
-        let mut extractor = Extractor::new(7, types, namespaces, &prefixes);
+        let mut extractor = Extractor::new(SourceIdx(7), types, namespaces, &prefixes);
         if let Some((dir, every)) = spill {
             extractor = extractor.with_spill(dir, every);
         }

@@ -3,7 +3,33 @@
 use serde::{Deserialize, Serialize};
 
 /// Index of a source in the manifest's source table; the manifest gives its id and release.
-pub type SourceIdx = u16;
+/// Serialized as the bare number, so the concept table's format is that of a `u16`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct SourceIdx(pub u16);
+
+impl SourceIdx {
+    /// The source's position in the manifest's source table.
+    pub fn slot(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl TryFrom<usize> for SourceIdx {
+    type Error = std::num::TryFromIntError;
+
+    fn try_from(slot: usize) -> Result<Self, Self::Error> {
+        u16::try_from(slot).map(SourceIdx)
+    }
+}
+
+impl std::fmt::Display for SourceIdx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// Where an item came from: the source (and through it, the release).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

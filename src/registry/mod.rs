@@ -25,8 +25,10 @@ use crate::index::header::FileError;
 use crate::index::registry::{RegistryFiles, SPELLING_BANANA, SPELLING_DEPRECATED, URI_TWIN};
 use crate::model::{PrefixRecord, Prefixes};
 
-/// Dense id of a prefix record in one build.
-pub type RecordId = u32;
+/// Dense id of a prefix record in one build: its row in the registry's record table. A
+/// distinct type, so that a concept or source number is never taken for one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RecordId(pub u32);
 
 /// Longer patterns are not compiled: registry patterns are short, and this bounds the work.
 const MAX_PATTERN_BYTES: usize = 2_048;
@@ -80,15 +82,20 @@ impl Registry {
         self.files.records.len()
     }
 
+    /// Every record id, in table order.
+    pub fn record_ids(&self) -> impl Iterator<Item = RecordId> + use<> {
+        (0..self.len()).map(RecordId)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     fn entry(&self, id: RecordId) -> Option<&Entry> {
         self.entries
-            .get(id as usize)?
+            .get(id.0 as usize)?
             .get_or_init(|| {
-                let record = self.files.records.get(id)?;
+                let record = self.files.records.get(id.0)?;
                 let pattern = match record.pattern.as_deref() {
                     None => Ok(None),
                     Some(p) if p.len() > MAX_PATTERN_BYTES => Err(()),
@@ -137,7 +144,7 @@ impl Registry {
             self.files.spellings.get_first(&written.to_lowercase())?
         };
         Some(SpellingHit {
-            record: posting.concept,
+            record: RecordId(posting.concept),
             deprecated: posting.detail & SPELLING_DEPRECATED != 0,
             banana: posting.detail & SPELLING_BANANA != 0,
         })
@@ -148,7 +155,7 @@ impl Registry {
     pub fn uri_prefix_of(&self, iri: &str) -> Option<UriMatch> {
         let (len, posting) = self.files.uris.longest_prefix_of(iri)?;
         Some(UriMatch {
-            record: posting.concept,
+            record: RecordId(posting.concept),
             len,
             twin: posting.detail & URI_TWIN != 0,
         })
@@ -172,8 +179,8 @@ impl Registry {
         let mut out: Vec<RecordId> = Vec::new();
         for hit in self.files.spellings.fuzzy(&key, distance, 64) {
             for p in hit.postings {
-                if out.len() < limit && !out.contains(&p.concept) {
-                    out.push(p.concept);
+                if out.len() < limit && !out.contains(&RecordId(p.concept)) {
+                    out.push(RecordId(p.concept));
                 }
             }
         }
@@ -189,8 +196,8 @@ impl Registry {
             .prefixed(&prefix.to_lowercase(), limit * 4)
         {
             for p in postings {
-                if out.len() < limit && !out.contains(&p.concept) {
-                    out.push(p.concept);
+                if out.len() < limit && !out.contains(&RecordId(p.concept)) {
+                    out.push(RecordId(p.concept));
                 }
             }
         }

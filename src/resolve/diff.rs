@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 use super::Spelling;
 use crate::index::normalize::id_key;
-use crate::model::{Concept, ReplacementKind};
+use crate::model::{Concept, ReplacementKind, SourceIdx};
 
 use super::{ConceptId, ResolveError, Resolver};
 
@@ -131,8 +131,8 @@ pub struct ReleasePair {
     pub source: String,
     pub from: String,
     pub to: String,
-    from_idx: u16,
-    to_idx: u16,
+    from_idx: SourceIdx,
+    to_idx: SourceIdx,
 }
 
 /// Why two releases cannot be compared.
@@ -263,17 +263,17 @@ impl Resolver {
             source: source.to_string(),
             from: from.1.to_string(),
             to: to.1.to_string(),
-            from_idx: from.0,
-            to_idx: to.0,
+            from_idx: SourceIdx(from.0),
+            to_idx: SourceIdx(to.0),
         })
     }
 
     /// The named graphs of the pair's two releases, earlier first.
     pub fn pair_graphs(&self, pair: &ReleasePair) -> (String, String) {
-        let graph = |i: u16| {
+        let graph = |i: SourceIdx| {
             self.manifest()
                 .sources
-                .get(usize::from(i))
+                .get(i.slot())
                 .map(|s| s.graph.clone())
                 .unwrap_or_default()
         };
@@ -323,13 +323,13 @@ impl Resolver {
     /// The concepts of one source release, in IRI order (the table's order).
     fn release_concepts(
         &self,
-        source: u16,
+        source: SourceIdx,
     ) -> impl Iterator<Item = Result<Concept, ResolveError>> + '_ {
-        let record = self.manifest().sources.get(usize::from(source));
+        let record = self.manifest().sources.get(source.slot());
         let first = record.map_or(0, |r| r.first_concept);
         let count = record.map_or(0, |r| r.counts.concepts);
         let end = u32::try_from(u64::from(first) + count).unwrap_or(u32::MAX);
-        (first..end).map(move |id: ConceptId| self.concept_checked(id))
+        (first..end).map(move |id| self.concept_checked(ConceptId(id)))
     }
 
     fn changes(&self, pair: &ReleasePair, a: Option<&Concept>, b: Option<&Concept>) -> Vec<Change> {
@@ -415,14 +415,14 @@ impl Resolver {
     }
 
     /// The live term of a release that lists `curie` as an alternative id.
-    fn alt_id_holder(&self, curie: &str, release: u16) -> Option<String> {
+    fn alt_id_holder(&self, curie: &str, release: SourceIdx) -> Option<String> {
         let alt = Spelling::AltId.detail();
         self.files
             .ids
             .get(&id_key(curie))
             .into_iter()
             .filter(|p| p.detail == alt)
-            .filter_map(|p| self.concept(p.concept))
+            .filter_map(|p| self.concept(ConceptId(p.concept)))
             .find(|c| c.source == release && !c.obsolete && c.alt_ids.iter().any(|x| x == curie))
             .map(|c| self.printed(&c))
     }

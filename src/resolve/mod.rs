@@ -35,7 +35,7 @@ pub use crate::index::manifest::{MappingSetRecord, ReleaseOrigin, SourceRecord};
 use crate::index::normalize::{id_key, label_key};
 pub use crate::index::schema::GraphShapes;
 use crate::index::{FileError, IndexFiles, Lexicon, OpenError};
-use crate::model::{Concept, Label, LinkKind, Prefixes};
+use crate::model::{Concept, Label, LinkKind, Prefixes, SourceIdx};
 use crate::registry::Registry;
 pub use crate::registry::{PatternCheck, RecordId, percent_decode};
 pub use crate::store::GraphShape;
@@ -46,8 +46,23 @@ pub fn name_key(text: &str) -> String {
     label_key(text)
 }
 
-/// Dense id of a concept in one build.
-pub type ConceptId = u32;
+/// Dense id of a concept in one build: its row in the concept table. A distinct type, so that
+/// a record, source or offset number is never taken for one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConceptId(pub u32);
+
+impl ConceptId {
+    /// The row as an index into the build's tables.
+    pub fn row(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for ConceptId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// How an identifier matched.
 pub use crate::index::spelling::Spelling;
@@ -232,6 +247,11 @@ impl Resolver {
         self.files.table.len()
     }
 
+    /// Every concept id of the build, in table order.
+    pub fn concept_ids(&self) -> impl Iterator<Item = ConceptId> + use<> {
+        (0..self.concept_count()).map(ConceptId)
+    }
+
     pub fn label_lexicon(&self) -> &Lexicon {
         &self.files.labels
     }
@@ -250,18 +270,18 @@ impl Resolver {
     /// ([`damage`]), which fails the request that read it. Paths that can carry the error use
     /// [`Resolver::concept_checked`].
     pub fn concept(&self, id: ConceptId) -> Option<Concept> {
-        self.files.table.get(id)
+        self.files.table.get(id.0)
     }
 
     /// The concept with this id, for ids the index itself gave: a record that cannot be read
     /// is an error naming the concept table, never "not found".
     pub fn concept_checked(&self, id: ConceptId) -> Result<Concept, ResolveError> {
-        Ok(self.files.table.get_checked(id)?)
+        Ok(self.files.table.get_checked(id.0)?)
     }
 
     /// The source a concept belongs to.
     pub fn source_of(&self, concept: &Concept) -> Option<&SourceRecord> {
-        self.files.manifest.sources.get(usize::from(concept.source))
+        self.files.manifest.sources.get(concept.source.slot())
     }
 
     /// Concepts with this identifier in any indexed spelling: IRI, CURIE, `PREFIX_local`, bare
@@ -285,7 +305,7 @@ impl Resolver {
             })
             .filter_map(|p| match Spelling::from_detail(p.detail) {
                 Some(spelling) => Some(IdMatch {
-                    concept: p.concept,
+                    concept: ConceptId(p.concept),
                     spelling,
                 }),
                 None => {
@@ -313,7 +333,7 @@ impl Resolver {
             let concept = self.files.table.get_checked(p.concept)?;
             if let Some(label) = concept.labels.get(usize::from(p.detail)) {
                 out.push(LabelMatch {
-                    concept: p.concept,
+                    concept: ConceptId(p.concept),
                     label: label.clone(),
                     distance,
                 });
@@ -382,7 +402,7 @@ impl Resolver {
         Ok((
             hits.into_iter()
                 .map(|h| TextMatch {
-                    concept: h.concept,
+                    concept: ConceptId(h.concept),
                     score: h.score,
                 })
                 .collect(),
@@ -395,7 +415,7 @@ impl Resolver {
     fn with_iri_where<'a>(
         &'a self,
         iri: &'a str,
-        keep: impl Fn(u16) -> bool + 'a,
+        keep: impl Fn(SourceIdx) -> bool + 'a,
     ) -> impl Iterator<Item = (ConceptId, Concept)> + 'a {
         self.files
             .ids
@@ -408,25 +428,25 @@ impl Resolver {
                     .get(p.concept)
                     .is_none_or(|f| keep(f.source))
             })
-            .filter_map(|p| Some((p.concept, self.files.table.get(p.concept)?)))
+            .filter_map(|p| Some((ConceptId(p.concept), self.files.table.get(p.concept)?)))
             .filter(move |(_, c)| c.iri == iri)
     }
 
     /// The concept with `iri` in the given source, if indexed.
-    fn by_iri(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
+    fn by_iri(&self, iri: &str, source: SourceIdx) -> Option<(ConceptId, Concept)> {
         self.with_iri_where(iri, |s| s == source)
             .find(|(_, c)| c.source == source)
     }
 
     /// The concept with `iri`, preferring the given source, else from a current release.
-    pub fn by_iri_any(&self, iri: &str, source: u16) -> Option<(ConceptId, Concept)> {
+    pub fn by_iri_any(&self, iri: &str, source: SourceIdx) -> Option<(ConceptId, Concept)> {
         self.by_iri(iri, source).or_else(|| {
             self.with_iri_where(iri, |s| self.visible(s, View::Current))
                 .find(|(_, c)| self.visible(c.source, View::Current))
         })
     }
 
-    fn related(&self, iri: &str, kind: LinkKind, source: u16) -> Related {
+    fn related(&self, iri: &str, kind: LinkKind, source: SourceIdx) -> Related {
         let found = self.by_iri(iri, source).map(|(_, c)| c);
         Related {
             iri: iri.to_string(),
@@ -443,7 +463,7 @@ impl Resolver {
 
     /// Everything about one concept, with its parents' and children's labels.
     pub fn details(&self, id: ConceptId) -> Option<ConceptDetails> {
-        let concept = self.files.table.get(id)?;
+        let concept = self.files.table.get(id.0)?;
         let source = self.source_of(&concept)?;
         let parents = concept
             .parents
@@ -480,16 +500,15 @@ impl Resolver {
         let current = |concept: ConceptId| {
             self.files
                 .flags
-                .get(concept)
+                .get(concept.0)
                 .is_some_and(|f| self.visible(f.source, View::Current))
         };
         let key = id_key(prefix);
         if !key.is_empty() {
             for (_, postings) in self.files.ids.prefixed(&key, limit * 2) {
-                for p in postings
-                    .iter()
-                    .filter(|p| p.detail == Spelling::Curie.detail() && current(p.concept))
-                {
+                for p in postings.iter().filter(|p| {
+                    p.detail == Spelling::Curie.detail() && current(ConceptId(p.concept))
+                }) {
                     push(self.files.table.get(p.concept).and_then(|c| c.curie));
                 }
             }
@@ -497,7 +516,7 @@ impl Resolver {
         let label = label_key(prefix);
         if !label.is_empty() {
             for (_, postings) in self.files.labels.prefixed(&label, limit) {
-                for p in postings.iter().filter(|p| current(p.concept)) {
+                for p in postings.iter().filter(|p| current(ConceptId(p.concept))) {
                     push(self.files.table.get(p.concept).and_then(|c| c.curie));
                 }
             }

@@ -4,7 +4,7 @@
 //! releases hold an identifier.
 
 use crate::index::manifest::SourceRecord;
-use crate::model::{Concept, ReleaseProblem, check_release};
+use crate::model::{Concept, ReleaseProblem, SourceIdx, check_release};
 
 use super::{ConceptId, Resolver};
 
@@ -122,9 +122,9 @@ pub fn pin_argument<'a>(
 
 impl Resolver {
     /// Whether concepts of source release `source` answer under `view`.
-    pub fn visible(&self, source: u16, view: View<'_>) -> bool {
+    pub fn visible(&self, source: SourceIdx, view: View<'_>) -> bool {
         let sources = &self.manifest().sources;
-        let Some(record) = sources.get(usize::from(source)) else {
+        let Some(record) = sources.get(source.slot()) else {
             return false;
         };
         match view {
@@ -246,7 +246,7 @@ impl Resolver {
             .enumerate()
             .filter(|(_, s)| s.id == own.id)
             .filter_map(|(idx, s)| {
-                let idx = u16::try_from(idx).ok()?;
+                let idx = SourceIdx::try_from(idx).ok()?;
                 let found = self.by_iri(&concept.iri, idx);
                 Some(ReleaseHolding {
                     release: s.release.clone(),

@@ -83,9 +83,7 @@ fn main() {
     report("open index (memory-mapped)", opens);
 
     let r = Resolver::open(&index).expect("open");
-    let concepts: Vec<_> = (0..r.concept_count())
-        .filter_map(|i| r.concept(i))
-        .collect();
+    let concepts: Vec<_> = r.concept_ids().filter_map(|i| r.concept(i)).collect();
     let curies: Vec<String> = concepts.iter().filter_map(|c| c.curie.clone()).collect();
     let iris: Vec<String> = concepts.iter().map(|c| c.iri.clone()).collect();
     let labels: Vec<String> = concepts

@@ -35,8 +35,10 @@ fn default_index() -> PathBuf {
 /// Every spelling generated from the index and its registry, cycled up to `TARGET` lines.
 fn spellings(r: &Resolver) -> Vec<String> {
     let mut base = Vec::new();
-    for id in 0..r.concept_count() {
-        let Some(c) = r.concept(id) else { continue };
+    for id in r.concept_ids() {
+        let Some(c) = r.concept(id) else {
+            continue;
+        };
         let Some(curie) = c.curie.clone() else {
             continue;
         };
@@ -49,7 +51,7 @@ fn spellings(r: &Resolver) -> Vec<String> {
         base.push(format!("https://identifiers.org/{curie}"));
     }
     let registry = r.registry();
-    for id in 0..registry.len() {
+    for id in registry.record_ids() {
         let Some(record) = registry.record(id) else {
             continue;
         };

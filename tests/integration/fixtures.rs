@@ -6,7 +6,7 @@ use ontoresolve::build::{BuildError, BuildOptions, Silent, build};
 use ontoresolve::index::manifest::ReleaseOrigin;
 use ontoresolve::ingest::IngestError;
 use ontoresolve::model::{LabelKind, ReplacementKind, XrefKind};
-use ontoresolve::resolve::Resolver;
+use ontoresolve::resolve::{ConceptId, Resolver};
 
 use crate::support::{
     Expect::*, build_into, check, fixtures, scratch, shared_index, single_source_catalog,
@@ -50,8 +50,12 @@ fn both_skos_syntaxes_give_the_same_concepts() {
     assert_eq!(ttl.counts.concepts, 5);
     assert_eq!(ttl.counts, rdf.counts);
     for i in 0..ttl.counts.concepts as u32 {
-        let a = r.concept(ttl.first_concept + i).expect("ttl concept");
-        let b = r.concept(rdf.first_concept + i).expect("rdf concept");
+        let a = r
+            .concept(ConceptId(ttl.first_concept + i))
+            .expect("ttl concept");
+        let b = r
+            .concept(ConceptId(rdf.first_concept + i))
+            .expect("rdf concept");
         assert_eq!(
             (a.iri, a.labels.len(), a.parents.len(), a.obsolete),
             (b.iri, b.labels.len(), b.parents.len(), b.obsolete)

@@ -379,18 +379,17 @@ fn mesh_rdf_samples_join_descriptors_concepts_and_terms() {
         "terms of the narrower concept: {labels:?}"
     );
     assert!(!detail["tree_numbers"].as_array().expect("trees").is_empty());
-    let with_parent = (0..r.concept_count())
-        .filter_map(|id| r.concept(id))
-        .find(|c| {
-            c.parents
-                .iter()
-                .any(|p| r.by_iri_any(&p.iri, c.source).is_some())
-        });
+    let with_parent = r.concept_ids().filter_map(|id| r.concept(id)).find(|c| {
+        c.parents
+            .iter()
+            .any(|p| r.by_iri_any(&p.iri, c.source).is_some())
+    });
     assert!(
         with_parent.is_some(),
         "a descriptor lists a broader descriptor from the same file"
     );
-    let record = (0..r.concept_count())
+    let record = r
+        .concept_ids()
         .filter_map(|id| r.concept(id))
         .find(|c| c.kind == ontoresolve::model::ConceptKind::SupplementaryRecord)
         .expect("a supplementary record");
@@ -494,10 +493,10 @@ fn mesh_tables_and_mesh_rdf_give_the_same_concepts_labels_and_parents() {
     let b = Resolver::open(&dir.join("rdf")).expect("open");
     assert_eq!(a.concept_count(), b.concept_count());
     let mut compared = 0;
-    for id in 0..a.concept_count() {
+    for id in a.concept_ids() {
         let x = a.concept(id).expect("concept");
         let y = b
-            .by_iri_any(&x.iri, 0)
+            .by_iri_any(&x.iri, ontoresolve::model::SourceIdx(0))
             .map(|(_, c)| c)
             .unwrap_or_else(|| panic!("{} missing from the RDF path", x.iri));
         assert_eq!(x.kind, y.kind, "{}", x.iri);
@@ -598,7 +597,9 @@ fn year_versioned_mesh_iris_name_the_release_and_re_run_as_sparql() {
         return;
     };
     assert_eq!(r.manifest().sources[0].release, "2020");
-    let concept = r.concept(0).expect("a concept");
+    let concept = r
+        .concept(ontoresolve::resolve::ConceptId(0))
+        .expect("a concept");
     assert!(!concept.iri.contains("/2020/"), "{}", concept.iri);
     let curie = concept.curie.clone().expect("curie");
     let answer = resolve(r, &curie);

@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 use ontoresolve::index::{FileProblem, OpenError};
-use ontoresolve::resolve::{NameQuery, ResolveError, Resolver};
+use ontoresolve::resolve::{ConceptId, NameQuery, ResolveError, Resolver};
 
 use crate::support::{build_into, fixtures, scratch};
 
@@ -294,7 +294,7 @@ fn a_damaged_full_text_file_fails_check() {
 
 /// Damages the concept record of `curie` in place (its first byte, `{`, becomes a letter: the
 /// same length, no longer JSON) and returns its id and label.
-fn damage_record(index: &Path, build: &Path, curie: &str) -> (u32, String) {
+fn damage_record(index: &Path, build: &Path, curie: &str) -> (ConceptId, String) {
     let (id, name) = {
         let r = Resolver::open(index).expect("open");
         let id = r.lookup_id(curie)[0].concept;
@@ -305,7 +305,7 @@ fn damage_record(index: &Path, build: &Path, curie: &str) -> (u32, String) {
         (id, name)
     };
     let offsets = std::fs::read(build.join("concepts.idx")).expect("read offsets");
-    let at = 16 + id as usize * 8;
+    let at = 16 + id.row() * 8;
     let start = u64::from_le_bytes(offsets[at..at + 8].try_into().expect("8 bytes")) as usize;
     let data = build.join("concepts.dat");
     let mut bytes = std::fs::read(&data).expect("read data");

@@ -124,7 +124,12 @@ fn source_ids(id: &str) -> Vec<String> {
     let source = r.manifest().source(id).expect("source loaded");
     let step = (source.counts.concepts as usize / PER_SOURCE).max(1);
     (0..PER_SOURCE)
-        .filter_map(|i| r.concept(source.first_concept + (i * step) as u32)?.curie)
+        .filter_map(|i| {
+            r.concept(ontoresolve::resolve::ConceptId(
+                source.first_concept + (i * step) as u32,
+            ))?
+            .curie
+        })
         .collect()
 }
 

@@ -16,7 +16,7 @@ fn build_owl(id: &str, relative: &str, prefixes: &str) -> Option<Resolver> {
 
 fn obsolete_with_replacement(r: &Resolver) -> (u64, u64) {
     let (mut obsolete, mut replaced) = (0, 0);
-    for id in 0..r.concept_count() {
+    for id in r.concept_ids() {
         let c = r.concept(id).expect("concept");
         if c.obsolete {
             obsolete += 1;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use ontoresolve::build::{BuildOptions, BuildSummary, Silent, build};
-use ontoresolve::resolve::Resolver;
+use ontoresolve::resolve::{ConceptId, Resolver};
 
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -261,7 +261,7 @@ pub struct IdCase<'a> {
 /// The steps and the outcome's details of an answer, as one string to search.
 fn describe(resolver: &Resolver, outcome: &ontoresolve::resolve::Outcome) -> String {
     use ontoresolve::resolve::Outcome;
-    let curie = |id: u32| {
+    let curie = |id: ConceptId| {
         resolver
             .concept(id)
             .and_then(|c| c.curie)
@@ -394,7 +394,7 @@ pub enum Expect<'a> {
 
 /// Runs every case and fails once, listing each case that did not hold.
 pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
-    let iri = |id: u32| resolver.concept(id).map(|c| c.iri).unwrap_or_default();
+    let iri = |id: ConceptId| resolver.concept(id).map(|c| c.iri).unwrap_or_default();
     let mut failures = Vec::new();
     for (query, expect) in cases {
         let outcome = match expect {

@@ -6,7 +6,7 @@ use ontoresolve::resolve::mapping::{
     Conflict, MapAnswer, MapCandidate, MapError, NegativeMapping, ObjectStatus,
     aggregate_confidence,
 };
-use ontoresolve::resolve::{Outcome, Resolver};
+use ontoresolve::resolve::{ConceptId, Outcome, Resolver};
 
 use super::Context;
 use super::provenance::{concept_label, concept_release, fill_provenance, origin_names};
@@ -107,7 +107,7 @@ fn subject_of(r: &Resolver, answer: &MapAnswer, seen: &mut Seen) -> Option<Subje
 }
 
 /// `obsolete; replaced by HP:0000003, HP:0000004` (or what to consider instead).
-fn obsolete_note(r: &Resolver, concept: u32, consider: &[String]) -> String {
+fn obsolete_note(r: &Resolver, concept: ConceptId, consider: &[String]) -> String {
     let replaced: Vec<String> = r
         .concept(concept)
         .map(|c| r.live_replacements(&c))

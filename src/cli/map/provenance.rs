@@ -68,7 +68,7 @@ pub fn origin_names<'e>(
 pub fn source_index(r: &Resolver, concept: ConceptId) -> Option<u16> {
     let position = r.manifest().sources.iter().position(|s| {
         let first = u64::from(s.first_concept);
-        (first..first + s.counts.concepts).contains(&u64::from(concept))
+        (first..first + s.counts.concepts).contains(&u64::from(concept.0))
     })?;
     u16::try_from(position).ok()
 }

@@ -5,7 +5,7 @@ use oxttl::{NTriplesParser, TurtleParser};
 use super::*;
 use crate::model::{Label, LabelKind, LinkKind, PrefixMap, PrefixRule, Provenance, XrefKind};
 
-const SOURCE: SourceIdx = 7;
+const SOURCE: SourceIdx = SourceIdx(7);
 const SAMPLES: &str = "hhs-meshrdf_webui_src_test_resources_samples.nt";
 const SUBSET_2020: &str = "nxontology-data_mesh2020-subset.nt";
 /// Turtle prefixes for the inline cases.

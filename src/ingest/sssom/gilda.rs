@@ -9,7 +9,7 @@
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use super::lines::{LineText, Lines};
+use super::lines::Lines;
 use super::{MappingRow, RowId, RowProblem, SssomError, excerpt};
 use crate::model::MappingPredicate;
 
@@ -41,18 +41,7 @@ impl Iterator for GildaRows {
     type Item = Result<Result<MappingRow, RowProblem>, SssomError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let next = match self.lines.next_row_line(&self.path)? {
-            Ok(next) => next,
-            Err(e) => return Some(Err(e)),
-        };
-        let row = match next {
-            (line, LineText::Text(text)) => gilda_row(line, text),
-            (line, unusable) => Err(RowProblem::new(
-                line,
-                unusable.unusable_reason().unwrap_or_default(),
-            )),
-        };
-        Some(Ok(row))
+        self.lines.next_mapping_row(&self.path, gilda_row)
     }
 }
 

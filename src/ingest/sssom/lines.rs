@@ -4,7 +4,7 @@
 use std::io::{self, BufRead};
 use std::path::Path;
 
-use super::{MAX_LINE_BYTES, SssomError};
+use super::{MAX_LINE_BYTES, MappingRow, RowProblem, SssomError};
 
 /// A line's text (line ending removed), or why it has none.
 pub(super) enum LineText<'a> {
@@ -80,6 +80,27 @@ impl Lines {
                 }
             }
         }
+    }
+
+    /// The next row, read by `parse` when its line is text; a line that is not (too long,
+    /// not UTF-8) is a row problem, and a read error ends the rows.
+    pub(super) fn next_mapping_row(
+        &mut self,
+        path: &Path,
+        parse: impl FnOnce(u64, &str) -> Result<MappingRow, RowProblem>,
+    ) -> Option<Result<Result<MappingRow, RowProblem>, SssomError>> {
+        let next = match self.next_row_line(path)? {
+            Ok(next) => next,
+            Err(e) => return Some(Err(e)),
+        };
+        let row = match next {
+            (line, LineText::Text(text)) => parse(line, text),
+            (line, unusable) => Err(RowProblem::new(
+                line,
+                unusable.unusable_reason().unwrap_or_default(),
+            )),
+        };
+        Some(Ok(row))
     }
 
     /// Reads the next line into `buf`; false at the end of the input.

@@ -76,21 +76,15 @@ impl Iterator for SssomRows {
     type Item = Result<Result<MappingRow, RowProblem>, SssomError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let next = match self.lines.next_row_line(&self.path)? {
-            Ok(next) => next,
-            Err(e) => return Some(Err(e)),
-        };
-        let row = match next {
-            (line, LineText::Text(text)) if text.starts_with('#') => Err(RowProblem::new(
-                line,
-                "a `#` line after the column header; skipped",
-            )),
-            (line, LineText::Text(text)) => self.columns.row(line, text, &self.header),
-            (line, unusable) => Err(RowProblem::new(
-                line,
-                unusable.unusable_reason().unwrap_or_default(),
-            )),
-        };
-        Some(Ok(row))
+        let (columns, header) = (&self.columns, &self.header);
+        self.lines.next_mapping_row(&self.path, |line, text| {
+            if text.starts_with('#') {
+                return Err(RowProblem::new(
+                    line,
+                    "a `#` line after the column header; skipped",
+                ));
+            }
+            columns.row(line, text, header)
+        })
     }
 }

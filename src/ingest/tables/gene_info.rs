@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::{Header, Row, RowContext, RowReader, excerpt, list, normalize_curie, split_row};
 use crate::ingest::IngestError;
-use crate::model::{ConceptKind, Label, LabelKind, Xref, XrefKind};
+use crate::model::{Label, LabelKind, Xref, XrefKind};
 
 /// The URI prefix of NCBI genes.
 const NCBI_GENE_IRI: &str = "https://www.ncbi.nlm.nih.gov/gene/";
@@ -91,10 +91,11 @@ impl RowReader for GeneInfoReader {
             return Err(format!("GeneID {gene} has no symbol"));
         }
         let prov = cx.prov();
-        let mut concept = cx.concept(format!("{NCBI_GENE_IRI}{gene}"), ConceptKind::Gene);
-        concept.taxon = Some(format!("NCBITaxon:{taxon}"));
-        let type_of_gene = cell(cols.type_of_gene);
-        concept.locus_type = (!type_of_gene.is_empty()).then(|| type_of_gene.to_string());
+        let mut concept = cx.gene(
+            format!("{NCBI_GENE_IRI}{gene}"),
+            format!("NCBITaxon:{taxon}"),
+            cell(cols.type_of_gene),
+        );
         let label = |text: &str, kind| Label {
             text: text.to_string(),
             kind,

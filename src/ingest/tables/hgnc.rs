@@ -8,9 +8,7 @@ use std::path::Path;
 
 use super::{Header, Row, RowContext, RowReader, excerpt, list, normalize_curie, split_row};
 use crate::ingest::IngestError;
-use crate::model::{
-    ConceptKind, Label, LabelKind, Provenance, Replacement, ReplacementKind, Xref, XrefKind,
-};
+use crate::model::{Label, LabelKind, Provenance, Replacement, ReplacementKind, Xref, XrefKind};
 
 /// The URI prefix of HGNC genes (`HGNC:5` is `http://identifiers.org/hgnc/5`).
 const HGNC_IRI: &str = "http://identifiers.org/hgnc/";
@@ -156,10 +154,11 @@ impl RowReader for HgncReader {
             return Err(format!("{id} has no approved symbol"));
         }
         let prov = cx.prov();
-        let mut concept = cx.concept(format!("{HGNC_IRI}{number}"), ConceptKind::Gene);
-        concept.taxon = Some(HUMAN.to_string());
-        let locus_type = cell(cols.locus_type);
-        concept.locus_type = (!locus_type.is_empty()).then(|| locus_type.to_string());
+        let mut concept = cx.gene(
+            format!("{HGNC_IRI}{number}"),
+            HUMAN.to_string(),
+            cell(cols.locus_type),
+        );
         let label = |text: &str, kind| Label {
             text: text.to_string(),
             kind,
@@ -267,7 +266,7 @@ mod tests {
         let gene = &read.concepts[0];
         assert_eq!(gene.iri, "http://identifiers.org/hgnc/5");
         assert_eq!(gene.curie.as_deref(), Some("HGNC:5"));
-        assert_eq!(gene.kind, ConceptKind::Gene);
+        assert_eq!(gene.kind, crate::model::ConceptKind::Gene);
         assert_eq!(gene.taxon.as_deref(), Some("NCBITaxon:9606"));
         assert_eq!(
             gene.locus_type.as_deref(),

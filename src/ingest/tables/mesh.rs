@@ -453,7 +453,7 @@ mod tests {
         let cx = RowContext {
             file: Path::new("x"),
             line: 1,
-            source: 0,
+            source: crate::model::SourceIdx(0),
             prefixes: &prefixes,
         };
         assert_eq!(mapped_to("D1", &cx).unwrap()[0].target, "MESH:D1");

@@ -146,6 +146,15 @@ impl RowContext<'_> {
             ..Concept::default()
         }
     }
+
+    /// A gene of `taxon` (a CURIE); its locus type when the cell states one.
+    fn gene(&self, iri: String, taxon: String, locus_type: &str) -> Concept {
+        Concept {
+            taxon: Some(taxon),
+            locus_type: (!locus_type.is_empty()).then(|| locus_type.to_string()),
+            ..self.concept(iri, ConceptKind::Gene)
+        }
+    }
 }
 
 /// One table format: an optional header line, then one concept per row.

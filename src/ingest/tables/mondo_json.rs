@@ -549,7 +549,7 @@ mod tests {
             let read = super::super::read(
                 TableFormat::CompactJson,
                 vec![("mondo.json.zst".into(), input)],
-                0,
+                crate::model::SourceIdx(0),
                 &super::super::tests::test_prefixes(),
             )
             .expect("reads");

@@ -24,7 +24,7 @@ fn read_real(format: TableFormat, names: &[&str]) -> Option<TableConcepts> {
         };
         inputs.push((path, open_reader(file).expect("opens")));
     }
-    let read = read(format, inputs, 0, &test_prefixes()).expect("reads");
+    let read = read(format, inputs, crate::model::SourceIdx(0), &test_prefixes()).expect("reads");
     println!(
         "{names:?}: {} rows, {} concepts, {} problems",
         read.rows,
@@ -176,7 +176,13 @@ fn real_mesh_rows_agree_with_mesh_tsv_to_rdf() {
         let reader: Box<dyn BufRead + Send> = Box::new(std::io::Cursor::new(head));
         inputs.push((PathBuf::from(name), reader));
     }
-    let read = read(TableFormat::MeshTsv, inputs, 0, &test_prefixes()).expect("reads");
+    let read = read(
+        TableFormat::MeshTsv,
+        inputs,
+        crate::model::SourceIdx(0),
+        &test_prefixes(),
+    )
+    .expect("reads");
     // The first rows alone leave some parents out; nothing else may go wrong.
     let unjoined = |p: &RowProblem| p.message.contains("no descriptor holds its parent");
     assert!(read.problems.iter().all(unjoined), "{:?}", read.problems);

@@ -35,7 +35,7 @@ pub(super) fn try_read_str(
             (PathBuf::from(name), reader)
         })
         .collect();
-    read(format, inputs, 3, &test_prefixes())
+    read(format, inputs, crate::model::SourceIdx(3), &test_prefixes())
 }
 
 pub(super) fn read_str(format: TableFormat, files: &[(&str, &str)]) -> TableConcepts {
@@ -51,7 +51,7 @@ fn lines_end_with_lf_or_crlf_and_blank_lines_are_not_rows() {
     assert!(read.problems.is_empty(), "{:?}", read.problems);
     assert_eq!(read.rows, 2);
     assert_eq!(read.concepts[1].parents.len(), 1);
-    assert_eq!(read.concepts[0].source, 3);
+    assert_eq!(read.concepts[0].source, crate::model::SourceIdx(3));
 }
 
 #[test]
@@ -63,7 +63,7 @@ fn overlong_and_non_utf8_lines_are_problems_with_their_line() {
     let read = read(
         TableFormat::MeshTsv,
         vec![(PathBuf::from("m"), reader)],
-        0,
+        crate::model::SourceIdx(0),
         &test_prefixes(),
     )
     .expect("reads");

@@ -209,7 +209,9 @@ mod tests {
             taxon: Some("NCBITaxon:9606".into()),
             ..Concept::default()
         };
-        let prov = crate::model::Provenance { source: 0 };
+        let prov = crate::model::Provenance {
+            source: crate::model::SourceIdx(0),
+        };
         gene.replacements.push(crate::model::Replacement {
             kind: ReplacementKind::ReplacedBy,
             target: "http://identifiers.org/hgnc/4285".into(),
@@ -270,7 +272,9 @@ mod tests {
         concept.replacements.push(crate::model::Replacement {
             kind: ReplacementKind::Consider,
             target: "not an iri".into(),
-            prov: crate::model::Provenance { source: 0 },
+            prov: crate::model::Provenance {
+                source: crate::model::SourceIdx(0),
+            },
         });
         let triples = triples_of(&concept);
         assert!(has(&triples, RDF_TYPE, &format!("<{OWL_CLASS}>")));

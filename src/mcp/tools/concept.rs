@@ -65,7 +65,7 @@ pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
             .xrefs
             .iter()
             .map(|x| {
-                let asserted_by = r.manifest().sources.get(usize::from(x.prov.source));
+                let asserted_by = r.manifest().sources.get(x.prov.source.slot());
                 XrefDto {
                     target: x.target.clone(),
                     predicate: x.kind.curie().into(),

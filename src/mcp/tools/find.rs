@@ -160,7 +160,7 @@ fn find_releases(
     let used: std::collections::BTreeSet<usize> = page
         .iter()
         .filter_map(|c| r.concept(c.concept))
-        .map(|c| usize::from(c.source))
+        .map(|c| c.source.slot())
         .collect();
     let mut out: Vec<SourceRelease> = r
         .manifest()

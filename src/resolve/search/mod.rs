@@ -14,7 +14,7 @@ pub use via::ViaMapping;
 
 use super::{ConceptId, ResolveError, Resolver};
 use crate::index::names::NameStep;
-use crate::model::{Concept, XrefKind};
+use crate::model::{Concept, SourceIdx, XrefKind};
 
 /// How many full-text hits are ranked when the name stages found nothing (adapters list at
 /// most 100; the rest are counted).
@@ -366,7 +366,7 @@ impl Resolver {
                 continue;
             };
             let obsolete = *status.entry(candidate.concept).or_insert_with(|| {
-                let flags = self.files.flags.get(candidate.concept)?;
+                let flags = self.files.flags.get(candidate.concept.0)?;
                 (flags.searchable && self.source_wanted(flags.source, query.sources))
                     .then_some(flags.obsolete)
             });
@@ -393,7 +393,7 @@ impl Resolver {
     ) -> Vec<NameCandidate> {
         let mut out = Vec::new();
         for mut candidate in found {
-            let Some(flags) = self.files.flags.get(candidate.concept) else {
+            let Some(flags) = self.files.flags.get(candidate.concept.0) else {
                 continue;
             };
             if !flags.searchable {
@@ -418,11 +418,11 @@ impl Resolver {
         mut candidate: NameCandidate,
         query: &NameQuery,
     ) -> Option<NameCandidate> {
-        let flags = self.files.flags.get(candidate.concept)?;
+        let flags = self.files.flags.get(candidate.concept.0)?;
         if self.source_wanted(flags.source, query.sources) {
             return Some(candidate);
         }
-        let record = self.manifest().sources.get(usize::from(flags.source))?;
+        let record = self.manifest().sources.get(flags.source.slot())?;
         let names_it =
             candidate.kind.names_the_concept() && candidate.kind != MatchKind::ViaMapping;
         if record.current || !names_it {
@@ -431,9 +431,9 @@ impl Resolver {
         let old = self.concept(candidate.concept)?;
         let (at, _) = self.manifest().sources.iter().enumerate().find(|(i, s)| {
             s.id == record.id
-                && u16::try_from(*i).is_ok_and(|i| self.source_wanted(i, query.sources))
+                && SourceIdx::try_from(*i).is_ok_and(|i| self.source_wanted(i, query.sources))
         })?;
-        let (concept, _) = self.by_iri(&old.iri, u16::try_from(at).ok()?)?;
+        let (concept, _) = self.by_iri(&old.iri, SourceIdx::try_from(at).ok()?)?;
         candidate.concept = concept;
         candidate.kind = MatchKind::FormerLabel;
         candidate.weight = MatchKind::FormerLabel.weight();
@@ -492,8 +492,8 @@ impl Resolver {
 
     /// Whether the filter selects this source release: a plain id its current release,
     /// `id@release` that release; no filter, every current release.
-    fn source_wanted(&self, source: u16, sources: Option<&[String]>) -> bool {
-        let Some(record) = self.manifest().sources.get(usize::from(source)) else {
+    fn source_wanted(&self, source: SourceIdx, sources: Option<&[String]>) -> bool {
+        let Some(record) = self.manifest().sources.get(source.slot()) else {
             return false;
         };
         match sources {

@@ -46,7 +46,7 @@ impl Resolver {
             .filter(|c| {
                 self.files
                     .flags
-                    .get(c.concept)
+                    .get(c.concept.0)
                     .is_some_and(|f| f.searchable && !f.obsolete)
             })
             .collect();
