@@ -3,9 +3,10 @@
 use std::path::Path;
 
 use tantivy::Term;
-use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TEXT};
+use tantivy::tokenizer::{TextAnalyzer, TokenStream};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, doc};
 
 use crate::model::Concept;
@@ -110,7 +111,8 @@ pub const MAX_HITS: usize = 1000;
 
 pub struct FullText {
     reader: IndexReader,
-    parser: QueryParser,
+    /// The searched text fields, each with its boost and the analyzer that indexed it.
+    fields: Vec<(Field, f32, TextAnalyzer)>,
     source: Field,
 }
 
@@ -122,28 +124,50 @@ impl FullText {
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
-        let mut parser = QueryParser::for_index(
-            &index,
-            vec![fields.label, fields.synonym, fields.definition],
-        );
-        parser.set_field_boost(fields.label, 3.0);
-        parser.set_field_boost(fields.synonym, 2.0);
+        let searched = [
+            (fields.label, 3.0),
+            (fields.synonym, 2.0),
+            (fields.definition, 1.0),
+        ];
+        let mut analyzed = Vec::with_capacity(searched.len());
+        for (field, boost) in searched {
+            analyzed.push((field, boost, index.tokenizer_for_field(field)?));
+        }
         Ok(FullText {
             reader,
-            parser,
+            fields: analyzed,
             source: fields.source,
         })
     }
 
-    /// The best `limit` hits for free text, and the total number of matching concepts, in the
-    /// given sources (all when `None`). Query syntax errors are forgiven: the text is searched
-    /// as words.
+    /// One flat disjunction: every word in every searched field, boosted by field. Flat, so
+    /// that tantivy ranks the top hits by block-max WAND instead of scoring every match; a
+    /// repeated word counts each time, as a query parser would count it.
+    fn words_query(&self, words: &str) -> BooleanQuery {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (field, boost, analyzer) in &self.fields {
+            let mut analyzer = analyzer.clone();
+            let mut tokens = analyzer.token_stream(words);
+            while let Some(token) = tokens.next() {
+                let term = Term::from_field_text(*field, &token.text);
+                let query = TermQuery::new(term, IndexRecordOption::WithFreqs);
+                clauses.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(query), *boost)),
+                ));
+            }
+        }
+        BooleanQuery::new(clauses)
+    }
+
+    /// The best `limit` hits for free text in the given release keys (all when `None`), and
+    /// whether more match. Query syntax is never interpreted: the text is searched as words.
     pub fn search(
         &self,
         text: &str,
         sources: Option<&[String]>,
         limit: usize,
-    ) -> Result<(Vec<TextHit>, usize), FullTextError> {
+    ) -> Result<(Vec<TextHit>, bool), FullTextError> {
         // Words only: query syntax such as `*`, `field:` or quotes is data, not an operator.
         let words: String = text
             .chars()
@@ -151,9 +175,9 @@ impl FullText {
             .collect::<String>()
             .to_lowercase();
         let limit = limit.min(MAX_HITS);
-        let (words_query, _) = self.parser.parse_query_lenient(&words);
+        let words_query = self.words_query(&words);
         let query: Box<dyn Query> = match sources {
-            None => words_query,
+            None => Box::new(words_query),
             Some(sources) => {
                 let any_source: Vec<(Occur, Box<dyn Query>)> = sources
                     .iter()
@@ -168,16 +192,15 @@ impl FullText {
                 // must not lift its hits.
                 let filter = ConstScoreQuery::new(Box::new(BooleanQuery::new(any_source)), 0.0);
                 Box::new(BooleanQuery::new(vec![
-                    (Occur::Must, words_query),
+                    (Occur::Must, Box::new(words_query) as Box<dyn Query>),
                     (Occur::Must, Box::new(filter)),
                 ]))
             }
         };
         let searcher = self.reader.searcher();
-        let (top, total) = searcher.search(
-            &query,
-            &(TopDocs::with_limit(limit.max(1)).order_by_score(), Count),
-        )?;
+        // One hit past the limit says whether more match, without counting every match.
+        let top = searcher.search(&query, &TopDocs::with_limit(limit + 1).order_by_score())?;
+        let more = top.len() > limit;
         let mut hits = Vec::with_capacity(top.len());
         let mut columns = Vec::new();
         for (score, address) in top.into_iter().take(limit) {
@@ -204,6 +227,6 @@ impl FullText {
                 )),
             }
         }
-        Ok((hits, total))
+        Ok((hits, more))
     }
 }

@@ -25,6 +25,7 @@ pub use search::{
     ViaMapping, penalties,
 };
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -390,24 +391,65 @@ impl Resolver {
         Ok(out)
     }
 
-    /// Full-text search over labels, synonyms and definitions: the best `limit` concepts and the
-    /// total number that match.
+    /// Full-text search over labels, synonyms and definitions, in the given release keys (all
+    /// when `None`): the best `limit` concepts, and whether more match.
     pub fn search(
         &self,
         text: &str,
         sources: Option<&[String]>,
         limit: usize,
-    ) -> Result<(Vec<TextMatch>, usize), ResolveError> {
-        let (hits, total) = self.files.fulltext.search(text, sources, limit)?;
-        Ok((
-            hits.into_iter()
-                .map(|h| TextMatch {
-                    concept: ConceptId(h.concept),
-                    score: h.score,
-                })
-                .collect(),
-            total,
-        ))
+    ) -> Result<(Vec<TextMatch>, bool), ResolveError> {
+        let (hits, more) = match sources {
+            None => self.files.fulltext.search(text, None, limit)?,
+            Some(keys) => self.search_releases(text, keys, limit)?,
+        };
+        let found = hits
+            .into_iter()
+            .map(|h| TextMatch {
+                concept: ConceptId(h.concept),
+                score: h.score,
+            })
+            .collect();
+        Ok((found, more))
+    }
+
+    /// A filtered search that ranks like an unfiltered one: a filter inside the query makes
+    /// tantivy score every match, so the unfiltered best hits are taken first (several times
+    /// `limit`) and kept when enough of them are in the wanted releases, or when they were all
+    /// the matches there are. Only otherwise does the filtered query run.
+    fn search_releases(
+        &self,
+        text: &str,
+        keys: &[String],
+        limit: usize,
+    ) -> Result<(Vec<crate::index::TextHit>, bool), ResolveError> {
+        let wanted: HashSet<SourceIdx> = self
+            .manifest()
+            .sources
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| keys.contains(&s.key()))
+            .filter_map(|(slot, _)| SourceIdx::try_from(slot).ok())
+            .collect();
+        let depth = limit.saturating_mul(4).saturating_add(1);
+        let (hits, more) = self.files.fulltext.search(text, None, depth)?;
+        let mut kept: Vec<_> = hits
+            .into_iter()
+            .filter(|h| {
+                self.files
+                    .flags
+                    .get(h.concept)
+                    .is_some_and(|f| wanted.contains(&f.source))
+            })
+            .collect();
+        if kept.len() > limit {
+            kept.truncate(limit);
+            return Ok((kept, true));
+        }
+        if !more {
+            return Ok((kept, false));
+        }
+        Ok(self.files.fulltext.search(text, Some(keys), limit)?)
     }
 
     /// Concepts whose IRI is exactly `iri` in the sources `keep` accepts: judged by the flags,

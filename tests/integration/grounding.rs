@@ -308,3 +308,46 @@ fn a_hyphenated_name_with_cancer_finds_the_neoplasms_heading() {
         "{steps}"
     );
 }
+
+/// The releases a concept's full-text hit belongs to, by key.
+fn release_key(r: &Resolver, concept: ontoresolve::resolve::ConceptId) -> String {
+    let c = r.concept(concept).expect("a hit is a concept");
+    r.manifest().sources[c.source.slot()].key()
+}
+
+#[test]
+fn a_release_filtered_full_text_search_gives_the_best_hits_of_those_releases() {
+    let r = default_index();
+    let keys: Vec<String> = ["mesh", "hp"]
+        .iter()
+        .filter_map(|id| {
+            r.manifest()
+                .sources
+                .iter()
+                .find(|s| s.id == *id && s.current)
+        })
+        .map(|s| s.key())
+        .collect();
+    assert_eq!(keys.len(), 2, "mesh and hp are loaded");
+    for text in [
+        "deficiency of aprt",
+        "parenchymal tumours of the kidney",
+        "developmental abnormalities of the eye",
+        "abnormality of body height",
+        "type ii complement protein c2 deficiency",
+    ] {
+        // A page of 1,000 ranks the filtered query itself whenever more than 1,000 match: its
+        // first ten are what the quick path must find.
+        let (deep, _) = r.search(text, Some(&keys), 1_000).expect("search");
+        let expected: Vec<_> = deep.iter().take(10).map(|h| h.concept).collect();
+        assert!(
+            deep.iter()
+                .all(|h| keys.contains(&release_key(r, h.concept))),
+            "{text}: only the wanted releases"
+        );
+        let (found, _) = r.search(text, Some(&keys), 10).expect("search");
+        let found: Vec<_> = found.iter().map(|h| h.concept).collect();
+        assert!(!found.is_empty(), "{text}: something matches");
+        assert_eq!(found, expected, "{text}");
+    }
+}

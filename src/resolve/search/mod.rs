@@ -317,9 +317,9 @@ impl Resolver {
             };
             out.stages_tried.push(Stage::FullText);
             let filter = self.text_filter(query);
-            let (full_text, total) = self.full_text_stage(text, filter.as_deref(), depth)?;
+            let (full_text, more_match) = self.full_text_stage(text, filter.as_deref(), depth)?;
             // Beside name matches, full text only adds a few other readings.
-            out.more_exist = !live_names && total > full_text.len();
+            out.more_exist = !live_names && more_match;
             more.extend(full_text);
         }
         Ok(more)

@@ -161,8 +161,8 @@ impl Resolver {
         text: &str,
         sources: Option<&[String]>,
         depth: usize,
-    ) -> Result<(Vec<NameCandidate>, usize), ResolveError> {
-        let (hits, total) = self.search(text, sources, depth)?;
+    ) -> Result<(Vec<NameCandidate>, bool), ResolveError> {
+        let (hits, more) = self.search(text, sources, depth)?;
         let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
         let kind = MatchKind::FullText;
         let found = hits
@@ -175,7 +175,7 @@ impl Resolver {
                 candidate.scored()
             })
             .collect();
-        Ok((found, total))
+        Ok((found, more))
     }
 }
 
