@@ -32,7 +32,12 @@ struct Cli {
 #[derive(clap::Args, Clone)]
 pub struct IndexArg {
     /// Index directory.
-    #[arg(long = "index", env = "ONTORESOLVE_INDEX", default_value = "index")]
+    #[arg(
+        long = "index",
+        value_name = "INDEX",
+        env = "ONTORESOLVE_INDEX",
+        default_value = "index"
+    )]
     pub path: PathBuf,
 }
 
