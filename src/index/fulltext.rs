@@ -2,12 +2,13 @@
 
 use std::path::Path;
 
+use std::collections::BinaryHeap;
 use tantivy::Term;
-use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, TermQuery};
+
+use tantivy::query::{BooleanQuery, BoostQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TEXT};
 use tantivy::tokenizer::{TextAnalyzer, TokenStream};
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, doc};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Score, doc};
 
 use crate::model::Concept;
 
@@ -113,7 +114,6 @@ pub struct FullText {
     reader: IndexReader,
     /// The searched text fields, each with its boost and the analyzer that indexed it.
     fields: Vec<(Field, f32, TextAnalyzer)>,
-    source: Field,
 }
 
 impl FullText {
@@ -136,7 +136,6 @@ impl FullText {
         Ok(FullText {
             reader,
             fields: analyzed,
-            source: fields.source,
         })
     }
 
@@ -160,12 +159,17 @@ impl FullText {
         BooleanQuery::new(clauses)
     }
 
-    /// The best `limit` hits for free text in the given release keys (all when `None`), and
-    /// whether more match. Query syntax is never interpreted: the text is searched as words.
+    /// The best `limit` hits for free text among the concepts `wanted` accepts (every
+    /// concept when `None`), and whether more match. Query syntax is never interpreted: the
+    /// text is searched as words.
+    ///
+    /// The filter runs inside block-max WAND, as tantivy's own top-docs collector skips
+    /// deleted documents: a rejected document never raises the bar, so a narrow filter still
+    /// skips every block that cannot beat the wanted hits found so far.
     pub fn search(
         &self,
         text: &str,
-        sources: Option<&[String]>,
+        wanted: Option<&dyn Fn(u32) -> bool>,
         limit: usize,
     ) -> Result<(Vec<TextHit>, bool), FullTextError> {
         // Words only: query syntax such as `*`, `field:` or quotes is data, not an operator.
@@ -175,58 +179,126 @@ impl FullText {
             .collect::<String>()
             .to_lowercase();
         let limit = limit.min(MAX_HITS);
-        let words_query = self.words_query(&words);
-        let query: Box<dyn Query> = match sources {
-            None => Box::new(words_query),
-            Some(sources) => {
-                let any_source: Vec<(Occur, Box<dyn Query>)> = sources
-                    .iter()
-                    .map(|s| {
-                        let term = Term::from_field_text(self.source, s);
-                        let query: Box<dyn Query> =
-                            Box::new(TermQuery::new(term, IndexRecordOption::Basic));
-                        (Occur::Should, query)
-                    })
-                    .collect();
-                // The source clause filters without scoring: a small source's rare term
-                // must not lift its hits.
-                let filter = ConstScoreQuery::new(Box::new(BooleanQuery::new(any_source)), 0.0);
-                Box::new(BooleanQuery::new(vec![
-                    (Occur::Must, Box::new(words_query) as Box<dyn Query>),
-                    (Occur::Must, Box::new(filter)),
-                ]))
-            }
-        };
         let searcher = self.reader.searcher();
+        let weight = self
+            .words_query(&words)
+            .weight(EnableScoring::enabled_from_searcher(&searcher))?;
         // One hit past the limit says whether more match, without counting every match.
-        let top = searcher.search(&query, &TopDocs::with_limit(limit + 1).order_by_score())?;
-        let more = top.len() > limit;
-        let mut hits = Vec::with_capacity(top.len());
-        let mut columns = Vec::new();
-        for (score, address) in top.into_iter().take(limit) {
-            let segment = address.segment_ord as usize;
-            if columns.len() <= segment {
-                columns.resize_with(segment + 1, || None);
-            }
-            if columns[segment].is_none() {
-                columns[segment] = Some(
-                    searcher
-                        .segment_reader(address.segment_ord)
-                        .fast_fields()
-                        .u64(ID)?,
-                );
-            }
-            let id = columns[segment]
-                .as_ref()
-                .and_then(|c| c.first(address.doc_id));
-            match id.and_then(|id| u32::try_from(id).ok()) {
-                Some(id) => hits.push(TextHit { concept: id, score }),
-                None => super::damage::report(&format_args!(
-                    "full-text document {} of segment {segment} has no concept id",
-                    address.doc_id
-                )),
-            }
+        let mut best = BestHits::new(limit + 1);
+        let mut missing_ids = 0u64;
+        for (segment, reader) in searcher.segment_readers().iter().enumerate() {
+            let ids = reader.fast_fields().u64(ID)?;
+            let alive = reader.alive_bitset();
+            let segment = u32::try_from(segment).unwrap_or(u32::MAX);
+            let mut threshold = best.threshold();
+            weight.for_each_pruning(threshold, reader, &mut |doc, score| {
+                if alive.is_some_and(|a| a.is_deleted(doc)) {
+                    return threshold;
+                }
+                let Some(concept) = ids.first(doc).and_then(|id| u32::try_from(id).ok()) else {
+                    missing_ids += 1;
+                    return threshold;
+                };
+                if wanted.is_none_or(|keep| keep(concept)) {
+                    best.push(Ranked {
+                        score,
+                        address: (segment, doc),
+                        concept,
+                    });
+                    threshold = best.threshold();
+                }
+                threshold
+            })?;
         }
+        if missing_ids > 0 {
+            super::damage::report(&format_args!(
+                "{missing_ids} full-text documents have no concept id"
+            ));
+        }
+        let mut hits = best.into_sorted();
+        let more = hits.len() > limit;
+        hits.truncate(limit);
         Ok((hits, more))
+    }
+}
+
+/// A hit while ranking: ordered worst first, so that a max-heap pops the worst (the lower
+/// score, then the later document).
+struct Ranked {
+    score: f32,
+    address: (u32, u32),
+    concept: u32,
+}
+
+impl Ranked {
+    fn worse_than(&self, other: &Ranked) -> std::cmp::Ordering {
+        other
+            .score
+            .total_cmp(&self.score)
+            .then(self.address.cmp(&other.address))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.worse_than(other).is_eq()
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.worse_than(other)
+    }
+}
+
+/// The `k` best hits seen, and the score a document must beat to join them.
+struct BestHits {
+    k: usize,
+    heap: BinaryHeap<Ranked>,
+}
+
+impl BestHits {
+    fn new(k: usize) -> Self {
+        BestHits {
+            k,
+            heap: BinaryHeap::with_capacity(k + 1),
+        }
+    }
+
+    fn push(&mut self, hit: Ranked) {
+        if self.heap.len() < self.k {
+            self.heap.push(hit);
+        } else if self.heap.peek().is_some_and(|worst| hit < *worst) {
+            self.heap.pop();
+            self.heap.push(hit);
+        }
+    }
+
+    /// The worst kept score once `k` are kept; any score before.
+    fn threshold(&self) -> Score {
+        match self.heap.peek() {
+            Some(worst) if self.heap.len() >= self.k => worst.score,
+            _ => Score::MIN,
+        }
+    }
+
+    /// Best first.
+    fn into_sorted(self) -> Vec<TextHit> {
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|h| TextHit {
+                concept: h.concept,
+                score: h.score,
+            })
+            .collect()
     }
 }

@@ -21,7 +21,7 @@ pub use identifier::{
 };
 pub use releases::{HeldAs, PinError, ReleaseHolding, View, pin_argument, split_pin};
 pub use search::{
-    FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, SkipReason, Stage,
+    FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, SkipReason, Stage, TextReach,
     ViaMapping, penalties,
 };
 
@@ -401,7 +401,23 @@ impl Resolver {
     ) -> Result<(Vec<TextMatch>, bool), ResolveError> {
         let (hits, more) = match sources {
             None => self.files.fulltext.search(text, None, limit)?,
-            Some(keys) => self.search_releases(text, keys, limit)?,
+            Some(keys) => {
+                let wanted: HashSet<SourceIdx> = self
+                    .manifest()
+                    .sources
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| keys.contains(&s.key()))
+                    .filter_map(|(slot, _)| SourceIdx::try_from(slot).ok())
+                    .collect();
+                let in_wanted = |concept: u32| {
+                    self.files
+                        .flags
+                        .get(concept)
+                        .is_some_and(|f| wanted.contains(&f.source))
+                };
+                self.files.fulltext.search(text, Some(&in_wanted), limit)?
+            }
         };
         let found = hits
             .into_iter()
@@ -411,45 +427,6 @@ impl Resolver {
             })
             .collect();
         Ok((found, more))
-    }
-
-    /// A filtered search that ranks like an unfiltered one: a filter inside the query makes
-    /// tantivy score every match, so the unfiltered best hits are taken first (several times
-    /// `limit`) and kept when enough of them are in the wanted releases, or when they were all
-    /// the matches there are. Only otherwise does the filtered query run.
-    fn search_releases(
-        &self,
-        text: &str,
-        keys: &[String],
-        limit: usize,
-    ) -> Result<(Vec<crate::index::TextHit>, bool), ResolveError> {
-        let wanted: HashSet<SourceIdx> = self
-            .manifest()
-            .sources
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| keys.contains(&s.key()))
-            .filter_map(|(slot, _)| SourceIdx::try_from(slot).ok())
-            .collect();
-        let depth = limit.saturating_mul(4).saturating_add(1);
-        let (hits, more) = self.files.fulltext.search(text, None, depth)?;
-        let mut kept: Vec<_> = hits
-            .into_iter()
-            .filter(|h| {
-                self.files
-                    .flags
-                    .get(h.concept)
-                    .is_some_and(|f| wanted.contains(&f.source))
-            })
-            .collect();
-        if kept.len() > limit {
-            kept.truncate(limit);
-            return Ok((kept, true));
-        }
-        if !more {
-            return Ok((kept, false));
-        }
-        Ok(self.files.fulltext.search(text, Some(keys), limit)?)
     }
 
     /// Concepts whose IRI is exactly `iri` in the sources `keep` accepts: judged by the flags,

@@ -174,6 +174,7 @@ fn very_short_names_get_no_near_spellings() {
                 sources: None,
                 include_obsolete: false,
                 full_text_beside_names: false,
+                wanted: ontoresolve::resolve::FULL_TEXT_DEPTH,
             })
             .expect("search");
         assert!(
@@ -207,6 +208,7 @@ fn stages_are_merged_and_ranked_by_match_kind() {
             sources: None,
             include_obsolete: false,
             full_text_beside_names: true,
+            wanted: ontoresolve::resolve::FULL_TEXT_DEPTH,
         })
         .expect("search");
     let tiers: Vec<u8> = search.candidates.iter().map(|c| c.kind.tier()).collect();
@@ -236,6 +238,7 @@ fn a_found_identifier_gets_no_full_text_neighbours() {
             sources: None,
             include_obsolete: true,
             full_text_beside_names: false,
+            wanted: ontoresolve::resolve::FULL_TEXT_DEPTH,
         })
         .expect("search");
     assert_eq!(search.stages_matched, vec![Stage::Identifier]);
@@ -336,10 +339,20 @@ fn a_release_filtered_full_text_search_gives_the_best_hits_of_those_releases() {
         "abnormality of body height",
         "type ii complement protein c2 deficiency",
     ] {
-        // A page of 1,000 ranks the filtered query itself whenever more than 1,000 match: its
-        // first ten are what the quick path must find.
+        // The wanted releases' hits among the unfiltered best 1,000, and a filtered page of
+        // 1,000: their first ten are what a filtered page of ten must find.
+        let (unfiltered, _) = r.search(text, None, 1_000).expect("search");
+        let among_all: Vec<_> = unfiltered
+            .iter()
+            .filter(|h| keys.contains(&release_key(r, h.concept)))
+            .take(10)
+            .map(|h| h.concept)
+            .collect();
         let (deep, _) = r.search(text, Some(&keys), 1_000).expect("search");
         let expected: Vec<_> = deep.iter().take(10).map(|h| h.concept).collect();
+        if among_all.len() == 10 {
+            assert_eq!(among_all, expected, "{text}: filtered as ranked unfiltered");
+        }
         assert!(
             deep.iter()
                 .all(|h| keys.contains(&release_key(r, h.concept))),
@@ -349,5 +362,52 @@ fn a_release_filtered_full_text_search_gives_the_best_hits_of_those_releases() {
         let found: Vec<_> = found.iter().map(|h| h.concept).collect();
         assert!(!found.is_empty(), "{text}: something matches");
         assert_eq!(found, expected, "{text}");
+    }
+}
+
+#[test]
+fn full_text_ranked_for_a_page_lists_what_a_full_ranking_lists_first() {
+    let r = default_index();
+    let search = |text: &str, wanted: usize| {
+        r.find_by_name(&NameQuery {
+            text,
+            sources: None,
+            include_obsolete: false,
+            full_text_beside_names: false,
+            wanted,
+        })
+        .expect("search")
+    };
+    for text in [
+        "disorder of inappropriate apoptosis",
+        "developmental abnormalities of the eye",
+        "multiple endocrine neoplasia (MEN) types 1 and 2",
+        "combined subtotal deficiencies of C6 and C7",
+    ] {
+        let full = search(text, ontoresolve::resolve::FULL_TEXT_DEPTH);
+        assert!(
+            full.stages_tried.contains(&Stage::FullText),
+            "{text}: full text ran"
+        );
+        for wanted in [1, 10, 25] {
+            let page = search(text, wanted);
+            let ids = |s: &ontoresolve::resolve::NameSearch| -> Vec<_> {
+                s.candidates
+                    .iter()
+                    .take(wanted)
+                    .map(|c| c.concept)
+                    .collect()
+            };
+            assert_eq!(ids(&page), ids(&full), "{text}, {wanted} wanted");
+            assert!(
+                page.candidates.len() > wanted,
+                "{text}: one more than wanted says more exist"
+            );
+            assert_eq!(
+                page.text_reach,
+                ontoresolve::resolve::TextReach::Wanted,
+                "{text}, {wanted} wanted: more match, and a deeper search ranks them"
+            );
+        }
     }
 }
