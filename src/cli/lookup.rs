@@ -22,6 +22,7 @@ pub fn run(
             sources: None,
             include_obsolete: true,
             full_text_beside_names: false,
+            wanted: limit,
         })
         .context("the index could not be searched")?;
     if found.candidates.is_empty() {

@@ -272,24 +272,33 @@ impl Lexicon {
     /// Distance 1 searches every key. Distance 2 only searches keys that share the query's first
     /// character: the first levels of a distance-2 walk would otherwise visit nearly every node
     /// of the FST. A key two edits away that also differs in its first character is not found.
+    /// With distance 2, the distance-1 walk skips the keys that share the first character (the
+    /// distance-2 walk finds them, at their exact distance), so the long walk runs once.
     pub fn fuzzy(&self, key: &str, max_distance: u8, limit: usize) -> Vec<FuzzyHit> {
         let mut hits: Vec<(u8, String, u64)> = Vec::new();
         if key.len() > MAX_FUZZY_KEY_BYTES {
             return Vec::new();
         }
+        let mut buf = [0u8; 4];
+        let first: &[u8] = match key.chars().next() {
+            Some(c) if max_distance >= 2 => c.encode_utf8(&mut buf).as_bytes(),
+            _ => &[],
+        };
         let one = automaton_builder(1).build_dfa(key);
-        self.collect(&one, |state| one.distance(*state), &mut hits);
-        if max_distance >= 2
-            && let Some(first) = key.chars().next()
-        {
-            let mut buf = [0u8; 4];
-            let first: &str = first.encode_utf8(&mut buf);
+        let other_first = FirstCharDfa {
+            first,
+            same: false,
+            dfa: &one,
+        };
+        self.collect(&other_first, |state| one.distance(state.1), &mut hits);
+        if !first.is_empty() {
             let two = automaton_builder(2).build_dfa(key);
-            let walk = PrefixedDfa {
-                prefix: first.as_bytes(),
+            let same_first = FirstCharDfa {
+                first,
+                same: true,
                 dfa: &two,
             };
-            self.collect(&walk, |state| two.distance(state.1), &mut hits);
+            self.collect(&same_first, |state| two.distance(state.1), &mut hits);
         }
         hits.sort();
         hits.dedup_by(|a, b| a.1 == b.1);
@@ -457,16 +466,31 @@ fn check_fst_layout(bytes: &[u8]) -> Result<(), FileProblem> {
     Ok(())
 }
 
-/// A Levenshtein DFA restricted to keys that start with an exact prefix.
-struct PrefixedDfa<'a> {
-    prefix: &'a [u8],
+/// A Levenshtein DFA restricted to keys that start with the query's first character
+/// (`same`), or to keys that do not (every key when `first` is empty).
+struct FirstCharDfa<'a> {
+    first: &'a [u8],
+    same: bool,
     dfa: &'a levenshtein_automata::DFA,
 }
 
-/// Position in the prefix; `DEAD` once a byte differed from it.
-const DEAD: usize = usize::MAX;
+/// The key's position while it agrees with `first`; `DIFFERS` once a byte differed.
+const DIFFERS: usize = usize::MAX;
 
-impl Automaton for PrefixedDfa<'_> {
+impl FirstCharDfa<'_> {
+    /// Whether a key in this state may still have (or, with `same`, has) the wanted first
+    /// character.
+    fn wanted(&self, at: usize) -> bool {
+        let agrees = at != DIFFERS && at >= self.first.len();
+        if self.same {
+            at != DIFFERS
+        } else {
+            self.first.is_empty() || !agrees
+        }
+    }
+}
+
+impl Automaton for FirstCharDfa<'_> {
     type State = (usize, u32);
 
     fn start(&self) -> Self::State {
@@ -474,26 +498,27 @@ impl Automaton for PrefixedDfa<'_> {
     }
 
     fn is_match(&self, state: &Self::State) -> bool {
-        state.0 != DEAD && state.0 >= self.prefix.len() && self.dfa.is_match(&state.1)
+        let settled = if self.same {
+            state.0 != DIFFERS && state.0 >= self.first.len()
+        } else {
+            self.first.is_empty() || state.0 == DIFFERS
+        };
+        settled && self.dfa.is_match(&state.1)
     }
 
     fn can_match(&self, state: &Self::State) -> bool {
-        state.0 != DEAD && self.dfa.can_match(&state.1)
+        self.wanted(state.0) && self.dfa.can_match(&state.1)
     }
 
     fn accept(&self, state: &Self::State, byte: u8) -> Self::State {
         let next = self.dfa.accept(&state.1, byte);
-        match state.0 {
-            DEAD => (DEAD, next),
-            at if at < self.prefix.len() => {
-                if self.prefix[at] == byte {
-                    (at + 1, next)
-                } else {
-                    (DEAD, next)
-                }
-            }
-            at => (at, next),
-        }
+        let at = match state.0 {
+            DIFFERS => DIFFERS,
+            at if at < self.first.len() && self.first[at] != byte => DIFFERS,
+            at if at < self.first.len() => at + 1,
+            at => at,
+        };
+        (at, next)
     }
 }
 

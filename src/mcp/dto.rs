@@ -32,7 +32,8 @@ fn echoed_input<S: serde::Serializer>(v: &serde_json::Value, s: S) -> Result<S::
 pub struct Envelope<T> {
     /// What was asked, how it was read, and which filters and defaults were applied.
     pub query: QueryEcho,
-    /// How many results exist in all.
+    /// How many results exist in all (for full-text readings, how many were ranked; the
+    /// cursor ranks more).
     pub total: u64,
     /// How many are in this answer.
     pub returned: u64,

@@ -15,14 +15,16 @@ use ontoresolve::resolve::{NameQuery, Resolver};
 mod timing;
 use timing::report;
 
-/// Mention texts of a PubTator file, in order.
+/// Mention texts of a PubTator file, in order, each once (as `stdio_peer.py` reads them).
 fn mentions(path: &std::path::Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).expect("the NCBI disease corpus");
+    let mut seen = std::collections::HashSet::new();
     text.lines()
         .filter_map(|line| {
             let fields: Vec<&str> = line.split('\t').collect();
             (fields.len() == 6).then(|| fields[3].to_string())
         })
+        .filter(|text| seen.insert(text.clone()))
         .collect()
 }
 
@@ -63,6 +65,8 @@ fn main() {
             sources: None,
             include_obsolete: false,
             full_text_beside_names: false,
+            // The first page of find_concepts.
+            wanted: 10,
         })
         .expect("search");
     });
@@ -83,7 +87,23 @@ fn main() {
     });
     report("find_concepts + JSON, an exact name", tool);
     let texts = mentions(&corpus);
-    println!("{} mentions of {}", texts.len(), corpus.display());
+    println!("{} distinct mentions of {}", texts.len(), corpus.display());
+    // The costly stages alone, as the search runs them when no name matched.
+    let full_text = time_each(&texts, |text| {
+        r.search(text, None, ontoresolve::resolve::FULL_TEXT_DEPTH)
+            .expect("full text");
+    });
+    report("full text alone, 200 deep (its cap)", full_text);
+    let near = time_each(&texts, |text| {
+        // The edits the search allows: two past seven characters, one past three.
+        let edits = match text.chars().count() {
+            0..=3 => return,
+            4..=7 => 1,
+            _ => 2,
+        };
+        r.fuzzy_checked(text, edits, 50).expect("near spellings");
+    });
+    report("near spellings alone, all sources", near);
     let mesh = vec!["mesh".to_string()];
     for (name, sources) in [("all sources", None), ("sources=mesh", Some(&mesh))] {
         let core = time_each(&texts, |text| {
@@ -92,6 +112,8 @@ fn main() {
                 sources: sources.map(|s| s.as_slice()),
                 include_obsolete: false,
                 full_text_beside_names: false,
+                // The first page of find_concepts.
+                wanted: 10,
             })
             .expect("search");
         });

@@ -334,6 +334,7 @@ fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_n
             sources: None,
             include_obsolete: true,
             full_text_beside_names: false,
+            wanted: ontoresolve::resolve::FULL_TEXT_DEPTH,
         })
         .expect_err("a name search that meets the damaged record fails");
     assert!(named(&error), "{error}");

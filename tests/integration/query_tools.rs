@@ -239,6 +239,7 @@ impl Load {
                             sources: None,
                             include_obsolete: false,
                             full_text_beside_names: true,
+                            wanted: ontoresolve::resolve::FULL_TEXT_DEPTH,
                         });
                         calls += 1;
                     }

@@ -122,6 +122,8 @@ fn search(cx: &Context, name: &str, sources: Option<&[String]>) -> anyhow::Resul
         sources,
         include_obsolete: false,
         full_text_beside_names: false,
+        // Every decisive candidate is counted in the output.
+        wanted: ontoresolve::resolve::FULL_TEXT_DEPTH,
     })?)
 }
 

@@ -122,3 +122,38 @@ fn longest_prefix_is_the_same_with_and_without_the_memo() {
         Some(9)
     );
 }
+
+#[test]
+fn near_keys_are_found_at_their_distance_whatever_their_first_character() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Query "seizures": one edit with another first character (`ceizures`, `eizures`),
+    // one and two edits sharing it, and a key two edits away with another first character,
+    // which distance 2 does not look for.
+    let keys = [
+        "ceizures", "eizures", "seizure", "seizures", "sezure", "xeizurex", "zzzzz",
+    ];
+    let lexicon = lexicon(dir.path(), &keys);
+    let mut found: Vec<(String, u8)> = lexicon
+        .fuzzy("seizures", 2, 100)
+        .into_iter()
+        .map(|h| (h.key, h.distance))
+        .collect();
+    found.sort();
+    let expected: Vec<(String, u8)> = [
+        ("ceizures", 1),
+        ("eizures", 1),
+        ("seizure", 1),
+        ("seizures", 0),
+        ("sezure", 2),
+    ]
+    .iter()
+    .map(|(k, d)| (k.to_string(), *d))
+    .collect();
+    assert_eq!(found, expected);
+    let one: Vec<String> = lexicon
+        .fuzzy("seizures", 1, 100)
+        .into_iter()
+        .map(|h| h.key)
+        .collect();
+    assert_eq!(one, ["seizures", "ceizures", "eizures", "seizure"]);
+}

@@ -8,7 +8,7 @@ use crate::mcp::dto::*;
 use crate::resolve::sparql;
 use crate::resolve::{
     ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, NameSearch, NameStep, Resolver,
-    SkipReason, Stage, ViaMapping,
+    SkipReason, Stage, TextReach, ViaMapping,
 };
 
 pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
@@ -34,6 +34,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
             sources: Some(&wanted),
             include_obsolete,
             full_text_beside_names: full_text,
+            wanted: offset.saturating_add(limit),
         })
         .map_err(|e| index_damaged(&e))?;
     let distinct = search.distinct_concepts() as u64;
@@ -46,14 +47,16 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         .iter()
         .any(|&(stage, _)| stage == Stage::FullText);
     let more_listed = page.end < search.candidates.len();
-    let next_page = (more_listed || text_left_out)
+    // Full text ranked as deep as this page needed: the next page ranks deeper.
+    let text_deeper = search.text_reach == TextReach::Wanted;
+    let next_page = (more_listed || text_left_out || text_deeper)
         .then(|| crate::mcp::cursor::encode(build_id, &scope, page.end));
     let page_range = page.clone();
     let sparql = find_sparql(r, &search, page, &iris, &graphs, text, include_obsolete);
     let obsolete_hidden = search.obsolete_hidden();
     let filtered = args.sources.as_ref().is_some_and(|s| !s.is_empty());
     let suggestion = find_suggestion(r, &search, filtered);
-    let truncated = more_listed || search.more_exist;
+    let truncated = more_listed || search.text_reach != TextReach::Every;
     Ok(Envelope {
         query: QueryEcho {
             input: json!({
@@ -353,7 +356,7 @@ fn name_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<
         } else {
             "No concept matches, even as a near spelling or in definitions. Try a broader or differently worded name, or check list_sources for what is loaded.".into()
         })
-    } else if search.more_exist {
+    } else if search.text_reach == TextReach::Capped {
         Some(format!(
             "More than {FULL_TEXT_DEPTH} full-text matches exist and only those were ranked: use more specific words."
         ))

@@ -276,6 +276,8 @@ impl Resolver {
             sources,
             include_obsolete: false,
             full_text_beside_names: false,
+            // Names only: no full text to rank.
+            wanted: 0,
         })?;
         search.candidates.retain(|c| c.kind.names_the_concept());
         Ok(search)

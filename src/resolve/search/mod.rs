@@ -123,6 +123,23 @@ pub struct NameQuery<'a> {
     /// Rank full-text hits beside a name matched as typed too (other readings, slower). By
     /// default full text runs only when no name matched as typed.
     pub full_text_beside_names: bool,
+    /// How many of the best candidates the caller lists (a page's end). Full text ranks last,
+    /// so it ranks only as deep as these positions need, never past [`FULL_TEXT_DEPTH`]; the
+    /// positions are the same as at any greater depth. [`FULL_TEXT_DEPTH`] ranks all it can.
+    pub wanted: usize,
+}
+
+/// How far full text ranked its matches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TextReach {
+    /// Every match was ranked, or full text did not run, or it listed only a few other
+    /// readings beside name matches.
+    #[default]
+    Every,
+    /// As deep as the wanted positions needed: more match, and a deeper search ranks them.
+    Wanted,
+    /// [`FULL_TEXT_DEPTH`] matches, its cap: more match than any search ranks.
+    Capped,
 }
 
 /// Why a stage did not run, so that the answer can say what was left out.
@@ -134,7 +151,8 @@ pub enum SkipReason {
     OnlyObsoleteMatched,
 }
 
-/// Every visible candidate, ranked; nothing is cut here (adapters page).
+/// The visible candidates, ranked: every name match, and full-text hits as deep as the
+/// query's wanted positions need (`text_reach` says how deep); adapters page.
 #[derive(Clone, Debug, Default)]
 pub struct NameSearch {
     pub candidates: Vec<NameCandidate>,
@@ -156,8 +174,8 @@ pub struct NameSearch {
     /// More names matched, or their mappings led to more concepts, than the via-mapping stage
     /// follows: some via-mapping candidates may be missing.
     pub via_limited: bool,
-    /// Whether full text matched more documents than were ranked.
-    pub more_exist: bool,
+    /// How far full text ranked: more may match than are candidates.
+    pub text_reach: TextReach,
 }
 
 impl NameSearch {
@@ -276,53 +294,93 @@ impl Resolver {
             ];
             return self.finish(out, kept, hidden);
         }
-        let more = self.fallback_stages(text, query, typed, live_names, &kept, &mut out)?;
-        kept.extend(self.keep(more, query, &mut hidden));
+        let fallback = Fallback { typed, live_names };
+        self.fallback_stages(text, query, fallback, &mut kept, &mut hidden, &mut out)?;
         self.finish(out, kept, hidden)
     }
 
     /// Near spellings when the name matched nothing as typed, and full text unless a live
-    /// concept matched as typed (and the caller did not ask for it beside names).
+    /// concept matched as typed (and the caller did not ask for it beside names); what they
+    /// find is kept as the name stages' candidates are.
     fn fallback_stages(
         &self,
         text: &str,
         query: &NameQuery,
-        typed: bool,
-        live_names: bool,
-        kept: &[NameCandidate],
+        fallback: Fallback,
+        kept: &mut Vec<NameCandidate>,
+        hidden: &mut HashSet<ConceptId>,
         out: &mut NameSearch,
-    ) -> Result<Vec<NameCandidate>, ResolveError> {
-        let mut more = Vec::new();
-        if typed {
+    ) -> Result<(), ResolveError> {
+        if fallback.typed {
             out.stages_skipped
                 .push((Stage::NearSpelling, SkipReason::NameMatchedAsTyped));
         } else {
             out.stages_tried.push(Stage::NearSpelling);
-            more = self.near_spelling_stage(text)?;
+            let near = self.near_spelling_stage(text)?;
+            kept.extend(self.keep(near, query, hidden));
         }
         // A name matched as typed is the answer; full text beside it only adds other
         // readings, at several times the cost of the rest, so it runs when asked for.
-        let live_typed = typed
+        let live_typed = fallback.typed
             && kept
                 .iter()
                 .any(|c| !c.obsolete && c.stage == Stage::ExactName);
         if live_typed && !query.full_text_beside_names {
             out.stages_skipped
                 .push((Stage::FullText, SkipReason::NameMatchedAsTyped));
-        } else {
-            let depth = if live_names {
-                FULL_TEXT_DEPTH_BESIDE_NAMES
-            } else {
-                FULL_TEXT_DEPTH
-            };
-            out.stages_tried.push(Stage::FullText);
-            let filter = self.text_filter(query);
-            let (full_text, more_match) = self.full_text_stage(text, filter.as_deref(), depth)?;
-            // Beside name matches, full text only adds a few other readings.
-            out.more_exist = !live_names && more_match;
-            more.extend(full_text);
+            return Ok(());
         }
-        Ok(more)
+        out.stages_tried.push(Stage::FullText);
+        if fallback.live_names {
+            // Beside name matches, full text only adds a few other readings.
+            let (full_text, _) = self.full_text_stage(text, query, FULL_TEXT_DEPTH_BESIDE_NAMES)?;
+            kept.extend(self.keep(full_text, query, hidden));
+            return Ok(());
+        }
+        let (full_text, reach) = self.ranked_full_text(text, query, kept, hidden)?;
+        out.text_reach = reach;
+        kept.extend(full_text);
+        Ok(())
+    }
+
+    /// Full-text hits, kept, as deep as the wanted positions need. Live full-text hits rank
+    /// below every live name match, so the positions are settled once the live candidates
+    /// outnumber them; a hit whose concept a name stage found is listed once, under its name.
+    /// Deepens fourfold until then, up to [`FULL_TEXT_DEPTH`].
+    fn ranked_full_text(
+        &self,
+        text: &str,
+        query: &NameQuery,
+        kept: &[NameCandidate],
+        hidden: &mut HashSet<ConceptId>,
+    ) -> Result<(Vec<NameCandidate>, TextReach), ResolveError> {
+        let found: HashSet<ConceptId> = kept.iter().map(|c| c.concept).collect();
+        let live_found = kept.iter().filter(|c| !c.obsolete).count();
+        let mut depth = query
+            .wanted
+            .saturating_add(found.len())
+            .saturating_add(1)
+            .clamp(1, FULL_TEXT_DEPTH);
+        loop {
+            let (hits, more_match) = self.full_text_stage(text, query, depth)?;
+            let mut hidden_here = HashSet::new();
+            let hits = self.keep(hits, query, &mut hidden_here);
+            let live_new = hits
+                .iter()
+                .filter(|c| !c.obsolete && !found.contains(&c.concept))
+                .count();
+            let settled = live_found + live_new > query.wanted;
+            if !more_match || settled || depth == FULL_TEXT_DEPTH {
+                hidden.extend(hidden_here);
+                let reach = match (more_match, depth == FULL_TEXT_DEPTH) {
+                    (false, _) => TextReach::Every,
+                    (true, true) => TextReach::Capped,
+                    (true, false) => TextReach::Wanted,
+                };
+                return Ok((hits, reach));
+            }
+            depth = depth.saturating_mul(4).min(FULL_TEXT_DEPTH);
+        }
     }
 
     /// The source filter for full text, as release keys: none when it selects every release
@@ -501,6 +559,15 @@ impl Resolver {
             Some(wanted) => wanted.iter().any(|w| record.selected_by(w)),
         }
     }
+}
+
+/// What the name stages left the fallback stages to decide by.
+#[derive(Clone, Copy)]
+struct Fallback {
+    /// A label or synonym matched the name as typed, in any source.
+    typed: bool,
+    /// A live concept is among the name stages' candidates.
+    live_names: bool,
 }
 
 /// Each concept once, under its best match; live before obsolete; for abbreviations,

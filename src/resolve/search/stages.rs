@@ -1,7 +1,7 @@
 //! The stages of a name search that look the name up: as an identifier, as an exact name, as
 //! a name variant, as a near spelling and in full text.
 
-use super::{FUZZY_DEPTH, MatchKind, NameCandidate, Stage, same_letters};
+use super::{FUZZY_DEPTH, MatchKind, NameCandidate, NameQuery, Stage, same_letters};
 use crate::index::names::NameStep;
 use crate::index::normalize::label_key;
 use crate::registry::{Reading, Step};
@@ -155,14 +155,15 @@ impl Resolver {
             .collect())
     }
 
-    /// The best `depth` full-text hits and how many documents matched in all.
+    /// The best `depth` full-text hits in the query's sources, and whether more match.
     pub(super) fn full_text_stage(
         &self,
         text: &str,
-        sources: Option<&[String]>,
+        query: &NameQuery,
         depth: usize,
     ) -> Result<(Vec<NameCandidate>, bool), ResolveError> {
-        let (hits, more) = self.search(text, sources, depth)?;
+        let filter = self.text_filter(query);
+        let (hits, more) = self.search(text, filter.as_deref(), depth)?;
         let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
         let kind = MatchKind::FullText;
         let found = hits
