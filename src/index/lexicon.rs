@@ -12,10 +12,8 @@
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use fst::{Automaton, IntoStreamer, Map, MapBuilder, Streamer};
-use levenshtein_automata::{Distance, LevenshteinAutomatonBuilder};
 use memmap2::Mmap;
 
 use super::counts::LexiconCounts;
@@ -162,15 +160,6 @@ thread_local! {
 
 static NEXT_LEXICON_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-fn automaton_builder(distance: u8) -> &'static LevenshteinAutomatonBuilder {
-    static ONE: OnceLock<LevenshteinAutomatonBuilder> = OnceLock::new();
-    static TWO: OnceLock<LevenshteinAutomatonBuilder> = OnceLock::new();
-    match distance {
-        0 | 1 => ONE.get_or_init(|| LevenshteinAutomatonBuilder::new(1, true)),
-        _ => TWO.get_or_init(|| LevenshteinAutomatonBuilder::new(2, true)),
-    }
-}
-
 impl Lexicon {
     pub fn open(fst_path: &Path, postings_path: &Path) -> Result<Lexicon, FileError> {
         let map = open_fst(fst_path).map_err(|problem| FileError::new(fst_path, problem))?;
@@ -188,12 +177,6 @@ impl Lexicon {
 
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
-    }
-
-    /// Builds the Levenshtein tables ahead of the first fuzzy query.
-    pub fn warm_up() {
-        automaton_builder(1);
-        automaton_builder(2);
     }
 
     /// The bytes of the posting list at `offset`. `None` when it lies beyond the postings
@@ -267,65 +250,25 @@ impl Lexicon {
     }
 
     /// Keys within `max_distance` edits (1 or 2; a transposition counts as one) of `key`, closest
-    /// first, at most `limit` keys.
+    /// first, then in key order, at most `limit` keys.
     ///
-    /// Distance 1 searches every key. Distance 2 only searches keys that share the query's first
-    /// character: the first levels of a distance-2 walk would otherwise visit nearly every node
-    /// of the FST. A key two edits away that also differs in its first character is not found.
-    /// With distance 2, the distance-1 walk skips the keys that share the first character (the
-    /// distance-2 walk finds them, at their exact distance), so the long walk runs once.
+    /// Distance 1 searches every key. With distance 2, a key whose first character differs
+    /// from the query's is found only within one edit: two edits at the start would reach
+    /// nearly every key, and a typo rarely changes a name's first letter.
     pub fn fuzzy(&self, key: &str, max_distance: u8, limit: usize) -> Vec<FuzzyHit> {
-        let mut hits: Vec<(u8, String, u64)> = Vec::new();
         if key.len() > MAX_FUZZY_KEY_BYTES {
             return Vec::new();
         }
-        let mut buf = [0u8; 4];
-        let first: &[u8] = match key.chars().next() {
-            Some(c) if max_distance >= 2 => c.encode_utf8(&mut buf).as_bytes(),
-            _ => &[],
-        };
-        let one = automaton_builder(1).build_dfa(key);
-        let other_first = FirstCharDfa {
-            first,
-            same: false,
-            dfa: &one,
-        };
-        self.collect(&other_first, |state| one.distance(state.1), &mut hits);
-        if !first.is_empty() {
-            let two = automaton_builder(2).build_dfa(key);
-            let same_first = FirstCharDfa {
-                first,
-                same: true,
-                dfa: &two,
-            };
-            self.collect(&same_first, |state| two.distance(state.1), &mut hits);
-        }
+        let mut hits = near::near_keys(self.map.as_fst(), key, max_distance);
         hits.sort();
-        hits.dedup_by(|a, b| a.1 == b.1);
         hits.truncate(limit);
         hits.into_iter()
             .map(|(distance, key, offset)| FuzzyHit {
-                key,
+                key: String::from_utf8_lossy(&key).into_owned(),
                 distance,
                 postings: self.postings_at(offset),
             })
             .collect()
-    }
-
-    fn collect<A: Automaton>(
-        &self,
-        automaton: &A,
-        distance: impl Fn(&A::State) -> Distance,
-        hits: &mut Vec<(u8, String, u64)>,
-    ) where
-        A::State: Clone,
-    {
-        let mut stream = self.map.search_with_state(automaton).into_stream();
-        while let Some((k, offset, state)) = stream.next() {
-            if let Distance::Exact(d) = distance(&state) {
-                hits.push((d, String::from_utf8_lossy(k).into_owned(), offset));
-            }
-        }
     }
 
     /// The longest key that is a prefix of `text`: its length in bytes and its first posting.
@@ -466,61 +409,6 @@ fn check_fst_layout(bytes: &[u8]) -> Result<(), FileProblem> {
     Ok(())
 }
 
-/// A Levenshtein DFA restricted to keys that start with the query's first character
-/// (`same`), or to keys that do not (every key when `first` is empty).
-struct FirstCharDfa<'a> {
-    first: &'a [u8],
-    same: bool,
-    dfa: &'a levenshtein_automata::DFA,
-}
-
-/// The key's position while it agrees with `first`; `DIFFERS` once a byte differed.
-const DIFFERS: usize = usize::MAX;
-
-impl FirstCharDfa<'_> {
-    /// Whether a key in this state may still have (or, with `same`, has) the wanted first
-    /// character.
-    fn wanted(&self, at: usize) -> bool {
-        let agrees = at != DIFFERS && at >= self.first.len();
-        if self.same {
-            at != DIFFERS
-        } else {
-            self.first.is_empty() || !agrees
-        }
-    }
-}
-
-impl Automaton for FirstCharDfa<'_> {
-    type State = (usize, u32);
-
-    fn start(&self) -> Self::State {
-        (0, Automaton::start(self.dfa))
-    }
-
-    fn is_match(&self, state: &Self::State) -> bool {
-        let settled = if self.same {
-            state.0 != DIFFERS && state.0 >= self.first.len()
-        } else {
-            self.first.is_empty() || state.0 == DIFFERS
-        };
-        settled && self.dfa.is_match(&state.1)
-    }
-
-    fn can_match(&self, state: &Self::State) -> bool {
-        self.wanted(state.0) && self.dfa.can_match(&state.1)
-    }
-
-    fn accept(&self, state: &Self::State, byte: u8) -> Self::State {
-        let next = self.dfa.accept(&state.1, byte);
-        let at = match state.0 {
-            DIFFERS => DIFFERS,
-            at if at < self.first.len() && self.first[at] != byte => DIFFERS,
-            at if at < self.first.len() => at + 1,
-            at => at,
-        };
-        (at, next)
-    }
-}
-
+mod near;
 #[cfg(test)]
 mod tests;

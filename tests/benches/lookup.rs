@@ -147,7 +147,6 @@ fn main() {
         );
         let lexicon =
             Lexicon::open(&dir.join("labels.fst"), &dir.join("labels.postings")).expect("open");
-        Lexicon::warm_up();
         let step = mesh.len() / 3000;
         let queries: Vec<String> = mesh
             .iter()
