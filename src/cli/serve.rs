@@ -150,7 +150,14 @@ pub fn run(options: ServeOptions) -> anyhow::Result<ExitCode> {
     }
     let resolver = Arc::new(open_or_build(&options.index.path, &options.sources)?);
     let index = Arc::new(LiveIndex::watching(&options.index.path, resolver));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // Over stdio one client sends one request at a time: its framing, rmcp and the replies
+    // run on one thread, so a call wakes no other worker (index work still runs on the
+    // blocking pool). HTTP serves many clients on every core.
+    let mut builder = match options.http {
+        None => tokio::runtime::Builder::new_current_thread(),
+        Some(_) => tokio::runtime::Builder::new_multi_thread(),
+    };
+    let runtime = builder
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;

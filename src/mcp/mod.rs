@@ -21,6 +21,7 @@ mod resources;
 mod router;
 mod session;
 mod stdio;
+mod stdio_threads;
 pub mod wire;
 
 pub use client_places::MAX_CALLS_PER_CLIENT;
@@ -542,7 +543,10 @@ impl ServerHandler for OntoServer {
 /// reply.
 pub async fn serve_stdio(index: Arc<LiveIndex>) -> Result<(), std::io::Error> {
     use rmcp::ServiceExt;
-    let (transport, framing) = stdio::framed(tokio::io::stdin(), tokio::io::stdout());
+    let (transport, framing) = stdio::framed(
+        stdio_threads::stdin()?,
+        stdio_threads::ThreadStdout::spawn()?,
+    );
     match OntoServer::live(index).serve(transport).await {
         Ok(running) => {
             running.waiting().await.map_err(std::io::Error::other)?;

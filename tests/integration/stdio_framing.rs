@@ -140,6 +140,47 @@ fn a_request_followed_by_end_of_input_is_answered_before_the_server_exits() {
     }
 }
 
+/// Stdin that is a file, not a pipe (`serve < requests.jsonl`), is read too: every request
+/// in it is answered, and the server exits at its end.
+#[test]
+fn requests_from_a_file_on_stdin_are_all_answered() {
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("requests.jsonl");
+    let requests: String = ["breast cancer", "HP:0000118", "Abnormality of body height"]
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"tools/call\",\"params\":{{\"name\":\"find_concepts\",\"arguments\":{{\"text\":\"{text}\"}},{meta}}}}}\n",
+                i + 1
+            )
+        })
+        .collect();
+    std::fs::write(&path, requests).expect("write requests");
+    let out = Command::new(env!("CARGO_BIN_EXE_ontoresolve"))
+        .args(["serve", "--index"])
+        .arg(default_index_dir())
+        .stdin(std::fs::File::open(&path).expect("open requests"))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run the server");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Calls run side by side, so their answers may come in any order.
+    let mut ids: Vec<i64> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("a JSON-RPC reply"))
+        .inspect(|reply| assert!(reply["result"].is_object(), "{reply}"))
+        .filter_map(|reply| reply["id"].as_i64())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [1, 2, 3]);
+}
+
 /// A 10 MB identifier or name, in each tool that takes one and in a mistyped argument, gets an
 /// answer under 2 KB: the input is echoed as its start and its length, never whole.
 #[test]
