@@ -128,6 +128,12 @@ impl<T: DeserializeOwned> Table<T> {
     /// The record with this id; an error naming the data file when the id is out of range or
     /// the record is damaged, for callers that got the id from the index itself.
     pub fn get_checked(&self, id: u32) -> Result<T, FileError> {
+        self.get_part(id)
+    }
+
+    /// Part of the record with this id, as a type that reads only some of its fields (the
+    /// rest is parsed past, never built), with the errors of [`Table::get_checked`].
+    pub fn get_part<P: DeserializeOwned>(&self, id: u32) -> Result<P, FileError> {
         let damaged =
             |what: &'static str| FileError::new(&self.data_path, FileProblem::Record { id, what });
         let start = self.offset(id).ok_or_else(|| damaged("is out of range"))?;

@@ -428,3 +428,22 @@ impl Concept {
         self.replacements.iter().filter(move |r| r.kind == kind)
     }
 }
+
+/// A concept record's labels alone: what a name search reads of every concept a name's
+/// postings point at (the rest of the record is parsed past, never built).
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct ConceptLabels {
+    #[serde(default)]
+    pub labels: Vec<Label>,
+}
+
+/// A concept record's identifiers and cross-references alone: what a name search reads to
+/// join candidates that are one entity, and to follow mappings from a CURIE.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct ConceptIdentity {
+    pub iri: String,
+    #[serde(default)]
+    pub curie: Option<String>,
+    #[serde(default)]
+    pub xrefs: Vec<Xref>,
+}

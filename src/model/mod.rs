@@ -9,8 +9,8 @@ mod prefix;
 mod release;
 
 pub use concept::{
-    Concept, ConceptKind, ConceptStatus, Definition, Label, LabelKind, Link, LinkKind, Provenance,
-    Replacement, ReplacementKind, SourceIdx, Xref, XrefKind,
+    Concept, ConceptIdentity, ConceptKind, ConceptLabels, ConceptStatus, Definition, Label,
+    LabelKind, Link, LinkKind, Provenance, Replacement, ReplacementKind, SourceIdx, Xref, XrefKind,
 };
 pub use counts::SourceCounts;
 pub use mapping::{

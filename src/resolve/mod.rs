@@ -280,6 +280,15 @@ impl Resolver {
         Ok(self.files.table.get_checked(id.0)?)
     }
 
+    /// A concept's identifiers and cross-references alone (cheaper than the whole record), for
+    /// ids the index itself gave; damage is an error, as for [`Resolver::concept_checked`].
+    pub fn identity_checked(
+        &self,
+        id: ConceptId,
+    ) -> Result<crate::model::ConceptIdentity, ResolveError> {
+        Ok(self.files.table.get_part(id.0)?)
+    }
+
     /// The source a concept belongs to.
     pub fn source_of(&self, concept: &Concept) -> Option<&SourceRecord> {
         self.files.manifest.sources.get(concept.source.slot())
@@ -331,7 +340,7 @@ impl Resolver {
     ) -> Result<Vec<LabelMatch>, FileError> {
         let mut out = Vec::with_capacity(postings.len());
         for p in postings {
-            let concept = self.files.table.get_checked(p.concept)?;
+            let concept: crate::model::ConceptLabels = self.files.table.get_part(p.concept)?;
             if let Some(label) = concept.labels.get(usize::from(p.detail)) {
                 out.push(LabelMatch {
                     concept: ConceptId(p.concept),

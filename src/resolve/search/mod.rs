@@ -14,7 +14,7 @@ pub use via::ViaMapping;
 
 use super::{ConceptId, ResolveError, Resolver};
 use crate::index::names::NameStep;
-use crate::model::{Concept, SourceIdx, XrefKind};
+use crate::model::{ConceptIdentity, SourceIdx, XrefKind};
 
 /// How many full-text hits are ranked when the name stages found nothing (adapters list at
 /// most 100; the rest are counted).
@@ -528,9 +528,9 @@ impl Resolver {
                 join(&mut group, i, j);
             }
         }
-        let concepts: Vec<Concept> = ids
+        let concepts: Vec<ConceptIdentity> = ids
             .iter()
-            .map(|&id| self.concept_checked(id))
+            .map(|&id| self.identity_checked(id))
             .collect::<Result<_, _>>()?;
         for (i, a) in concepts.iter().enumerate() {
             for (j, b) in concepts.iter().enumerate().skip(i + 1) {
@@ -602,7 +602,7 @@ fn is_abbreviation(text: &str) -> bool {
 
 /// Whether `a` states that it is the same entity as `b` (an exact-match cross-reference to
 /// `b`'s identifier).
-fn same_entity(a: &Concept, b: &Concept) -> bool {
+fn same_entity(a: &ConceptIdentity, b: &ConceptIdentity) -> bool {
     a.xrefs.iter().any(|x| {
         x.kind == XrefKind::ExactMatch
             && (x.target == b.iri

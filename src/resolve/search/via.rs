@@ -91,7 +91,7 @@ impl Resolver {
         &self,
         concept: ConceptId,
     ) -> Result<Vec<(ConceptId, Vec<Evidence>)>, ResolveError> {
-        let Some(curie) = self.concept_checked(concept)?.curie else {
+        let Some(curie) = self.identity_checked(concept)?.curie else {
             return Ok(Vec::new());
         };
         // The hop table holds only chainable edges (exact among them) and negatives, so a hub
