@@ -447,3 +447,38 @@ pub struct ConceptIdentity {
     #[serde(default)]
     pub xrefs: Vec<Xref>,
 }
+
+/// What a listing shows of a concept (identifiers, source, labels, status, kind), read
+/// without its definitions, links and cross-references.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct ConceptHead {
+    pub iri: String,
+    #[serde(default)]
+    pub curie: Option<String>,
+    pub source: SourceIdx,
+    #[serde(default)]
+    pub labels: Vec<Label>,
+    #[serde(default)]
+    pub obsolete: bool,
+    #[serde(default)]
+    pub kind: ConceptKind,
+    #[serde(default)]
+    pub withdrawn: bool,
+}
+
+impl ConceptHead {
+    /// A concept with the head's fields and nothing else: for what reads only those (a
+    /// summary), never for what reads links, replacements or cross-references.
+    pub fn into_partial_concept(self) -> Concept {
+        Concept {
+            iri: self.iri,
+            curie: self.curie,
+            source: self.source,
+            labels: self.labels,
+            obsolete: self.obsolete,
+            kind: self.kind,
+            withdrawn: self.withdrawn,
+            ..Concept::default()
+        }
+    }
+}

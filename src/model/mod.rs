@@ -9,8 +9,9 @@ mod prefix;
 mod release;
 
 pub use concept::{
-    Concept, ConceptIdentity, ConceptKind, ConceptLabels, ConceptStatus, Definition, Label,
-    LabelKind, Link, LinkKind, Provenance, Replacement, ReplacementKind, SourceIdx, Xref, XrefKind,
+    Concept, ConceptHead, ConceptIdentity, ConceptKind, ConceptLabels, ConceptStatus, Definition,
+    Label, LabelKind, Link, LinkKind, Provenance, Replacement, ReplacementKind, SourceIdx, Xref,
+    XrefKind,
 };
 pub use counts::SourceCounts;
 pub use mapping::{

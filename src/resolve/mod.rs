@@ -280,6 +280,16 @@ impl Resolver {
         Ok(self.files.table.get_checked(id.0)?)
     }
 
+    /// What a listing shows of a concept, or `None`; damage is reported as for
+    /// [`Resolver::concept`].
+    pub fn head(&self, id: ConceptId) -> Option<crate::model::ConceptHead> {
+        self.files
+            .table
+            .get_part(id.0)
+            .inspect_err(|e| damage::report(e))
+            .ok()
+    }
+
     /// A concept's identifiers and cross-references alone (cheaper than the whole record), for
     /// ids the index itself gave; damage is an error, as for [`Resolver::concept_checked`].
     pub fn identity_checked(

@@ -162,7 +162,7 @@ fn find_releases(
     // every release searched when none is listed; in catalogue order.
     let used: std::collections::BTreeSet<usize> = page
         .iter()
-        .filter_map(|c| r.concept(c.concept))
+        .filter_map(|c| r.head(c.concept))
         .map(|c| c.source.slot())
         .collect();
     let mut out: Vec<SourceRelease> = r
@@ -428,7 +428,14 @@ pub(super) fn hidden_summary(r: &Resolver, hidden: &[ConceptId]) -> String {
 
 /// A core candidate in wire form, with the concept's IRI (for the answer's SPARQL).
 pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, String)> {
-    let concept = r.concept(c.concept)?;
+    // A live concept is shown from its head alone; an obsolete one's replacements need the
+    // whole record.
+    let head = r.head(c.concept)?;
+    let concept = if head.obsolete {
+        r.concept(c.concept)?
+    } else {
+        head.into_partial_concept()
+    };
     let summary = summary(r, &concept);
     // The matched text is said only when it is not the label shown.
     let matched_text = c.text.clone().filter(|t| summary.label.as_ref() != Some(t));
@@ -486,7 +493,7 @@ fn via(r: &Resolver, v: &ViaMapping) -> Via {
 
 /// A concept's IRI as mapping statements name it: its CURIE through the registry.
 fn mapping_iri(r: &Resolver, id: ConceptId) -> Option<String> {
-    let concept = r.concept(id)?;
+    let concept = r.head(id)?;
     let curie = concept.curie?;
     let iri = r.registry().normalize(&curie).identified()?.iri.clone()?;
     sparql::is_safe_iri(&iri).then_some(iri)
