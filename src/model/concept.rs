@@ -333,6 +333,15 @@ pub enum ConceptStatus {
 }
 
 impl ConceptStatus {
+    /// A concept's status from its flags: withdrawn implies obsolete.
+    pub fn of(obsolete: bool, withdrawn: bool) -> Self {
+        match (obsolete, withdrawn) {
+            (_, true) => ConceptStatus::Withdrawn,
+            (true, false) => ConceptStatus::Obsolete,
+            (false, false) => ConceptStatus::Current,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ConceptStatus::Current => "current",
@@ -340,6 +349,16 @@ impl ConceptStatus {
             ConceptStatus::Withdrawn => "withdrawn",
         }
     }
+}
+
+/// The name to show among `labels`: the first rdfs:label or skos:prefLabel, English or
+/// untagged first.
+fn preferred_label(labels: &[Label]) -> Option<&Label> {
+    let primary = || labels.iter().filter(|l| l.kind.is_primary());
+    primary()
+        .find(|l| matches!(l.lang.as_deref(), None | Some("en")))
+        .or_else(|| primary().next())
+        .or_else(|| labels.first())
 }
 
 /// One concept as asserted by one source release.
@@ -388,19 +407,11 @@ pub struct Concept {
 impl Concept {
     /// The name to show: the first rdfs:label or skos:prefLabel, English or untagged first.
     pub fn preferred_label(&self) -> Option<&Label> {
-        let primary = || self.labels.iter().filter(|l| l.kind.is_primary());
-        primary()
-            .find(|l| matches!(l.lang.as_deref(), None | Some("en")))
-            .or_else(|| primary().next())
-            .or_else(|| self.labels.first())
+        preferred_label(&self.labels)
     }
 
     pub fn status(&self) -> ConceptStatus {
-        match (self.obsolete, self.withdrawn) {
-            (_, true) => ConceptStatus::Withdrawn,
-            (true, false) => ConceptStatus::Obsolete,
-            (false, false) => ConceptStatus::Current,
-        }
+        ConceptStatus::of(self.obsolete, self.withdrawn)
     }
 
     /// Moves the concept to another source index (a later build numbers sources anew): the
@@ -466,19 +477,45 @@ pub struct ConceptHead {
     pub withdrawn: bool,
 }
 
-impl ConceptHead {
-    /// A concept with the head's fields and nothing else: for what reads only those (a
-    /// summary), never for what reads links, replacements or cross-references.
-    pub fn into_partial_concept(self) -> Concept {
-        Concept {
-            iri: self.iri,
-            curie: self.curie,
-            source: self.source,
-            labels: self.labels,
-            obsolete: self.obsolete,
-            kind: self.kind,
-            withdrawn: self.withdrawn,
-            ..Concept::default()
+/// What a listing shows of a concept, borrowed from a whole record or from its head.
+#[derive(Clone, Copy, Debug)]
+pub struct Shown<'a> {
+    pub iri: &'a str,
+    pub curie: Option<&'a str>,
+    pub source: SourceIdx,
+    pub labels: &'a [Label],
+    pub status: ConceptStatus,
+    pub kind: ConceptKind,
+}
+
+impl Shown<'_> {
+    pub fn preferred_label(&self) -> Option<&Label> {
+        preferred_label(self.labels)
+    }
+}
+
+impl<'a> From<&'a Concept> for Shown<'a> {
+    fn from(c: &'a Concept) -> Self {
+        Shown {
+            iri: &c.iri,
+            curie: c.curie.as_deref(),
+            source: c.source,
+            labels: &c.labels,
+            status: c.status(),
+            kind: c.kind,
+        }
+    }
+}
+
+impl<'a> From<&'a ConceptHead> for Shown<'a> {
+    fn from(c: &'a ConceptHead) -> Self {
+        Shown {
+            iri: &c.iri,
+            curie: c.curie.as_deref(),
+            source: c.source,
+            labels: &c.labels,
+            status: ConceptStatus::of(c.obsolete, c.withdrawn),
+            kind: c.kind,
         }
     }
 }

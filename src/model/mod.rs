@@ -10,8 +10,8 @@ mod release;
 
 pub use concept::{
     Concept, ConceptHead, ConceptIdentity, ConceptKind, ConceptLabels, ConceptStatus, Definition,
-    Label, LabelKind, Link, LinkKind, Provenance, Replacement, ReplacementKind, SourceIdx, Xref,
-    XrefKind,
+    Label, LabelKind, Link, LinkKind, Provenance, Replacement, ReplacementKind, Shown, SourceIdx,
+    Xref, XrefKind,
 };
 pub use counts::SourceCounts;
 pub use mapping::{

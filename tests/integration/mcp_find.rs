@@ -57,6 +57,18 @@ async fn find_concepts_ranks_exact_first_and_falls_back_to_near_spellings() {
                 .is_some_and(|n| n >= 1),
             "{v}"
         );
+        // Listed on request, an obsolete concept says what replaces it.
+        let r = call(
+            client,
+            "find_concepts",
+            json!({ "text": "obsolete Clitoromegaly", "include_obsolete": true }),
+        )
+        .await;
+        let v = structured(&r);
+        let first = &v["result"]["candidates"][0];
+        assert_eq!(first["concept"]["curie"], "HP:0000057", "{v}");
+        assert_eq!(first["concept"]["status"], "obsolete", "{v}");
+        assert_eq!(first["replaced_by"], json!(["HP:0008665"]), "{v}");
 
         let r = call(
             client,

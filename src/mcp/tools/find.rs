@@ -428,28 +428,24 @@ pub(super) fn hidden_summary(r: &Resolver, hidden: &[ConceptId]) -> String {
 
 /// A core candidate in wire form, with the concept's IRI (for the answer's SPARQL).
 pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, String)> {
-    // A live concept is shown from its head alone; an obsolete one's replacements need the
-    // whole record.
+    // A concept is shown from its head; only an obsolete one's replacements need the whole
+    // record.
     let head = r.head(c.concept)?;
-    let concept = if head.obsolete {
-        r.concept(c.concept)?
+    let replaced_by = if head.obsolete {
+        r.live_replacements(&r.concept(c.concept)?)
+            .into_iter()
+            .map(|(_, live)| live.curie.unwrap_or(live.iri))
+            .collect()
     } else {
-        head.into_partial_concept()
+        Vec::new()
     };
-    let summary = summary(r, &concept);
+    let summary = summary(r, &head);
     // The matched text is said only when it is not the label shown.
     let matched_text = c.text.clone().filter(|t| summary.label.as_ref() != Some(t));
     let candidate = Candidate {
         match_kind: Tag::of(&c.kind),
         case_exact: c.case_exact,
-        replaced_by: if concept.obsolete {
-            r.live_replacements(&concept)
-                .into_iter()
-                .map(|(_, live)| live.curie.unwrap_or(live.iri))
-                .collect()
-        } else {
-            Vec::new()
-        },
+        replaced_by,
         distance: c.distance,
         matched_lang: c.lang.clone().filter(|_| matched_text.is_some()),
         matched_text,
@@ -458,7 +454,7 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, S
         basis: (c.score != c.kind.weight() || c.relevance.is_some()).then(|| c.basis()),
         concept: summary,
     };
-    Some((candidate, concept.iri))
+    Some((candidate, head.iri))
 }
 
 /// The mapping behind a via_mapping candidate, in wire form.

@@ -236,14 +236,16 @@ pub(super) fn release_of(r: &Resolver, source: &str) -> SourceRelease {
     }
 }
 
-pub fn summary(r: &Resolver, c: &Concept) -> ConceptSummary {
-    let source = r.source_of(c);
+/// A concept as a listing shows it, from its whole record or its head.
+pub fn summary<'a>(r: &Resolver, c: impl Into<crate::model::Shown<'a>>) -> ConceptSummary {
+    let c = c.into();
+    let source = r.manifest().sources.get(c.source.slot());
     ConceptSummary {
-        iri: unexpanded_iri(r, c.curie.as_deref(), &c.iri),
-        curie: c.curie.clone(),
+        iri: unexpanded_iri(r, c.curie, c.iri),
+        curie: c.curie.map(str::to_string),
         label: c.preferred_label().map(|l| l.text.clone()),
         source: source.map(|s| s.id.clone()).unwrap_or_default(),
-        status: Tag::of(&c.status()),
+        status: Tag::of(&c.status),
         kind: Tag::of(&c.kind),
     }
 }
