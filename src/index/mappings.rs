@@ -4,7 +4,9 @@
 //! Writer: each statement becomes two entries (the subject's side and the object's, marked
 //! inverted), sorted in bounded runs and merged, then grouped into one `MappingNode` per
 //! identifier (a record table) with an FST from the identifier to its record. Statements of
-//! the same mapping from several sets become one edge with several pieces of evidence.
+//! the same mapping from several sets become one edge with several pieces of evidence. A hub
+//! (NCBITaxon's `GC_ID:1` is named by a million xrefs) is written a page of edges at a time,
+//! as records in a row, so the writer's memory does not grow with a node's edges.
 //!
 //! Two small tables share the record ids, so that chaining and cardinality never decode a hub
 //! (a MeSH heading with thousands of supplementary records): `hops` holds only the edges a
@@ -129,26 +131,20 @@ impl MappingIndexWriter {
             statements: self.statements,
             ..MappingIndexCounts::default()
         };
-        let mut node: Option<MappingNode> = None;
+        let mut node: Option<NodePages> = None;
         while let Some((entry, _)) = merge.next_entry()? {
             let (id, edge, evidence) = parse_entry(&entry)?;
-            if node.as_ref().is_some_and(|n| n.curie != id) {
-                flush(node.take(), &mut tables, &mut keys, &mut counts, predicted)?;
+            if node.as_ref().is_some_and(|n| n.curie != id)
+                && let Some(done) = node.take()
+            {
+                done.finish(&mut tables, &mut keys, &mut counts)?;
             }
-            let current = node.get_or_insert_with(|| MappingNode {
-                curie: id.to_string(),
-                edges: Vec::new(),
-            });
-            match current.edges.last_mut() {
-                Some(last) if same_mapping(last, &edge) => last.evidence.push(evidence),
-                _ => {
-                    let mut edge = edge;
-                    edge.evidence.push(evidence);
-                    current.edges.push(edge);
-                }
-            }
+            let current = node.get_or_insert_with(|| NodePages::new(id, predicted));
+            current.add(edge, evidence, &mut tables, &mut counts)?;
         }
-        flush(node.take(), &mut tables, &mut keys, &mut counts, predicted)?;
+        if let Some(done) = node.take() {
+            done.finish(&mut tables, &mut keys, &mut counts)?;
+        }
         tables.nodes.finish()?;
         tables.hops.finish()?;
         tables.fan_out.finish()?;
@@ -177,84 +173,152 @@ fn prefix_of(curie: &str) -> &str {
     curie.split_once(':').map_or(curie, |(p, _)| p)
 }
 
-/// The edges a chain may take from `node`, and its negative statements.
-fn hop_edges(node: &MappingNode) -> MappingNode {
-    let own = prefix_of(&node.curie);
-    MappingNode {
-        curie: node.curie.clone(),
-        edges: node
-            .edges
-            .iter()
-            .filter(|e| e.other != NO_TERM_FOUND && prefix_of(&e.other) != own)
-            .filter(|e| e.negated || e.predicate.may_chain())
-            .cloned()
-            .collect(),
-    }
+/// The edges a chain may take from an identifier: chaining predicates into another prefix, and
+/// the negative statements that block them.
+fn is_hop(own_prefix: &str, edge: &MappingEdge) -> bool {
+    edge.other != NO_TERM_FOUND
+        && prefix_of(&edge.other) != own_prefix
+        && (edge.negated || edge.predicate.may_chain())
 }
 
-/// Distinct exact (or equivalent) targets per prefix, from statements that are not
-/// predictions.
-fn fan_out(node: &MappingNode, predicted: &[u16]) -> FanOut {
-    let mut per_prefix: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
-        Default::default();
-    let stated = |e: &crate::model::Evidence| {
-        e.origin != crate::model::EvidenceOrigin::MappingSet || !predicted.contains(&e.set)
-    };
-    for edge in node.edges.iter().filter(|e| {
-        !e.negated
-            && e.other != NO_TERM_FOUND
-            && e.predicate.generalized() == MappingPredicate::ExactMatch
-            && e.evidence.iter().any(stated)
-    }) {
-        per_prefix
-            .entry(prefix_of(&edge.other))
-            .or_default()
-            .insert(&edge.other);
-    }
-    per_prefix
-        .into_iter()
-        .map(|(prefix, others)| (prefix.to_string(), others.len() as u32))
-        .collect()
+/// Edges a node record holds at most: a hub's further edges go to further records.
+const PAGE_EDGES: usize = 16_384;
+
+/// One identifier's edges as they arrive from the merge (grouped by identifier, then by the
+/// other identifier), written a page of records at a time.
+struct NodePages<'p> {
+    curie: String,
+    /// The edge whose evidence is still arriving.
+    edge: Option<MappingEdge>,
+    page: Vec<MappingEdge>,
+    earlier_pages: u32,
+    /// Distinct exact targets per prefix, and the last one counted (edges to one identifier
+    /// arrive together).
+    fan_out: std::collections::BTreeMap<String, u32>,
+    last_counted: Option<String>,
+    predicted: &'p [u16],
 }
 
-fn flush(
-    node: Option<MappingNode>,
-    tables: &mut Tables,
-    keys: &mut LexiconWriter,
-    counts: &mut MappingIndexCounts,
-    predicted: &[u16],
-) -> io::Result<()> {
-    let Some(mut node) = node else {
-        return Ok(());
-    };
-    // Evidence in set order, then line; a statement repeated in one file counts once.
-    for edge in &mut node.edges {
+impl<'p> NodePages<'p> {
+    fn new(curie: &str, predicted: &'p [u16]) -> NodePages<'p> {
+        NodePages {
+            curie: curie.to_string(),
+            edge: None,
+            page: Vec::new(),
+            earlier_pages: 0,
+            fan_out: Default::default(),
+            last_counted: None,
+            predicted,
+        }
+    }
+
+    /// One statement's side: more evidence for the current edge, or a new edge.
+    fn add(
+        &mut self,
+        edge: MappingEdge,
+        evidence: Evidence,
+        tables: &mut Tables,
+        counts: &mut MappingIndexCounts,
+    ) -> io::Result<()> {
+        if let Some(current) = &mut self.edge
+            && same_mapping(current, &edge)
+        {
+            current.evidence.push(evidence);
+            return Ok(());
+        }
+        let mut edge = edge;
+        edge.evidence.push(evidence);
+        if let Some(done) = self.edge.replace(edge) {
+            self.complete(done, counts);
+            if self.page.len() >= PAGE_EDGES {
+                self.write_page(tables, Vec::new())?;
+                self.earlier_pages += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// An edge whose evidence is all in: sorted, counted and put on the page.
+    fn complete(&mut self, mut edge: MappingEdge, counts: &mut MappingIndexCounts) {
+        // Evidence in set order, then line; a statement repeated in one file counts once.
         edge.evidence.sort_by(|a, b| {
             (a.origin, a.set, a.line)
                 .cmp(&(b.origin, b.set, b.line))
                 .then_with(|| a.cmp(b))
         });
         edge.evidence.dedup();
+        // Each mapping is counted once, from its subject's side.
+        if !edge.inverted || edge.other == NO_TERM_FOUND {
+            counts.mappings += 1;
+        }
+        if self.counts_in_fan_out(&edge) && self.last_counted.as_ref() != Some(&edge.other) {
+            *self
+                .fan_out
+                .entry(prefix_of(&edge.other).to_string())
+                .or_default() += 1;
+            self.last_counted = Some(edge.other.clone());
+        }
+        self.page.push(edge);
     }
-    // Each mapping is counted once, from its subject's side.
-    counts.mappings += node.edges.iter().filter(|e| !e.inverted).count() as u64;
-    counts.mappings += node
-        .edges
-        .iter()
-        .filter(|e| e.inverted && e.other == NO_TERM_FOUND)
-        .count() as u64;
-    counts.identifiers += 1;
-    let id = tables.nodes.push(&node)?;
-    tables.hops.push(&hop_edges(&node))?;
-    tables.fan_out.push(&fan_out(&node, predicted))?;
-    keys.add(
-        node.curie,
-        Posting {
-            concept: id,
-            detail: 0,
-        },
-    );
-    Ok(())
+
+    /// A positive exact (or equivalent) statement that is not only a prediction.
+    fn counts_in_fan_out(&self, edge: &MappingEdge) -> bool {
+        let stated = |e: &Evidence| {
+            e.origin != crate::model::EvidenceOrigin::MappingSet || !self.predicted.contains(&e.set)
+        };
+        !edge.negated
+            && edge.other != NO_TERM_FOUND
+            && edge.predicate.generalized() == MappingPredicate::ExactMatch
+            && edge.evidence.iter().any(stated)
+    }
+
+    /// Writes the page as one record in each table (the fan-out only with the last page);
+    /// returns the record id.
+    fn write_page(&mut self, tables: &mut Tables, fan_out: FanOut) -> io::Result<u32> {
+        let own = prefix_of(&self.curie);
+        let hops = MappingNode {
+            curie: self.curie.clone(),
+            edges: self
+                .page
+                .iter()
+                .filter(|e| is_hop(own, e))
+                .cloned()
+                .collect(),
+            earlier_pages: self.earlier_pages,
+        };
+        let node = MappingNode {
+            curie: self.curie.clone(),
+            edges: std::mem::take(&mut self.page),
+            earlier_pages: self.earlier_pages,
+        };
+        let id = tables.nodes.push(&node)?;
+        tables.hops.push(&hops)?;
+        tables.fan_out.push(&fan_out)?;
+        Ok(id)
+    }
+
+    /// Writes the last page, with the fan-out, and keys the identifier to it.
+    fn finish(
+        mut self,
+        tables: &mut Tables,
+        keys: &mut LexiconWriter,
+        counts: &mut MappingIndexCounts,
+    ) -> io::Result<()> {
+        if let Some(done) = self.edge.take() {
+            self.complete(done, counts);
+        }
+        counts.identifiers += 1;
+        let fan_out = std::mem::take(&mut self.fan_out).into_iter().collect();
+        let id = self.write_page(tables, fan_out)?;
+        keys.add(
+            std::mem::take(&mut self.curie),
+            Posting {
+                concept: id,
+                detail: 0,
+            },
+        );
+        Ok(())
+    }
 }
 
 fn parse_entry(entry: &str) -> io::Result<(&str, MappingEdge, Evidence)> {
@@ -317,7 +381,7 @@ impl MappingIndex {
         let Some(posting) = self.keys.get_first(curie) else {
             return Ok(None);
         };
-        Ok(Some(self.hops.get_checked(posting.concept)?))
+        Ok(Some(read_pages(&self.hops, posting.concept, curie)?))
     }
 
     /// How many distinct identifiers `curie` maps to, per prefix.
@@ -334,7 +398,7 @@ impl MappingIndex {
         let Some(posting) = self.keys.get_first(curie) else {
             return Ok(None);
         };
-        Ok(Some(self.table.get_checked(posting.concept)?))
+        Ok(Some(read_pages(&self.table, posting.concept, curie)?))
     }
 
     /// Identifiers with mappings that start with `prefix`, for completion.
@@ -345,14 +409,33 @@ impl MappingIndex {
             .map(|(key, _)| key)
             .collect()
     }
+}
 
-    pub fn len(&self) -> u32 {
-        self.table.len()
+/// A node's record at `last` with the records of its earlier pages, edges in written order.
+fn read_pages(
+    table: &Table<MappingNode>,
+    last: u32,
+    curie: &str,
+) -> Result<MappingNode, FileError> {
+    let mut node = table.get_checked(last)?;
+    if node.earlier_pages == 0 {
+        return Ok(node);
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
+    let first = last
+        .checked_sub(node.earlier_pages)
+        .ok_or_else(|| table.damaged(last, "counts more earlier pages than records before it"))?;
+    let mut edges = Vec::new();
+    for id in first..last {
+        let page = table.get_checked(id)?;
+        if page.curie != curie || page.earlier_pages != id - first {
+            return Err(table.damaged(id, "is not the earlier page its identifier's record names"));
+        }
+        edges.extend(page.edges);
     }
+    edges.append(&mut node.edges);
+    node.edges = edges;
+    node.earlier_pages = 0;
+    Ok(node)
 }
 
 #[cfg(test)]
@@ -422,5 +505,72 @@ mod tests {
         let hops = index.hops("MESH:C000089").expect("read").expect("node");
         assert_eq!(hops.edges.len(), 1, "the NoTermFound row is no hop");
         assert!(index.node(NO_TERM_FOUND).expect("read").is_none());
+    }
+
+    #[test]
+    fn a_hub_named_by_more_edges_than_a_page_reads_back_whole_with_its_fan_out_and_hops() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut writer = MappingIndexWriter::spilling(dir.path());
+        let (xref, exact) = (MappingPredicate::DbXref, MappingPredicate::ExactMatch);
+        let mut add = |subject: &str, predicate: &MappingPredicate, set: u16| {
+            assert!(writer.add(&Statement {
+                subject,
+                predicate,
+                object: "GC_ID:1",
+                negated: false,
+                evidence: &evidence(set),
+            }));
+        };
+        let xrefs = 2 * PAGE_EDGES + 100;
+        for i in 0..xrefs {
+            add(&format!("SYNTAX:{i}"), &xref, 0);
+        }
+        let exacts = PAGE_EDGES + 7;
+        for i in 0..exacts {
+            add(&format!("X:{i}"), &exact, 0);
+        }
+        add("X:5", &exact, 1);
+        add("X:7", &xref, 0);
+        let files = crate::index::BuildLayout::new(dir.path()).mappings();
+        let counts = writer.finish(&files, &[]).expect("finish");
+        assert_eq!(counts.identifiers as usize, 1 + xrefs + exacts);
+        assert_eq!(counts.mappings as usize, xrefs + exacts + 1);
+        let index = MappingIndex::open(&files).expect("open");
+        let hub_edges = xrefs + exacts + 1;
+        assert_eq!(
+            index.table.len() as usize,
+            counts.identifiers as usize - 1 + hub_edges.div_ceil(PAGE_EDGES),
+            "the hub spans a record per page"
+        );
+        let hub = index.node("GC_ID:1").expect("read").expect("node");
+        assert_eq!(hub.earlier_pages, 0, "pages are joined on reading");
+        assert_eq!(hub.edges.len(), hub_edges);
+        assert!(hub.edges.iter().all(|e| e.inverted));
+        let others: Vec<&str> = hub.edges.iter().map(|e| e.other.as_str()).collect();
+        assert!(others.is_sorted(), "edges in identifier order across pages");
+        let x5 = hub.edges.iter().find(|e| e.other == "X:5").expect("X:5");
+        assert_eq!(x5.evidence.len(), 2, "two sets' evidence on one edge");
+        assert_eq!(
+            index.fan_out("GC_ID:1").expect("read"),
+            vec![("X".to_string(), exacts as u32)],
+            "distinct exact targets, X:7 once"
+        );
+        let hops = index.hops("GC_ID:1").expect("read").expect("hops");
+        assert_eq!(
+            hops.edges.len(),
+            exacts,
+            "exact matches chain, xrefs do not"
+        );
+        // Records after the hub's pages still line up across the three tables.
+        let after = index.node("X:5").expect("read").expect("node");
+        assert_eq!(after.edges.len(), 1);
+        assert_eq!(
+            index.fan_out("X:5").expect("read"),
+            vec![("GC_ID".to_string(), 1)]
+        );
+        assert_eq!(
+            index.hops("X:5").expect("read").expect("hops").edges.len(),
+            1
+        );
     }
 }

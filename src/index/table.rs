@@ -125,6 +125,11 @@ impl<T: DeserializeOwned> Table<T> {
         Some(u64::from_le_bytes(bytes))
     }
 
+    /// An error naming the data file: the record with this id is not what it must be.
+    pub fn damaged(&self, id: u32, what: &'static str) -> FileError {
+        FileError::new(&self.data_path, FileProblem::Record { id, what })
+    }
+
     /// The record with this id; an error naming the data file when the id is out of range or
     /// the record is damaged, for callers that got the id from the index itself.
     pub fn get_checked(&self, id: u32) -> Result<T, FileError> {

@@ -275,6 +275,15 @@ impl MappingEdge {
 pub struct MappingNode {
     pub curie: String,
     pub edges: Vec<MappingEdge>,
+    /// A hub's edges (an identifier that a million xrefs name) are written as several records
+    /// in a row, so that the build never holds them at once: the last record, the one its key
+    /// names, counts the records before it.
+    #[serde(rename = "k", default, skip_serializing_if = "is_zero")]
+    pub earlier_pages: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]
