@@ -343,6 +343,13 @@ fn parse_entry(entry: &str) -> io::Result<(&str, MappingEdge, Evidence)> {
     Ok((id, edge, evidence))
 }
 
+/// An identifier's mappings, or how many there are when too many to read for one answer.
+#[derive(Debug)]
+pub enum NodeRead {
+    Whole(MappingNode),
+    TooMany { edges: u64 },
+}
+
 /// Where the mapping index's files are.
 #[derive(Clone, Debug)]
 pub struct MappingFiles {
@@ -399,6 +406,29 @@ impl MappingIndex {
             return Ok(None);
         };
         Ok(Some(read_pages(&self.table, posting.concept, curie)?))
+    }
+
+    /// Every mapping that names `curie`, unless more than `max_edges` do: then only how many
+    /// (read from the last of its records, without joining the earlier pages).
+    pub fn node_within(&self, curie: &str, max_edges: u64) -> io::Result<Option<NodeRead>> {
+        let Some(posting) = self.keys.get_first(curie) else {
+            return Ok(None);
+        };
+        let last = self.table.get_checked(posting.concept)?;
+        let edges = u64::from(last.earlier_pages) * PAGE_EDGES as u64 + last.edges.len() as u64;
+        if edges > max_edges {
+            return Ok(Some(NodeRead::TooMany { edges }));
+        }
+        Ok(Some(NodeRead::Whole(read_pages(
+            &self.table,
+            posting.concept,
+            curie,
+        )?)))
+    }
+
+    /// Whether any mapping names `curie`.
+    pub fn contains(&self, curie: &str) -> bool {
+        self.keys.get_first(curie).is_some()
     }
 
     /// Identifiers with mappings that start with `prefix`, for completion.
@@ -544,6 +574,14 @@ mod tests {
         );
         let hub = index.node("GC_ID:1").expect("read").expect("node");
         assert_eq!(hub.earlier_pages, 0, "pages are joined on reading");
+        match index.node_within("GC_ID:1", hub_edges as u64 - 1) {
+            Ok(Some(NodeRead::TooMany { edges })) => assert_eq!(edges, hub_edges as u64),
+            other => panic!("a hub over the bound is counted, not read: {other:?}"),
+        }
+        assert!(matches!(
+            index.node_within("GC_ID:1", hub_edges as u64),
+            Ok(Some(NodeRead::Whole(n))) if n.edges.len() == hub_edges
+        ));
         assert_eq!(hub.edges.len(), hub_edges);
         assert!(hub.edges.iter().all(|e| e.inverted));
         let others: Vec<&str> = hub.edges.iter().map(|e| e.other.as_str()).collect();

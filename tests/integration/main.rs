@@ -23,6 +23,7 @@ mod index_check;
 mod lean_answers;
 mod live_reload;
 mod map_cli;
+mod mapping_hub;
 mod mappings;
 mod mcp_find;
 mod mcp_identifier;

@@ -3,7 +3,7 @@
 //! `sssom:NoTermFound` row that says why there is none.
 
 use ontoresolve::resolve::mapping::{
-    Conflict, MapAnswer, MapCandidate, MapError, NegativeMapping, ObjectStatus,
+    Conflict, MAX_ANSWER_EDGES, MapAnswer, MapCandidate, MapError, NegativeMapping, ObjectStatus,
     aggregate_confidence,
 };
 use ontoresolve::resolve::{ConceptId, Outcome, Resolver};
@@ -180,7 +180,12 @@ fn not_an_identifier(outcome: &Outcome) -> String {
 
 /// Why a valid identifier has no candidate.
 fn unmapped_reason(cx: &Context, answer: &MapAnswer, seen: &mut Seen) -> String {
-    let mut reason = if answer.predicted_hidden > 0 {
+    let mut reason = if let Some(edges) = answer.too_many {
+        format!(
+            "unmapped here: named by {edges} mappings, more than the {MAX_ANSWER_EDGES} one answer \
+             reads; map the identifiers that name it, or query the store"
+        )
+    } else if answer.predicted_hidden > 0 {
         format!(
             "unmapped: only {} predicted mappings, left out (--include-predicted writes them)",
             answer.predicted_hidden

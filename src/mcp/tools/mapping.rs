@@ -11,7 +11,8 @@ use super::*;
 use crate::mcp::dto::*;
 use crate::model::{Evidence, EvidenceOrigin};
 use crate::resolve::mapping::{
-    Conflict, MAX_TARGETS, MapAnswer, MapCandidate, MapOptions, ObjectStatus, mapping_sparql,
+    Conflict, MAX_ANSWER_EDGES, MAX_TARGETS, MapAnswer, MapCandidate, MapOptions, ObjectStatus,
+    mapping_sparql,
 };
 use crate::resolve::{Outcome, Resolver};
 
@@ -91,6 +92,13 @@ pub fn map_identifier(r: &Resolver, args: &MapArgs) -> Result<Envelope<Mappings>
     if answer.subject.is_none() {
         return Err(subject_error(&answer));
     }
+    if let Some(edges) = answer.too_many {
+        return Err(ToolError::new(
+            ErrorCode::LimitExceeded,
+            too_many_message(answer.subject.as_deref().unwrap_or(""), edges),
+            "Call map_identifier on an identifier that names this one, or run sparql_query.",
+        ));
+    }
     let total = answer.candidates.len();
     let page: Vec<MappingCandidate> = answer
         .candidates
@@ -156,10 +164,21 @@ pub(super) fn subject_error(answer: &MapAnswer) -> ToolError {
     )
 }
 
+/// Why a hub's mappings are not listed, and where to find them.
+fn too_many_message(subject: &str, edges: u64) -> String {
+    format!(
+        "{subject} is named by {edges} mappings, more than the {MAX_ANSWER_EDGES} one answer reads, \
+         so none are listed. Map the identifiers that name it instead, or list them with \
+         sparql_query and a LIMIT."
+    )
+}
+
 pub(super) fn suggestion(answer: &MapAnswer, options: &MapOptions) -> Option<String> {
     let subject = answer.subject.as_deref().unwrap_or("");
     if answer.candidates.is_empty() {
-        return Some(if answer.predicted_hidden > 0 {
+        return Some(if let Some(edges) = answer.too_many {
+            too_many_message(subject, edges)
+        } else if answer.predicted_hidden > 0 {
             format!(
                 "No curated mapping of {subject}; {} predicted ones are hidden: call again with include_predicted=true.",
                 answer.predicted_hidden
