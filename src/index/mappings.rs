@@ -411,19 +411,14 @@ impl MappingIndex {
     /// Every mapping that names `curie`, unless more than `max_edges` do: then only how many
     /// (read from the last of its records, without joining the earlier pages).
     pub fn node_within(&self, curie: &str, max_edges: u64) -> io::Result<Option<NodeRead>> {
-        let Some(posting) = self.keys.get_first(curie) else {
-            return Ok(None);
-        };
-        let last = self.table.get_checked(posting.concept)?;
-        let edges = u64::from(last.earlier_pages) * PAGE_EDGES as u64 + last.edges.len() as u64;
-        if edges > max_edges {
-            return Ok(Some(NodeRead::TooMany { edges }));
-        }
-        Ok(Some(NodeRead::Whole(read_pages(
-            &self.table,
-            posting.concept,
-            curie,
-        )?)))
+        read_within(&self.keys, &self.table, curie, max_edges)
+    }
+
+    /// The edges a chain may take from `curie`, unless its node spans more than `max_edges`
+    /// edges (hops are a subset of them; `TooMany` then counts the earlier pages' edges and
+    /// the last page's hops).
+    pub fn hops_within(&self, curie: &str, max_edges: u64) -> io::Result<Option<NodeRead>> {
+        read_within(&self.keys, &self.hops, curie, max_edges)
     }
 
     /// Whether any mapping names `curie`.
@@ -439,6 +434,29 @@ impl MappingIndex {
             .map(|(key, _)| key)
             .collect()
     }
+}
+
+/// The record keyed by `curie` in `table`, pages joined, unless its node has more than
+/// `max_edges` edges: every earlier page holds exactly `PAGE_EDGES` of the node's edges.
+fn read_within(
+    keys: &Lexicon,
+    table: &Table<MappingNode>,
+    curie: &str,
+    max_edges: u64,
+) -> io::Result<Option<NodeRead>> {
+    let Some(posting) = keys.get_first(curie) else {
+        return Ok(None);
+    };
+    let last = table.get_checked(posting.concept)?;
+    let edges = u64::from(last.earlier_pages) * PAGE_EDGES as u64 + last.edges.len() as u64;
+    if last.earlier_pages > 0 && edges > max_edges {
+        return Ok(Some(NodeRead::TooMany { edges }));
+    }
+    Ok(Some(NodeRead::Whole(read_pages(
+        table,
+        posting.concept,
+        curie,
+    )?)))
 }
 
 /// A node's record at `last` with the records of its earlier pages, edges in written order.
@@ -599,6 +617,17 @@ mod tests {
             exacts,
             "exact matches chain, xrefs do not"
         );
+        assert!(
+            matches!(
+                index.hops_within("GC_ID:1", PAGE_EDGES as u64),
+                Ok(Some(NodeRead::TooMany { .. }))
+            ),
+            "a hub's hops are not read past the bound"
+        );
+        assert!(matches!(
+            index.hops_within("GC_ID:1", hub_edges as u64),
+            Ok(Some(NodeRead::Whole(n))) if n.edges.len() == exacts
+        ));
         // Records after the hub's pages still line up across the three tables.
         let after = index.node("X:5").expect("read").expect("node");
         assert_eq!(after.edges.len(), 1);

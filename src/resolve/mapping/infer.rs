@@ -17,6 +17,7 @@ use super::{
     BlockedInference, MapAnswer, MapCandidate, MapError, MapOptions, RankTier,
     aggregate_confidence, prefix_of,
 };
+use crate::index::mappings::NodeRead;
 use crate::model::{
     Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND,
 };
@@ -87,7 +88,19 @@ impl Resolver {
                         answer.inference_limited = true;
                         break;
                     }
-                    let node = self.files.mappings.hops(&last.object)?;
+                    // A hub is not expanded: its chains would cost what its answer would.
+                    let node = match self
+                        .files
+                        .mappings
+                        .hops_within(&last.object, super::MAX_ANSWER_EDGES)?
+                    {
+                        Some(NodeRead::Whole(node)) => Some(node),
+                        Some(NodeRead::TooMany { .. }) => {
+                            answer.inference_limited = true;
+                            None
+                        }
+                        None => None,
+                    };
                     if round == 1
                         && let Some(node) = &node
                     {

@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use super::{MatchKind, NameCandidate, Stage};
+use crate::index::mappings::NodeRead;
 use crate::model::{Evidence, EvidenceOrigin, MappingPredicate};
 use crate::resolve::{ConceptId, ResolveError, Resolver};
 
@@ -95,13 +96,14 @@ impl Resolver {
             return Ok(Vec::new());
         };
         // The hop table holds only chainable edges (exact among them) and negatives, so a hub
-        // identifier's cross-references are never decoded here.
-        let Some(node) = self
+        // identifier's cross-references are never decoded here; a node over the answer bound
+        // lends no candidates, as it would give no mapping answer.
+        let read = self
             .files
             .mappings
-            .hops(&curie)
-            .map_err(|e| ResolveError::MappingIndex(e.to_string()))?
-        else {
+            .hops_within(&curie, crate::resolve::mapping::MAX_ANSWER_EDGES)
+            .map_err(|e| ResolveError::MappingIndex(e.to_string()))?;
+        let Some(NodeRead::Whole(node)) = read else {
             return Ok(Vec::new());
         };
         let denied: HashSet<&str> = node
