@@ -449,7 +449,7 @@ fn read_within(
     };
     let last = table.get_checked(posting.concept)?;
     let edges = u64::from(last.earlier_pages) * PAGE_EDGES as u64 + last.edges.len() as u64;
-    if last.earlier_pages > 0 && edges > max_edges {
+    if edges > max_edges {
         return Ok(Some(NodeRead::TooMany { edges }));
     }
     Ok(Some(NodeRead::Whole(read_pages(

@@ -3,21 +3,27 @@
 //! identifiers that name it still map to it.
 
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use ontoresolve::mcp::dto::{MapArgs, MapBatchArgs};
 use ontoresolve::mcp::tools::{self, ErrorCode};
 use ontoresolve::resolve::Resolver;
 use ontoresolve::resolve::mapping::MAX_ANSWER_EDGES;
 
-use crate::support::{build_into, scratch, single_source_catalog};
+use crate::support::{build_into, shared_index, single_source_catalog};
 
-/// Taxa citing the hub: one page's worth over the bound.
+/// Taxa citing the hub, and rows of the set matching to `HUB:1`: a few over the bound.
 const TAXA: u64 = MAX_ANSWER_EDGES + 40;
 
 /// A taxonomy-shaped OBO file: every taxon cites the genetic code `GC_ID:1`, and one taxon
-/// cites `GC_ID:2` as well.
-fn taxonomy_with_a_hub() -> Resolver {
-    let dir = scratch("mapping-hub");
+/// cites `GC_ID:2` as well. Beside it, a mapping set in which every `X:n` is an exact match
+/// of `HUB:1`, so that a chain from one of them would run through the hub.
+fn taxonomy_with_a_hub() -> &'static Resolver {
+    shared_index("mapping-hub", |dir| Some(build_taxonomy(dir)))
+        .expect("the taxonomy index is built")
+}
+
+fn build_taxonomy(dir: &Path) -> PathBuf {
     let mut obo = String::from("format-version: 1.2\ndata-version: 2026-01-01\nontology: syntax\n");
     for i in 1..=TAXA {
         let _ = write!(
@@ -29,15 +35,35 @@ fn taxonomy_with_a_hub() -> Resolver {
     let file = dir.join("taxa.obo");
     std::fs::write(&file, obo).expect("write the taxonomy");
     let catalog = single_source_catalog(
-        &dir,
+        dir,
         "syntax",
         "obo",
         &file,
         "format = \"obo\"\nprefixes = [{ prefix = \"SYNTAX\", uri_prefix = \"http://example.org/synthetic/SYNTAX_\" }]",
     );
+    let mut set = String::from(
+        "# curie_map:\n#   X: http://example.org/x/\n#   HUB: http://example.org/hub/\n\
+         # license: https://creativecommons.org/publicdomain/zero/1.0/\n\
+         # mapping_set_id: https://example.org/hub.sssom.tsv\n\
+         subject_id\tpredicate_id\tobject_id\tmapping_justification\n",
+    );
+    for i in 1..=TAXA {
+        let _ = writeln!(
+            set,
+            "X:{i}\tskos:exactMatch\tHUB:1\tsemapv:ManualMappingCuration"
+        );
+    }
+    std::fs::write(dir.join("hub.sssom.tsv"), set).expect("write the set");
+    let mut text = std::fs::read_to_string(&catalog).expect("read the catalogue");
+    let _ = write!(
+        text,
+        "\n[[source]]\nid = \"hubset\"\ntitle = \"hubset\"\nkind = \"sssom\"\npath = \"{}\"\nrelease = \"1\"\nlicense = \"CC0\"\nattribution = \"test\"\nhomepage = \"https://example.org\"\nscope = \"test\"\n",
+        dir.join("hub.sssom.tsv").display()
+    );
+    std::fs::write(&catalog, text).expect("write the catalogue");
     let index = dir.join("index");
     build_into(&catalog, &index);
-    Resolver::open(&index).expect("open the taxonomy index")
+    index
 }
 
 fn map_args(identifier: &str) -> MapArgs {
@@ -60,7 +86,7 @@ fn a_hub_over_the_bound_is_answered_by_its_count_and_its_citers_still_map_to_it(
     assert_eq!(hub.too_many, Some(TAXA), "counted from its last page alone");
     assert!(hub.candidates.is_empty() && hub.nodes_read.is_empty());
 
-    let error = tools::map_identifier(&r, &map_args("GC_ID:1")).expect_err("a hub is refused");
+    let error = tools::map_identifier(r, &map_args("GC_ID:1")).expect_err("a hub is refused");
     assert_eq!(error.code, ErrorCode::LimitExceeded);
     assert!(
         error.message.contains(&format!("named by {TAXA} mappings")),
@@ -69,12 +95,12 @@ fn a_hub_over_the_bound_is_answered_by_its_count_and_its_citers_still_map_to_it(
     );
 
     // A small node of the same prefix answers whole.
-    let small = tools::map_identifier(&r, &map_args("GC_ID:2")).expect("a small node answers");
+    let small = tools::map_identifier(r, &map_args("GC_ID:2")).expect("a small node answers");
     assert_eq!(small.total, 1);
 
     // Every citer maps to the hub, and the batch says why the hub's own row is empty.
     let batch = tools::map_identifiers(
-        &r,
+        r,
         &MapBatchArgs {
             identifiers: vec!["SYNTAX:7".into(), "GC_ID:1".into()],
             targets: None,
@@ -102,4 +128,23 @@ fn the_largest_node_of_the_default_index_still_answers_whole() {
         "18,130 supplementary records map to it: {}",
         answer.candidates.len()
     );
+}
+
+#[test]
+fn a_chain_never_expands_through_a_hub_and_says_inference_was_limited() {
+    let r = taxonomy_with_a_hub();
+    let answer = r
+        .map_identifier("X:1", &Default::default())
+        .expect("the core answers");
+    let objects: Vec<&str> = answer
+        .candidates
+        .iter()
+        .map(|c| c.object.as_str())
+        .collect();
+    assert_eq!(
+        objects,
+        ["HUB:1"],
+        "the direct match, and no chain through the hub"
+    );
+    assert!(answer.inference_limited);
 }
