@@ -514,7 +514,7 @@ impl ServerHandler for OntoServer {
         let uri = request.uri.clone();
         let contents = self
             .blocking(move |resolver| resources::contents(resolver, &uri))
-            .await?;
+            .await??;
         let uri = request.uri.as_str();
         let contents = contents.ok_or_else(|| not_found(uri))?;
         Ok(ReadResourceResult::new(contents)

@@ -131,6 +131,24 @@ pub(super) fn json_contents(uri: &str, body: Option<Value>) -> Option<Vec<Resour
     ])
 }
 
+/// A resource that names something but cannot be answered (a hub over the answer bound, an
+/// unknown prefix): the tool's own error, not "no such resource".
+fn read_error(e: &tools::ToolError, uri: &str) -> McpError {
+    let mut error = e.to_json(&json!({ "uri": uri }))["error"].take();
+    if let Some(fields) = error.as_object_mut() {
+        fields.insert("uri".into(), json!(uri));
+    }
+    let data = Some(error);
+    use tools::ErrorCode::*;
+    match e.code {
+        IndexDamaged | InternalError | Timeout => McpError::internal_error(e.message.clone(), data),
+        MalformedIdentifier | UnknownPrefix | AmbiguousInput => {
+            McpError::resource_not_found(e.message.clone(), data)
+        }
+        _ => McpError::invalid_params(e.message.clone(), data),
+    }
+}
+
 pub(super) fn not_found(uri: &str) -> McpError {
     McpError::resource_not_found(
         "no such resource: read a concept by its IRI or ontoresolve://concept/{curie}, a source by ontoresolve://source/{id}, a prefix by ontoresolve://prefix/{prefix}, an identifier's mappings by ontoresolve://mappings/{curie}, or a mapping set by ontoresolve://mapping-set/{id}",
@@ -163,29 +181,37 @@ pub(super) fn page_cursor(
 /// What `resources/list` cursors page.
 pub(super) const LIST_SCOPE: &str = "resources/list";
 
-/// What a resource URI reads as, or `None` when nothing is there.
-pub(super) fn contents(resolver: &Resolver, uri: &str) -> Option<Vec<ResourceContents>> {
-    if let Some(id) = uri.strip_prefix("ontoresolve://source/") {
-        resolver.manifest().source(id).and_then(|s| {
+/// What a resource URI reads as, `None` when nothing is there, or why it cannot be read.
+pub(super) fn contents(
+    resolver: &Resolver,
+    uri: &str,
+) -> Result<Option<Vec<ResourceContents>>, McpError> {
+    Ok(
+        if let Some(id) = uri.strip_prefix("ontoresolve://source/") {
+            resolver.manifest().source(id).and_then(|s| {
             let info = tools::source_info(resolver, s);
             let releases: Vec<_> = resolver.manifest().releases(id).map(|s| tools::source_info(resolver, s)).collect();
             let body = json!({ "source": info, "attribution": s.attribution, "url": s.url, "files": s.files, "top_concepts": s.top_concepts, "releases": releases });
             Some(vec![ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri).with_mime_type("application/json")])
         })
-    } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {
-        let prefix = crate::resolve::percent_decode(prefix);
-        tools::prefix_document(resolver, &prefix).and_then(|body| {
-            Some(vec![
-                ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri)
-                    .with_mime_type("application/json"),
-            ])
-        })
-    } else if let Some(curie) = uri.strip_prefix("ontoresolve://mappings/") {
-        let curie = crate::resolve::percent_decode(curie);
-        json_contents(uri, tools::mappings_document(resolver, &curie))
-    } else if let Some(id) = uri.strip_prefix("ontoresolve://mapping-set/") {
-        json_contents(uri, tools::mapping_set_document(resolver, id))
-    } else {
-        read_concept(resolver, uri)
-    }
+        } else if let Some(prefix) = uri.strip_prefix("ontoresolve://prefix/") {
+            let prefix = crate::resolve::percent_decode(prefix);
+            tools::prefix_document(resolver, &prefix).and_then(|body| {
+                Some(vec![
+                    ResourceContents::text(serde_json::to_string_pretty(&body).ok()?, uri)
+                        .with_mime_type("application/json"),
+                ])
+            })
+        } else if let Some(curie) = uri.strip_prefix("ontoresolve://mappings/") {
+            let curie = crate::resolve::percent_decode(curie);
+            return match tools::mappings_document(resolver, &curie) {
+                Ok(body) => Ok(json_contents(uri, Some(body))),
+                Err(e) => Err(read_error(&e, uri)),
+            };
+        } else if let Some(id) = uri.strip_prefix("ontoresolve://mapping-set/") {
+            json_contents(uri, tools::mapping_set_document(resolver, id))
+        } else {
+            read_concept(resolver, uri)
+        },
+    )
 }

@@ -94,6 +94,10 @@ fn a_hub_over_the_bound_is_answered_by_its_count_and_its_citers_still_map_to_it(
         error.message
     );
 
+    // Its mappings resource says the same, not "no such resource".
+    let resource = tools::mappings_document(r, "GC_ID:1").expect_err("the resource is refused");
+    assert_eq!(resource.code, ErrorCode::LimitExceeded);
+
     // A small node of the same prefix answers whole.
     let small = tools::map_identifier(r, &map_args("GC_ID:2")).expect("a small node answers");
     assert_eq!(small.total, 1);

@@ -176,6 +176,22 @@ async fn resources_read_list_and_not_found_per_revision() {
                 .and_then(Value::as_str),
             Some("http://example.org/nothing")
         );
+
+        // An identifier's mappings that cannot be read say why, not "no such resource".
+        let err = client
+            .read_resource(ReadResourceRequestParams::new(
+                "ontoresolve://mappings/NOSUCHPREFIX:1",
+            ))
+            .await
+            .expect_err("an unknown prefix");
+        let ServiceError::McpError(e) = err else {
+            panic!("not a protocol error: {err:?}")
+        };
+        assert_eq!(e.code.0, expected, "{revision:?}");
+        let data = e.data.unwrap_or_default();
+        assert_eq!(data["code"], "unknown_prefix", "{data}");
+        assert_eq!(data["uri"], "ontoresolve://mappings/NOSUCHPREFIX:1");
+        assert!(e.message.contains("NOSUCHPREFIX"), "{}", e.message);
     })
     .await;
 }

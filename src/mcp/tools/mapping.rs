@@ -461,7 +461,7 @@ pub(super) fn releases(r: &Resolver, answer: &MapAnswer) -> Vec<SourceRelease> {
 }
 
 /// `ontoresolve://mappings/{curie}`: the map_identifier answer with its defaults.
-pub fn mappings_document(r: &Resolver, curie: &str) -> Option<serde_json::Value> {
+pub fn mappings_document(r: &Resolver, curie: &str) -> Result<serde_json::Value, ToolError> {
     let args = MapArgs {
         identifier: curie.to_string(),
         targets: None,
@@ -469,7 +469,14 @@ pub fn mappings_document(r: &Resolver, curie: &str) -> Option<serde_json::Value>
         include_predicted: None,
         cursor: None,
     };
-    serde_json::to_value(map_identifier(r, &args).ok()?).ok()
+    let answer = map_identifier(r, &args)?;
+    serde_json::to_value(answer).map_err(|e| {
+        ToolError::new(
+            ErrorCode::InternalError,
+            format!("the answer could not be encoded: {e}"),
+            "Tell whoever runs the server.",
+        )
+    })
 }
 
 /// `ontoresolve://mapping-set/{id}`: every file of one catalogue entry with its header and
