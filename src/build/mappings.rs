@@ -61,33 +61,49 @@ impl<'a> MappingBuilder<'a> {
     /// hasDbXref; MeSH mapped-to is the record's broader heading.
     pub(super) fn add_source_xrefs(&mut self, source: SourceIdx, concepts: &[Concept]) {
         for concept in concepts {
-            let Some(subject) = &concept.curie else {
-                continue;
-            };
-            for xref in &concept.xrefs {
-                let object = self.normalize(&xref.target);
-                let (predicate, source_predicate) = xref_predicate(xref.kind);
-                let evidence = Evidence {
-                    set: source.0,
-                    origin: EvidenceOrigin::SourceXref,
-                    justification: SOURCE_XREF_JUSTIFICATION.to_string(),
-                    confidence_milli: None,
-                    author_id: Vec::new(),
-                    reviewer_id: Vec::new(),
-                    mapping_tool: None,
-                    mapping_date: None,
-                    source_predicate,
-                    line: None,
-                    comment: xref.qualifier.as_ref().map(|q| format!("qualifier {q}")),
-                };
-                self.writer.add(&Statement {
-                    subject,
-                    predicate: &predicate,
-                    object: &object.curie,
-                    negated: false,
-                    evidence: &evidence,
-                });
+            if let Some(subject) = &concept.curie {
+                self.add_xrefs(source, subject, &concept.xrefs);
             }
+        }
+    }
+
+    /// [`Self::add_source_xrefs`] for concepts read as their identities alone.
+    pub(super) fn add_identity_xrefs(
+        &mut self,
+        source: SourceIdx,
+        concepts: &[crate::model::ConceptIdentity],
+    ) {
+        for concept in concepts {
+            if let Some(subject) = &concept.curie {
+                self.add_xrefs(source, subject, &concept.xrefs);
+            }
+        }
+    }
+
+    fn add_xrefs(&mut self, source: SourceIdx, subject: &str, xrefs: &[crate::model::Xref]) {
+        for xref in xrefs {
+            let object = self.normalize(&xref.target);
+            let (predicate, source_predicate) = xref_predicate(xref.kind);
+            let evidence = Evidence {
+                set: source.0,
+                origin: EvidenceOrigin::SourceXref,
+                justification: SOURCE_XREF_JUSTIFICATION.to_string(),
+                confidence_milli: None,
+                author_id: Vec::new(),
+                reviewer_id: Vec::new(),
+                mapping_tool: None,
+                mapping_date: None,
+                source_predicate,
+                line: None,
+                comment: xref.qualifier.as_ref().map(|q| format!("qualifier {q}")),
+            };
+            self.writer.add(&Statement {
+                subject,
+                predicate: &predicate,
+                object: &object.curie,
+                negated: false,
+                evidence: &evidence,
+            });
         }
     }
 

@@ -147,7 +147,20 @@ pub fn build(
     .inspect_err(|why| observer.stage(&format!("reading every source: {why}")));
     let reuse = reuse_plan(&catalog, &loadable, previous.as_ref().ok(), observer)?;
     let store = open_store(&layout, &catalog, previous.as_ref().ok(), &reuse)?;
-    let mut writer = write::IndexWriter::create(&layout, &registry, rules.as_ref())?;
+    let carried = carried_prefix(&catalog, &loadable, &reuse, previous.as_ref().ok());
+    if let (Some(_), (sources, concepts)) = (&carried.0, carried.1)
+        && sources > 0
+    {
+        observer.stage(&format!(
+            "taking the first {sources} sources' {concepts} concepts from the installed build as stored"
+        ));
+    }
+    let mut writer = write::IndexWriter::create(
+        &layout,
+        &registry,
+        rules.as_ref(),
+        carried.0.map(|p| (p, carried.1.1)),
+    )?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
     let mut sinks = Sinks {
         spill_dir: &layout.dir,
@@ -160,6 +173,7 @@ pub fn build(
         loadable: &loadable,
         reuse: &reuse,
         previous: previous.as_ref().ok(),
+        carried: carried.1.0,
     };
     let records =
         read_concept_sources(&catalog, options, observer, &mut sinks, &read, &mut skipped)?;
@@ -244,9 +258,20 @@ fn finish_files(
     has_rules: bool,
     observer: &dyn BuildObserver,
 ) -> Result<(Counts, Vec<MappingSetRecord>, Vec<IndexFileRecord>), BuildError> {
-    let mut counts = writer.finish(records, observer)?;
-    observer.stage("writing the mapping index");
-    let (mapping_counts, mapping_sets) = mappings.finish(layout)?;
+    // The mapping index and the lexicons share no file: each is written on its own core.
+    let (written, mapped) = std::thread::scope(|scope| {
+        let mapped = scope.spawn(|| {
+            observer.stage("writing the mapping index");
+            mappings.finish(layout)
+        });
+        let written = writer.finish(records, observer);
+        (written, mapped.join())
+    });
+    let mut counts = written?;
+    let (mapping_counts, mapping_sets) = mapped.map_err(|_| BuildError::Io {
+        context: "writing the mapping index".into(),
+        source: io::Error::other("the writing thread failed"),
+    })??;
     counts.mappings = mapping_counts;
     // The store holds the sets' axioms too.
     counts.triples += mapping_sets.iter().map(|s| s.counts.triples).sum::<u64>();
@@ -304,6 +329,29 @@ struct SourcePlan<'p> {
     loadable: &'p [bool],
     reuse: &'p [Option<SourceRecord>],
     previous: Option<&'p reuse::Previous>,
+    /// How many leading loaded sources are carried as stored (`reuse::Previous::carried_prefix`).
+    carried: usize,
+}
+
+/// The installed build when some leading sources can be carried from it as stored, with how
+/// many sources and concepts.
+fn carried_prefix<'p>(
+    catalog: &Catalog,
+    loadable: &[bool],
+    reuse: &[Option<SourceRecord>],
+    previous: Option<&'p reuse::Previous>,
+) -> (Option<&'p reuse::Previous>, (usize, u32)) {
+    let Some(previous) = previous else {
+        return (None, (0, 0));
+    };
+    let in_load_order: Vec<Option<&SourceRecord>> = (0..catalog.sources.len())
+        .filter(|at| loadable[*at])
+        .map(|at| reuse[at].as_ref())
+        .collect();
+    match previous.carried_prefix(&in_load_order) {
+        (0, _) => (None, (0, 0)),
+        carried => (Some(previous), carried),
+    }
 }
 
 /// Which concept sources have their files: a source with a missing file is skipped (with why)

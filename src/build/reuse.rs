@@ -95,6 +95,7 @@ impl Previous {
                 ));
             }
         }
+        verify_taken_files(&layout, &manifest)?;
         let table = Table::open(&layout.concepts_data(), &layout.concepts_index())
             .map_err(|e| format!("the installed concept table cannot be read: {e}"))?;
         let shapes = GraphShapes::read(&layout.schema())
@@ -197,6 +198,74 @@ impl Previous {
         ))
     }
 
+    /// How many leading sources of this build, and how many concepts, can be carried from
+    /// the installed build as stored: a run of reused sources from the first, each with the
+    /// source number and first concept id it had there, so no id or record changes.
+    /// `reused` holds each loaded source's reused record in load order.
+    pub(super) fn carried_prefix(&self, reused: &[Option<&SourceRecord>]) -> (usize, u32) {
+        let mut concepts: u32 = 0;
+        let mut sources = 0;
+        for (idx, record) in reused.iter().enumerate() {
+            let Some(record) = record else { break };
+            let installed = self.manifest.sources.get(idx);
+            let same_place = installed.is_some_and(|r| r.graph == record.graph)
+                && record.first_concept == concepts;
+            let Some(end) = u32::try_from(record.counts.concepts)
+                .ok()
+                .and_then(|n| concepts.checked_add(n))
+                .filter(|_| same_place)
+            else {
+                break;
+            };
+            concepts = end;
+            sources += 1;
+        }
+        (sources, concepts)
+    }
+
+    /// The installed concept table.
+    pub(super) fn table(&self) -> &Table<Concept> {
+        &self.table
+    }
+
+    /// The number of concepts in the installed build.
+    pub(super) fn concept_count(&self) -> u32 {
+        self.table.len()
+    }
+
+    /// The key the installed build gave source number `idx` (its full-text `source`).
+    pub(super) fn source_key(&self, idx: SourceIdx) -> String {
+        self.manifest
+            .sources
+            .get(usize::from(idx.0))
+            .map(SourceRecord::key)
+            .unwrap_or_default()
+    }
+
+    /// A carried source's identifiers and cross-references, a chunk at a time, for the
+    /// mapping index: the rest of each record is parsed past.
+    pub(super) fn identities(
+        &self,
+        record: &SourceRecord,
+    ) -> impl Iterator<Item = Result<Vec<crate::model::ConceptIdentity>, BuildError>> + '_ {
+        let count = u32::try_from(record.counts.concepts).unwrap_or(u32::MAX);
+        let (first, end) = (
+            record.first_concept,
+            record.first_concept.saturating_add(count),
+        );
+        let chunk = super::write::KEY_CHUNK as u32;
+        (first..end).step_by(chunk as usize).map(move |start| {
+            (start..end.min(start.saturating_add(chunk)))
+                .into_par_iter()
+                .map(|id| self.table.get_part(id))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| BuildError::Io {
+                    context: "reading the installed concept table".into(),
+                    source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
+                })
+        })
+    }
+
     /// The installed store directory.
     pub(super) fn store(&self) -> PathBuf {
         self.layout.store()
@@ -213,6 +282,36 @@ impl Previous {
                 .map(|(g, s)| (g.clone(), s.clone()))
                 .collect(),
         }
+    }
+}
+
+/// Checks every installed file whose contents a build may take (the concept table and flags,
+/// the lexicons, the full text) against the checksums its build recorded, so that damage is
+/// never carried into a new build: a damaged file means every source is read again.
+fn verify_taken_files(layout: &BuildLayout, manifest: &Manifest) -> Result<(), NoReuse> {
+    let mut files = vec![
+        layout.concepts_data(),
+        layout.concepts_index(),
+        layout.concept_flags(),
+        layout.ids_fst(),
+        layout.ids_postings(),
+        layout.labels_fst(),
+        layout.labels_postings(),
+    ];
+    if manifest.name_rules.is_some() {
+        files.extend([layout.variants_fst(), layout.variants_postings()]);
+    }
+    crate::index::integrity::verify_these(&files, manifest)
+        .map_err(|e| format!("the installed build is damaged: {e}"))?;
+    match crate::index::integrity::verify_fulltext(&layout.fulltext()) {
+        Ok(damaged) if damaged.is_empty() => Ok(()),
+        Ok(damaged) => Err(format!(
+            "the installed build is damaged: its full-text file {} fails its checksum",
+            damaged[0].display()
+        )),
+        Err(e) => Err(format!(
+            "the installed build's full text cannot be read: {e}"
+        )),
     }
 }
 

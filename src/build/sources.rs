@@ -32,6 +32,13 @@ pub(super) fn read_concept_sources(
         let Ok(idx) = SourceIdx::try_from(records.len()) else {
             return Err(BuildError::TooLarge("more than 65,535 sources"));
         };
+        if usize::from(idx.0) < plan.carried
+            && let (Some(record), Some(previous)) = (&plan.reuse[at], plan.previous)
+        {
+            observer.source_reused(&spec.id, record);
+            records.push(carry_concept_source(idx, record, previous, sinks)?);
+            continue;
+        }
         let started = Instant::now();
         let read = match (&plan.reuse[at], plan.previous) {
             (Some(record), Some(previous)) => previous
@@ -142,6 +149,22 @@ fn write_concept_source(
     record.top_concepts = tops.finish();
     record.id_shapes = shapes.finish();
     Ok(record)
+}
+
+/// A source the index writer carried as stored: its record stands, and only its
+/// cross-references are read again, for the mapping index.
+fn carry_concept_source(
+    idx: SourceIdx,
+    record: &SourceRecord,
+    previous: &reuse::Previous,
+    sinks: &mut Sinks<'_, '_>,
+) -> Result<SourceRecord, BuildError> {
+    if record.current {
+        for chunk in previous.identities(record) {
+            sinks.mappings.add_identity_xrefs(idx, &chunk?);
+        }
+    }
+    Ok(record.clone())
 }
 
 /// What the manifest says of one source once it is read.

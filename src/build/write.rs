@@ -4,13 +4,14 @@ use std::fs;
 
 use rayon::prelude::*;
 
+use super::reuse::Previous;
 use super::{BuildError, BuildObserver, io_err};
-use crate::index::flags::{ConceptFlags, FlagsWriter};
+use crate::index::flags::{ConceptFlags, Flags, FlagsWriter};
 use crate::index::manifest::{Counts, SourceRecord};
 use crate::index::names::NameRules;
 use crate::index::normalize::{id_key, label_key};
 use crate::index::spelling::Spelling;
-use crate::index::{BuildLayout, FullTextWriter, LexiconWriter, Posting, TableWriter};
+use crate::index::{BuildLayout, FullTextWriter, Lexicon, LexiconWriter, Posting, TableWriter};
 use crate::model::{Concept, Prefixes, obo_purl};
 
 /// Every spelling under which a concept's identifier may be looked up.
@@ -55,18 +56,28 @@ pub(super) struct IndexWriter<'a> {
 }
 
 impl<'a> IndexWriter<'a> {
+    /// A writer for a new build. With `carry`, it starts with the installed build's first
+    /// concepts as they are stored (see [`IndexWriter::carry`]).
     pub(super) fn create(
         layout: &'a BuildLayout,
         prefixes: &'a dyn Prefixes,
         rules: Option<&'a NameRules>,
+        carry: Option<(&Previous, u32)>,
     ) -> Result<IndexWriter<'a>, BuildError> {
         let table = TableWriter::create(&layout.concepts_data(), &layout.concepts_index())
             .map_err(io_err("creating the concept table"))?;
         let flags = FlagsWriter::create(&layout.concept_flags())
             .map_err(io_err("creating the concept flags"))?;
         fs::create_dir(layout.fulltext()).map_err(io_err("creating the full-text directory"))?;
-        let fulltext = FullTextWriter::create(&layout.fulltext())?;
-        Ok(IndexWriter {
+        // The installed full text is taken whole only when every one of its concepts is
+        // carried: tantivy keeps a deleted document in its statistics until a merge.
+        let fulltext = match carry {
+            Some((previous, count)) if count == previous.concept_count() => {
+                FullTextWriter::append_to_copy(&previous.layout.fulltext(), &layout.fulltext())?
+            }
+            _ => FullTextWriter::create(&layout.fulltext())?,
+        };
+        let mut writer = IndexWriter {
             layout,
             prefixes,
             table,
@@ -76,7 +87,72 @@ impl<'a> IndexWriter<'a> {
             labels: LexiconWriter::spilling(&layout.dir, "labels"),
             variants: rules.map(|r| (LexiconWriter::spilling(&layout.dir, "variants"), r)),
             next: 0,
-        })
+        };
+        if let Some((previous, count)) = carry {
+            writer.carry(previous, count)?;
+        }
+        Ok(writer)
+    }
+
+    /// Starts the build with the installed build's first `count` concepts, which keep their
+    /// ids and source numbers: their records and flags are copied as stored and their
+    /// lexicon postings merged in at the end, none decoded or keyed again. Opening
+    /// [`Previous`] checked those files against their recorded checksums.
+    fn carry(&mut self, previous: &Previous, count: u32) -> Result<(), BuildError> {
+        let old = &previous.layout;
+        let mut lexicons = vec![
+            (old.ids_fst(), old.ids_postings()),
+            (old.labels_fst(), old.labels_postings()),
+        ];
+        if self.variants.is_some() {
+            lexicons.push((old.variants_fst(), old.variants_postings()));
+        }
+        let damaged = |e: crate::index::FileError| BuildError::Io {
+            context: "opening the installed build's files".into(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
+        };
+        self.table
+            .copy_leading(previous.table(), count)
+            .map_err(io_err("copying the installed concept table"))?;
+        let flags = Flags::open(&old.concept_flags(), previous.concept_count()).map_err(damaged)?;
+        self.flags
+            .copy_leading(&flags, count)
+            .map_err(io_err("copying the installed concept flags"))?;
+        let mut writers = [Some(&mut self.ids), Some(&mut self.labels), None];
+        if let Some((variants, _)) = &mut self.variants {
+            writers[2] = Some(variants);
+        }
+        for ((fst, postings), writer) in lexicons.iter().zip(writers.into_iter().flatten()) {
+            writer.carry(Lexicon::open(fst, postings).map_err(damaged)?, count);
+        }
+        if count != previous.concept_count() {
+            self.add_fulltext_of(previous, count)?;
+        }
+        self.next = count;
+        Ok(())
+    }
+
+    /// Full-text documents for the installed build's first `count` concepts, when its full
+    /// text cannot be taken whole.
+    fn add_fulltext_of(&mut self, previous: &Previous, count: u32) -> Result<(), BuildError> {
+        let table = previous.table();
+        for start in (0..count).step_by(KEY_CHUNK) {
+            let end = count.min(start.saturating_add(KEY_CHUNK as u32));
+            let concepts = (start..end)
+                .into_par_iter()
+                .map(|id| table.get_checked(id).map(|c| (id, c)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| {
+                    io_err("reading the installed concept table")(std::io::Error::other(
+                        e.to_string(),
+                    ))
+                })?;
+            for (id, concept) in &concepts {
+                let source = previous.source_key(concept.source);
+                self.fulltext.add(*id, &source, concept)?;
+            }
+        }
+        Ok(())
     }
 
     /// The id the next concept written will have.
@@ -190,20 +266,25 @@ impl<'a> IndexWriter<'a> {
         self.fulltext.finish()?;
         observer.stage("writing the lexicons");
         let layout = self.layout;
-        let id_lexicon = self
-            .ids
-            .write(&layout.ids_fst(), &layout.ids_postings())
-            .map_err(io_err("writing the identifier lexicon"))?;
-        let label_lexicon = self
-            .labels
-            .write(&layout.labels_fst(), &layout.labels_postings())
-            .map_err(io_err("writing the label lexicon"))?;
-        let variant_lexicon = match self.variants {
-            Some((writer, _)) => writer
-                .write(&layout.variants_fst(), &layout.variants_postings())
-                .map_err(io_err("writing the name variant lexicon"))?,
-            None => Default::default(),
-        };
+        let (ids, labels) = (self.ids, self.labels);
+        let variants = self.variants.map(|(writer, _)| writer);
+        // Three files with nothing in common: the identifier lexicon on a core of its own.
+        let (id_lexicon, label_lexicon, variant_lexicon) = std::thread::scope(|scope| {
+            let id_lexicon = scope.spawn(|| ids.write(&layout.ids_fst(), &layout.ids_postings()));
+            let label_lexicon = labels.write(&layout.labels_fst(), &layout.labels_postings());
+            let variant_lexicon = variants
+                .map(|w| w.write(&layout.variants_fst(), &layout.variants_postings()))
+                .transpose();
+            let id_lexicon = id_lexicon
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("the writing thread failed")));
+            (id_lexicon, label_lexicon, variant_lexicon)
+        });
+        let id_lexicon = id_lexicon.map_err(io_err("writing the identifier lexicon"))?;
+        let label_lexicon = label_lexicon.map_err(io_err("writing the label lexicon"))?;
+        let variant_lexicon = variant_lexicon
+            .map_err(io_err("writing the name variant lexicon"))?
+            .unwrap_or_default();
         Ok(Counts {
             variant_lexicon,
             concepts: u64::from(total),

@@ -64,6 +64,20 @@ impl FlagsWriter {
         self.out.write_all(&flags.encode().to_le_bytes())
     }
 
+    /// Appends the flags of the first `count` concepts of `flags` as they are stored.
+    pub fn copy_leading(&mut self, flags: &Flags, count: u32) -> io::Result<()> {
+        let bytes = (count as usize)
+            .checked_mul(BYTES)
+            .and_then(|end| flags.file.body().get(..end))
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "fewer concept flags than concepts",
+                )
+            })?;
+        self.out.write_all(bytes)
+    }
+
     pub fn finish(self) -> io::Result<()> {
         self.out
             .into_inner()

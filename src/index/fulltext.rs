@@ -54,6 +54,31 @@ impl FullTextWriter {
         Ok(FullTextWriter { writer, fields })
     }
 
+    /// A writer that adds to a copy of an installed build's full-text index: its files are
+    /// copied from `installed` into the empty directory `dir` (they are never changed in
+    /// place), and documents added after them keep their order.
+    pub fn append_to_copy(installed: &Path, dir: &Path) -> Result<Self, FullTextError> {
+        let copy = |e: std::io::Error| {
+            FullTextError(tantivy::TantivyError::InternalError(format!(
+                "copying the installed full-text index: {e}"
+            )))
+        };
+        for entry in std::fs::read_dir(installed).map_err(copy)? {
+            let entry = entry.map_err(copy)?;
+            let name = entry.file_name();
+            // Lock files belong to the writer that made them.
+            if entry.file_type().map_err(copy)?.is_file()
+                && !name.to_string_lossy().ends_with(".lock")
+            {
+                std::fs::copy(entry.path(), dir.join(&name)).map_err(copy)?;
+            }
+        }
+        let index = Index::open_in_dir(dir)?;
+        let (_, fields) = schema();
+        let writer = index.writer_with_num_threads(1, 128 * 1024 * 1024)?;
+        Ok(FullTextWriter { writer, fields })
+    }
+
     pub fn add(
         &mut self,
         id: u32,
@@ -186,10 +211,9 @@ impl FullText {
         // One hit past the limit says whether more match, without counting every match.
         let mut best = BestHits::new(limit + 1);
         let mut missing_ids = 0u64;
-        for (segment, reader) in searcher.segment_readers().iter().enumerate() {
+        for reader in searcher.segment_readers() {
             let ids = reader.fast_fields().u64(ID)?;
             let alive = reader.alive_bitset();
-            let segment = u32::try_from(segment).unwrap_or(u32::MAX);
             let mut threshold = best.threshold();
             weight.for_each_pruning(threshold, reader, &mut |doc, score| {
                 if alive.is_some_and(|a| a.is_deleted(doc)) {
@@ -200,11 +224,7 @@ impl FullText {
                     return threshold;
                 };
                 if wanted.is_none_or(|keep| keep(concept)) {
-                    best.push(Ranked {
-                        score,
-                        address: (segment, doc),
-                        concept,
-                    });
+                    best.push(Ranked { score, concept });
                     threshold = best.threshold();
                 }
                 threshold
@@ -223,10 +243,10 @@ impl FullText {
 }
 
 /// A hit while ranking: ordered worst first, so that a max-heap pops the worst (the lower
-/// score, then the later document).
+/// score, then the later concept). Ties go by concept id, not by where the document sits, so
+/// an index built in one go and one added to a copy rank alike.
 struct Ranked {
     score: f32,
-    address: (u32, u32),
     concept: u32,
 }
 
@@ -235,7 +255,7 @@ impl Ranked {
         other
             .score
             .total_cmp(&self.score)
-            .then(self.address.cmp(&other.address))
+            .then(self.concept.cmp(&other.concept))
     }
 }
 
@@ -282,10 +302,11 @@ impl BestHits {
         }
     }
 
-    /// The worst kept score once `k` are kept; any score before.
+    /// Just under the worst kept score once `k` are kept (a tie may still win on its concept
+    /// id, whichever segment it sits in); any score before.
     fn threshold(&self) -> Score {
         match self.heap.peek() {
-            Some(worst) if self.heap.len() >= self.k => worst.score,
+            Some(worst) if self.heap.len() >= self.k => worst.score.next_down(),
             _ => Score::MIN,
         }
     }
@@ -300,5 +321,54 @@ impl BestHits {
                 score: h.score,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Label, LabelKind, Provenance, SourceIdx};
+
+    fn named(text: &str) -> Concept {
+        Concept {
+            labels: vec![Label {
+                text: text.into(),
+                kind: LabelKind::Label,
+                lang: None,
+                prov: Provenance {
+                    source: SourceIdx(0),
+                },
+            }],
+            ..Concept::default()
+        }
+    }
+
+    #[test]
+    fn equal_scores_rank_by_concept_id_whichever_segment_holds_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (installed, copy) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir(&installed).expect("dir");
+        std::fs::create_dir(&copy).expect("dir");
+        let mut writer = FullTextWriter::create(&installed).expect("create");
+        writer.add(9, "x", &named("lung disease")).expect("add");
+        writer.add(4, "x", &named("heart")).expect("add");
+        writer.finish().expect("finish");
+        let mut writer = FullTextWriter::append_to_copy(&installed, &copy).expect("copy");
+        writer.add(2, "x", &named("lung disease")).expect("add");
+        writer.finish().expect("finish");
+
+        let text = FullText::open(&copy).expect("open");
+        let concepts = |limit| {
+            let (hits, more) = text.search("lung", None, limit).expect("search");
+            (hits.iter().map(|h| h.concept).collect::<Vec<_>>(), more)
+        };
+        assert_eq!(concepts(10), (vec![2, 9], false));
+        // The tie in the later segment still wins the one place.
+        assert_eq!(concepts(1), (vec![2], true));
+        let installed = FullText::open(&installed).expect("open the installed copy");
+        assert_eq!(
+            installed.search("lung", None, 10).expect("search").0.len(),
+            1
+        );
     }
 }

@@ -34,6 +34,8 @@ pub struct LexiconWriter {
     runs: RunWriter,
     /// The first spill failure; reported by `write`, never swallowed.
     error: Option<io::Error>,
+    /// An installed build's lexicon whose postings below a concept id are taken as they are.
+    carried: Option<(Lexicon, u32)>,
 }
 
 impl Default for LexiconWriter {
@@ -41,6 +43,7 @@ impl Default for LexiconWriter {
         LexiconWriter {
             runs: RunWriter::in_memory(),
             error: None,
+            carried: None,
         }
     }
 }
@@ -51,7 +54,15 @@ impl LexiconWriter {
         LexiconWriter {
             runs: RunWriter::new(dir, name),
             error: None,
+            carried: None,
         }
+    }
+
+    /// Takes every posting of `old` for a concept below `below` as it is: the keys of those
+    /// concepts are not generated again. Entries added afterwards must be for concepts at or
+    /// above `below`, so that each key's postings stay in order.
+    pub fn carry(&mut self, old: Lexicon, below: u32) {
+        self.carried = Some((old, below));
     }
 
     pub fn add(&mut self, key: String, posting: Posting) {
@@ -66,57 +77,148 @@ impl LexiconWriter {
         }
     }
 
-    /// Sorts, deduplicates and writes the FST and the postings file.
+    /// Sorts, deduplicates and writes the FST and the postings file, merging in the carried
+    /// lexicon's postings key by key.
     pub fn write(self, fst_path: &Path, postings_path: &Path) -> io::Result<LexiconCounts> {
         if let Some(e) = self.error {
             return Err(e);
         }
-        let runs = self.runs;
-        let mut merge = runs.into_sorted()?;
+        let mut merge = self.runs.into_sorted()?;
+        let mut carried = self.carried.as_ref().map(|(old, below)| CarriedKeys {
+            keys: old.map.stream(),
+            old,
+            below: *below,
+        });
+        let mut out = PostingsOut::create(fst_path, postings_path)?;
+        let mut old = carried
+            .as_mut()
+            .map(CarriedKeys::next_key)
+            .transpose()?
+            .flatten();
+        let mut new = merge.next_entry()?;
+        let mut group: Vec<Posting> = Vec::new();
+        loop {
+            // The smaller of the two next keys; carried postings come first, being lower ids.
+            let key = match (&old, &new) {
+                (None, None) => break,
+                (Some((k, _)), None) => k.clone(),
+                (None, Some((k, _))) => k.clone(),
+                (Some((a, _)), Some((b, _))) => a.min(b).clone(),
+            };
+            if old.as_ref().is_some_and(|(k, _)| *k == key)
+                && let Some((_, postings)) = old.take()
+            {
+                group.extend(postings);
+                old = carried
+                    .as_mut()
+                    .map(CarriedKeys::next_key)
+                    .transpose()?
+                    .flatten();
+            }
+            while let Some((k, posting)) = &new
+                && *k == key
+            {
+                group.push(*posting);
+                new = merge.next_entry()?;
+            }
+            out.flush(&key, &mut group)?;
+        }
+        out.finish()
+    }
+}
+
+/// The keys of a carried lexicon in order, each with its postings below a concept id; keys
+/// left with none are skipped.
+struct CarriedKeys<'a> {
+    keys: fst::map::Stream<'a>,
+    old: &'a Lexicon,
+    below: u32,
+}
+
+impl CarriedKeys<'_> {
+    fn next_key(&mut self) -> io::Result<Option<(String, Vec<Posting>)>> {
+        while let Some((key, offset)) = self.keys.next() {
+            let list = self.old.posting_list(offset).ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{}: a posting list lies beyond the file",
+                        self.old.postings_path.display()
+                    ),
+                )
+            })?;
+            let postings: Vec<Posting> = list
+                .chunks_exact(POSTING_BYTES)
+                .map(decode_posting)
+                .filter(|p| p.concept < self.below)
+                .collect();
+            if postings.is_empty() {
+                continue;
+            }
+            let key = String::from_utf8(key.to_vec()).map_err(|_| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}: a key is not UTF-8", self.old.postings_path.display()),
+                )
+            })?;
+            return Ok(Some((key, postings)));
+        }
+        Ok(None)
+    }
+}
+
+/// The FST and postings file being written, a key at a time in key order.
+struct PostingsOut {
+    map: MapBuilder<BufWriter<File>>,
+    postings: BufWriter<File>,
+    offset: u64,
+    counts: LexiconCounts,
+}
+
+impl PostingsOut {
+    fn create(fst_path: &Path, postings_path: &Path) -> io::Result<PostingsOut> {
         let mut postings = BufWriter::new(File::create(postings_path)?);
         write_header(&mut postings, POSTINGS)?;
-        let mut map =
+        let map =
             MapBuilder::new(BufWriter::new(File::create(fst_path)?)).map_err(io::Error::other)?;
-        let mut offset: u64 = 0;
-        let mut counts = LexiconCounts::default();
-        let mut group: Vec<Posting> = Vec::new();
-        let mut current: Option<String> = None;
-        let mut flush = |key: &str, group: &mut Vec<Posting>| -> io::Result<()> {
-            map.insert(key.as_bytes(), offset)
-                .map_err(io::Error::other)?;
-            postings.write_all(&(group.len() as u32).to_le_bytes())?;
-            for p in group.iter() {
-                postings.write_all(&p.concept.to_le_bytes())?;
-                postings.write_all(&p.detail.to_le_bytes())?;
-            }
-            offset += 4 + (group.len() * POSTING_BYTES) as u64;
-            counts.keys += 1;
-            counts.postings += group.len() as u64;
-            group.clear();
-            Ok(())
-        };
-        while let Some((key, posting)) = merge.next_entry()? {
-            if current.as_deref() != Some(key.as_str()) {
-                if let Some(done) = current.take() {
-                    flush(&done, &mut group)?;
-                }
-                current = Some(key);
-            }
-            group.push(posting);
+        Ok(PostingsOut {
+            map,
+            postings,
+            offset: 0,
+            counts: LexiconCounts::default(),
+        })
+    }
+
+    /// Writes one key with its postings and empties `group`.
+    fn flush(&mut self, key: &str, group: &mut Vec<Posting>) -> io::Result<()> {
+        self.map
+            .insert(key.as_bytes(), self.offset)
+            .map_err(io::Error::other)?;
+        self.postings
+            .write_all(&(group.len() as u32).to_le_bytes())?;
+        for p in group.iter() {
+            self.postings.write_all(&p.concept.to_le_bytes())?;
+            self.postings.write_all(&p.detail.to_le_bytes())?;
         }
-        if let Some(done) = current.take() {
-            flush(&done, &mut group)?;
-        }
-        map.into_inner()
+        self.offset += 4 + (group.len() * POSTING_BYTES) as u64;
+        self.counts.keys += 1;
+        self.counts.postings += group.len() as u64;
+        group.clear();
+        Ok(())
+    }
+
+    fn finish(self) -> io::Result<LexiconCounts> {
+        self.map
+            .into_inner()
             .map_err(io::Error::other)?
             .into_inner()
             .map_err(|e| e.into_error())?
             .sync_all()?;
-        postings
+        self.postings
             .into_inner()
             .map_err(|e| e.into_error())?
             .sync_all()?;
-        Ok(counts)
+        Ok(self.counts)
     }
 }
 

@@ -228,6 +228,10 @@ fn add_doid_through_the_mirror_reuses_the_rest_and_remove_gives_the_index_back()
         );
     }
     assert!(log.contains("from the file's data-version"), "{log}");
+    assert!(
+        log.contains("from the installed build as stored"),
+        "the sources before DOID are carried, not rewritten: {log}"
+    );
     let catalogue = std::fs::read_to_string(&ws.catalogue).expect("catalogue");
     assert!(
         catalogue.starts_with(&catalogue_before),

@@ -12,6 +12,7 @@ mod add;
 mod annotate;
 mod bad_inputs;
 mod build_safety;
+mod carried_build;
 mod clients;
 mod eval_grounding;
 mod fixtures;

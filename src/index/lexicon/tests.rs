@@ -226,3 +226,65 @@ fn near_keys_are_exactly_the_keys_within_the_allowed_edits() {
         }
     }
 }
+
+/// Writes `entries` into `name.fst` and `name.postings` under `dir`, carrying `carried`.
+fn write_entries(
+    dir: &Path,
+    name: &str,
+    entries: &[(&str, u32)],
+    carried: Option<(Lexicon, u32)>,
+) -> (Vec<u8>, Vec<u8>, LexiconCounts) {
+    let mut writer = LexiconWriter::spilling(dir, name);
+    if let Some((old, below)) = carried {
+        writer.carry(old, below);
+    }
+    for (key, concept) in entries {
+        writer.add(
+            key.to_string(),
+            Posting {
+                concept: *concept,
+                detail: 1,
+            },
+        );
+    }
+    let (fst, postings) = (
+        dir.join(format!("{name}.fst")),
+        dir.join(format!("{name}.postings")),
+    );
+    let counts = writer.write(&fst, &postings).expect("write");
+    (
+        std::fs::read(fst).expect("fst"),
+        std::fs::read(postings).expect("postings"),
+        counts,
+    )
+}
+
+#[test]
+fn a_carried_lexicon_merged_with_new_keys_is_the_lexicon_written_whole() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Concepts 0-2 stay; 3 and 4 were the installed build's last source and are dropped;
+    // 3-5 are the new build's (another source now in that place).
+    let installed = [
+        ("alpha", 0),
+        ("beta", 1),
+        ("beta", 4),
+        ("gamma", 3),
+        ("omega", 2),
+    ];
+    let added = [("beta", 3), ("delta", 5), ("omega", 4), ("zeta", 3)];
+    let kept: Vec<(&str, u32)> = installed.iter().copied().filter(|(_, c)| *c < 3).collect();
+    let whole: Vec<(&str, u32)> = kept.iter().chain(&added).copied().collect();
+
+    write_entries(dir.path(), "installed", &installed, None);
+    let old = Lexicon::open(
+        &dir.path().join("installed.fst"),
+        &dir.path().join("installed.postings"),
+    )
+    .expect("open");
+    let carried = write_entries(dir.path(), "carried", &added, Some((old, 3)));
+    let written = write_entries(dir.path(), "whole", &whole, None);
+    assert_eq!(carried.0, written.0, "the same FST");
+    assert_eq!(carried.1, written.1, "the same postings");
+    assert_eq!(carried.2.keys, 5, "gamma's only posting was dropped");
+    assert_eq!(carried.2.postings, 7);
+}
