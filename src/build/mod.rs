@@ -148,18 +148,17 @@ pub fn build(
     let reuse = reuse_plan(&catalog, &loadable, previous.as_ref().ok(), observer)?;
     let store = open_store(&layout, &catalog, previous.as_ref().ok(), &reuse)?;
     let carried = carried_prefix(&catalog, &loadable, &reuse, previous.as_ref().ok());
-    if let (Some(_), (sources, concepts)) = (&carried.0, carried.1)
-        && sources > 0
-    {
+    if let Some(c) = &carried {
         observer.stage(&format!(
-            "taking the first {sources} sources' {concepts} concepts from the installed build as stored"
+            "taking the first {} sources' {} concepts from the installed build as stored",
+            c.sources, c.concepts
         ));
     }
     let mut writer = write::IndexWriter::create(
         &layout,
         &registry,
         rules.as_ref(),
-        carried.0.map(|p| (p, carried.1.1)),
+        carried.as_ref().map(|c| (c.previous, c.concepts)),
     )?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
     let mut sinks = Sinks {
@@ -173,7 +172,7 @@ pub fn build(
         loadable: &loadable,
         reuse: &reuse,
         previous: previous.as_ref().ok(),
-        carried: carried.1.0,
+        carried: carried.as_ref().map_or(0, |c| c.sources),
     };
     let records =
         read_concept_sources(&catalog, options, observer, &mut sinks, &read, &mut skipped)?;
@@ -333,24 +332,33 @@ struct SourcePlan<'p> {
     carried: usize,
 }
 
-/// The installed build when some leading sources can be carried from it as stored, with how
-/// many sources and concepts.
+/// The leading sources a build takes from the installed build as stored.
+struct Carried<'p> {
+    previous: &'p reuse::Previous,
+    sources: usize,
+    concepts: u32,
+}
+
+/// What the build can carry from the installed build (`reuse::Previous::carried_prefix`), if
+/// anything.
 fn carried_prefix<'p>(
     catalog: &Catalog,
     loadable: &[bool],
     reuse: &[Option<SourceRecord>],
     previous: Option<&'p reuse::Previous>,
-) -> (Option<&'p reuse::Previous>, (usize, u32)) {
-    let Some(previous) = previous else {
-        return (None, (0, 0));
-    };
+) -> Option<Carried<'p>> {
+    let previous = previous?;
     let in_load_order: Vec<Option<&SourceRecord>> = (0..catalog.sources.len())
         .filter(|at| loadable[*at])
         .map(|at| reuse[at].as_ref())
         .collect();
     match previous.carried_prefix(&in_load_order) {
-        (0, _) => (None, (0, 0)),
-        carried => (Some(previous), carried),
+        (0, _) => None,
+        (sources, concepts) => Some(Carried {
+            previous,
+            sources,
+            concepts,
+        }),
     }
 }
 

@@ -14,9 +14,11 @@
 //! the result is the build a full rebuild would give.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
+use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 
 use super::registry::input_file;
@@ -24,9 +26,9 @@ use super::{BuildError, hex};
 use crate::catalog::{Catalog, SourceSpec};
 use crate::index::manifest::{NameRulesRecord, RegistryRecord, SourceRecord};
 use crate::index::schema::GraphShapes;
-use crate::index::{BuildLayout, FORMAT_VERSION, Manifest, Table, active_build, lease};
+use crate::index::{BuildLayout, FORMAT_VERSION, FileError, Manifest, Table, active_build, lease};
 use crate::ingest::SourceConcepts;
-use crate::model::{Concept, PrefixRule, SourceIdx};
+use crate::model::{Concept, ConceptIdentity, PrefixRule, SourceIdx};
 use crate::registry::Registry;
 
 /// The installed build, opened for reuse (leased, so no other build removes it meanwhile).
@@ -165,37 +167,38 @@ impl Previous {
         Ok(graphs)
     }
 
-    /// A reused source's concepts, read from the installed table a chunk at a time (both
-    /// cores decoding) and numbered as source `idx`.
+    /// A reused source's concepts, read from the installed table a chunk at a time and
+    /// numbered as source `idx`.
     pub(super) fn concepts(
         &self,
         record: &SourceRecord,
         idx: SourceIdx,
     ) -> Result<SourceConcepts, BuildError> {
-        let count = u32::try_from(record.counts.concepts)
-            .map_err(|_| BuildError::TooLarge("more than 4,294,967,295 concepts"))?;
-        let (first, end) = (
-            record.first_concept,
-            record.first_concept.saturating_add(count),
-        );
+        let ids = concept_ids(record)?;
+        let count = ids.len();
+        let chunks = self.read_chunks::<Concept>(ids).map(move |chunk| {
+            let mut concepts = chunk.map_err(|e| std::io::Error::other(e.to_string()))?;
+            concepts.iter_mut().for_each(|c| c.renumber_source(idx));
+            Ok(concepts)
+        });
+        Ok(SourceConcepts::from_chunks(count, Box::new(chunks)))
+    }
+
+    /// The installed records `ids`, a chunk at a time (both cores decoding), each read as
+    /// `P`: a whole `Concept`, or a part of it whose other fields are parsed past.
+    pub(super) fn read_chunks<P: DeserializeOwned + Send + 'static>(
+        &self,
+        ids: Range<u32>,
+    ) -> impl Iterator<Item = Result<Vec<P>, FileError>> + Send + 'static {
         let table = self.table.clone();
         let chunk = super::write::KEY_CHUNK as u32;
-        let chunks = (first..end).step_by(chunk as usize).map(move |start| {
+        let end = ids.end;
+        ids.step_by(chunk as usize).map(move |start| {
             (start..end.min(start.saturating_add(chunk)))
                 .into_par_iter()
-                .map(|id| {
-                    let mut concept = table
-                        .get_checked(id)
-                        .map_err(|e| std::io::Error::other(e.to_string()))?;
-                    concept.renumber_source(idx);
-                    Ok(concept)
-                })
-                .collect::<std::io::Result<Vec<Concept>>>()
-        });
-        Ok(SourceConcepts::from_chunks(
-            count as usize,
-            Box::new(chunks),
-        ))
+                .map(|id| table.get_part(id))
+                .collect()
+        })
     }
 
     /// How many leading sources of this build, and how many concepts, can be carried from
@@ -208,13 +211,11 @@ impl Previous {
         for (idx, record) in reused.iter().enumerate() {
             let Some(record) = record else { break };
             let installed = self.manifest.sources.get(idx);
-            let same_place = installed.is_some_and(|r| r.graph == record.graph)
-                && record.first_concept == concepts;
-            let Some(end) = u32::try_from(record.counts.concepts)
-                .ok()
-                .and_then(|n| concepts.checked_add(n))
-                .filter(|_| same_place)
-            else {
+            if installed.is_none_or(|r| r.graph != record.graph) || record.first_concept != concepts
+            {
+                break;
+            }
+            let Ok(end) = concept_ids(record).map(|ids| ids.end) else {
                 break;
             };
             concepts = end;
@@ -247,23 +248,10 @@ impl Previous {
     pub(super) fn identities(
         &self,
         record: &SourceRecord,
-    ) -> impl Iterator<Item = Result<Vec<crate::model::ConceptIdentity>, BuildError>> + '_ {
-        let count = u32::try_from(record.counts.concepts).unwrap_or(u32::MAX);
-        let (first, end) = (
-            record.first_concept,
-            record.first_concept.saturating_add(count),
-        );
-        let chunk = super::write::KEY_CHUNK as u32;
-        (first..end).step_by(chunk as usize).map(move |start| {
-            (start..end.min(start.saturating_add(chunk)))
-                .into_par_iter()
-                .map(|id| self.table.get_part(id))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| BuildError::Io {
-                    context: "reading the installed concept table".into(),
-                    source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
-                })
-        })
+    ) -> Result<impl Iterator<Item = Result<Vec<ConceptIdentity>, BuildError>>, BuildError> {
+        Ok(self
+            .read_chunks(concept_ids(record)?)
+            .map(|chunk| chunk.map_err(installed_table_error)))
     }
 
     /// The installed store directory.
@@ -282,6 +270,23 @@ impl Previous {
                 .map(|(g, s)| (g.clone(), s.clone()))
                 .collect(),
         }
+    }
+}
+
+/// The concept ids a source's record says it holds.
+fn concept_ids(record: &SourceRecord) -> Result<Range<u32>, BuildError> {
+    u32::try_from(record.counts.concepts)
+        .ok()
+        .and_then(|n| record.first_concept.checked_add(n))
+        .map(|end| record.first_concept..end)
+        .ok_or(BuildError::TooLarge("more than 4,294,967,295 concepts"))
+}
+
+/// A record of the installed table that cannot be read.
+pub(super) fn installed_table_error(e: FileError) -> BuildError {
+    BuildError::Io {
+        context: "reading the installed concept table".into(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
     }
 }
 

@@ -160,7 +160,7 @@ fn carry_concept_source(
     sinks: &mut Sinks<'_, '_>,
 ) -> Result<SourceRecord, BuildError> {
     if record.current {
-        for chunk in previous.identities(record) {
+        for chunk in previous.identities(record)? {
             sinks.mappings.add_identity_xrefs(idx, &chunk?);
         }
     }

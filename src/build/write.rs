@@ -135,21 +135,12 @@ impl<'a> IndexWriter<'a> {
     /// Full-text documents for the installed build's first `count` concepts, when its full
     /// text cannot be taken whole.
     fn add_fulltext_of(&mut self, previous: &Previous, count: u32) -> Result<(), BuildError> {
-        let table = previous.table();
-        for start in (0..count).step_by(KEY_CHUNK) {
-            let end = count.min(start.saturating_add(KEY_CHUNK as u32));
-            let concepts = (start..end)
-                .into_par_iter()
-                .map(|id| table.get_checked(id).map(|c| (id, c)))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| {
-                    io_err("reading the installed concept table")(std::io::Error::other(
-                        e.to_string(),
-                    ))
-                })?;
-            for (id, concept) in &concepts {
+        let mut id = 0u32;
+        for chunk in previous.read_chunks::<Concept>(0..count) {
+            for concept in chunk.map_err(super::reuse::installed_table_error)? {
                 let source = previous.source_key(concept.source);
-                self.fulltext.add(*id, &source, concept)?;
+                self.fulltext.add(id, &source, &concept)?;
+                id += 1;
             }
         }
         Ok(())

@@ -176,8 +176,13 @@ async fn resources_read_list_and_not_found_per_revision() {
                 .and_then(Value::as_str),
             Some("http://example.org/nothing")
         );
+    })
+    .await;
+}
 
-        // An identifier's mappings that cannot be read say why, not "no such resource".
+#[tokio::test]
+async fn an_identifiers_mappings_that_cannot_be_read_say_why_per_revision() {
+    both(async |revision, client| {
         let err = client
             .read_resource(ReadResourceRequestParams::new(
                 "ontoresolve://mappings/NOSUCHPREFIX:1",
@@ -187,7 +192,11 @@ async fn resources_read_list_and_not_found_per_revision() {
         let ServiceError::McpError(e) = err else {
             panic!("not a protocol error: {err:?}")
         };
-        assert_eq!(e.code.0, expected, "{revision:?}");
+        let not_found = match revision {
+            Revision::Modern => -32602,
+            Revision::Legacy => -32002,
+        };
+        assert_eq!(e.code.0, not_found, "{revision:?}");
         let data = e.data.unwrap_or_default();
         assert_eq!(data["code"], "unknown_prefix", "{data}");
         assert_eq!(data["uri"], "ontoresolve://mappings/NOSUCHPREFIX:1");
