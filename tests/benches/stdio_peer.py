@@ -61,16 +61,24 @@ def timed(server, tool, arguments_list, rounds):
     for arguments in arguments_list[:20]:
         server.call(tool, arguments)
     samples, line_bytes, structured_bytes = [], [], []
+    slowest = []
     for r in range(rounds):
         for arguments in arguments_list:
             started = time.perf_counter()
             reply, size = server.call(tool, arguments)
             samples.append((time.perf_counter() - started) * 1000)
+            slowest.append((samples[-1], json.dumps(arguments)))
             if r == 0:
                 line_bytes.append(size)
                 content = reply.get("result", {}).get("structuredContent")
                 structured_bytes.append(len(json.dumps(content, separators=(",", ":"))) if content else 0)
+    if SHOW_SLOWEST:
+        for ms, arguments in sorted(slowest, reverse=True)[:SHOW_SLOWEST]:
+            print(f"    {ms:8.3f} ms  {arguments}")
     return samples, line_bytes, structured_bytes
+
+
+SHOW_SLOWEST = 0
 
 
 def mentions(corpus, limit):
@@ -103,7 +111,10 @@ def main():
     parser.add_argument("--hpo", default=os.path.join(shared, "obo", "hp-2025-01-16.obo.gz"))
     parser.add_argument("--corpus", default=os.path.join(shared, "corpora", "ncbi-disease", "NCBIdevelopset_corpus.txt"))
     parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--slowest", type=int, default=0, help="list the N slowest calls of each timing")
     args = parser.parse_args()
+    global SHOW_SLOWEST
+    SHOW_SLOWEST = args.slowest
 
     ours = Stdio([args.binary, "serve", "--index", args.index])
     peer = Stdio([sys.executable, args.peer, args.hpo])
