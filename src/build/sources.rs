@@ -104,8 +104,8 @@ fn read_source(
     let (prefixes, store) = (sinks.prefixes, sinks.store);
     match spec.format() {
         Some(Format::Table(format)) => {
-            tables::ingest_table_source(idx, spec, format, &files, prefixes, store, observer)
-                .map(|(record, concepts)| (record, SourceConcepts::held(concepts)))
+            let sinks = (prefixes, store, sinks.spill_dir);
+            tables::ingest_table_source(idx, spec, format, &files, sinks, observer)
         }
         _ => read::ingest_source(
             idx,

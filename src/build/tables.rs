@@ -3,6 +3,7 @@
 //! written to the store as triples in the source's named graph, so that answers about it re-run
 //! as SPARQL. The release is the file's when it states one (OBO Graphs), else the catalogue's.
 
+use std::borrow::Borrow;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -13,11 +14,10 @@ use super::registry::input_file;
 use super::{BuildError, BuildObserver, source_record};
 use crate::catalog::SourceSpec;
 use crate::index::manifest::SourceRecord;
-use crate::ingest::tables::{self, RowOutcome, RowProblem};
-use crate::ingest::{Format, IngestError, TableFormat, input};
-use crate::model::SourceCounts;
-use crate::model::{Concept, Prefixes, SourceIdx};
-use crate::store::{LoadError, StoreError, StoreWriter, graph_iri};
+use crate::ingest::tables::{self, Collected, RowOutcome, RowProblem};
+use crate::ingest::{self, Format, IngestError, SourceConcepts, TableFormat, input};
+use crate::model::{Concept, Prefixes, SourceCounts, SourceIdx};
+use crate::store::{LoadError, StoreWriter, graph_iri};
 
 /// Row problems echoed one by one on stderr; the rest are counted.
 const MAX_REPORTED_PROBLEMS: usize = 20;
@@ -27,10 +27,10 @@ pub(super) fn ingest_table_source(
     spec: &SourceSpec,
     format: TableFormat,
     files: &[PathBuf],
-    prefixes: &dyn Prefixes,
-    store: &StoreWriter,
+    sinks: (&dyn Prefixes, &StoreWriter, &Path),
     observer: &dyn BuildObserver,
-) -> Result<(SourceRecord, Vec<Concept>), BuildError> {
+) -> Result<(SourceRecord, SourceConcepts), BuildError> {
+    let (prefixes, store, spill_dir) = sinks;
     let source_err = |error: IngestError| BuildError::Source {
         id: spec.id.clone(),
         error,
@@ -46,20 +46,41 @@ pub(super) fn ingest_table_source(
     observer.source_started(&spec.id, inputs.iter().map(|f| f.bytes).sum());
 
     let readers = open_readers(files).map_err(source_err)?;
-    let mut read = tables::read(format, readers, idx, prefixes).map_err(source_err)?;
-    report_problems(&spec.id, &read.problems, observer);
+    let spill = Some((spill_dir, ingest::SPILL_CONCEPTS));
+    let mut read =
+        tables::read_spilling(format, readers, idx, prefixes, spill).map_err(source_err)?;
     // As for RDF and OBO sources: the file's own release (OBO Graphs states one), else the
     // catalogue's.
     let (release, origin) = settled_release(read.release.take(), spec.release.as_deref());
     let graph = graph_iri(&spec.id, &release);
-    let triples = load_concepts(store, &graph, &read.concepts, prefixes).map_err(|error| {
-        BuildError::SourceStore {
-            id: spec.id.clone(),
-            error,
+    let store_err = |error| BuildError::SourceStore {
+        id: spec.id.clone(),
+        error,
+    };
+    let (concepts, stats, problems) = match read.concepts {
+        Collected::Held(concepts, problems) => {
+            let stream = concepts.iter().map(Ok::<&Concept, IngestError>);
+            let triples = load_concepts(store, &graph, stream, prefixes).map_err(|e| match e {
+                LoadError::Store(error) => store_err(error),
+                LoadError::Input(error) => source_err(error),
+            })?;
+            let stats = SourceCounts::of(triples, &concepts);
+            (SourceConcepts::held(concepts), stats, problems)
         }
-    })?;
-    let concepts = read.concepts;
-    let stats = SourceCounts::of(triples, &concepts);
+        Collected::Merging(mut merging) => {
+            let triples =
+                load_concepts(store, &graph, merging.by_ref(), prefixes).map_err(|e| match e {
+                    LoadError::Store(error) => store_err(error),
+                    LoadError::Input(error) => source_err(error),
+                })?;
+            merging.finish(triples).map_err(source_err)?
+        }
+    };
+    report_problems(&spec.id, &problems, observer);
+    let skipped = problems
+        .iter()
+        .filter(|p| p.outcome == RowOutcome::Skipped)
+        .count() as u64;
     let record = source_record(
         spec,
         Format::Table(format),
@@ -67,10 +88,7 @@ pub(super) fn ingest_table_source(
         graph,
         inputs,
         stats,
-        read.problems
-            .iter()
-            .filter(|p| p.outcome == RowOutcome::Skipped)
-            .count() as u64,
+        skipped,
     );
     Ok((record, concepts))
 }
@@ -91,27 +109,27 @@ fn open_readers(files: &[PathBuf]) -> Result<Vec<tables::TableInput>, IngestErro
         .collect()
 }
 
-/// The concepts' triples into the source's graph; how many there were.
-fn load_concepts(
+/// The concepts' triples into the source's graph, as the concepts are taken; how many there
+/// were.
+fn load_concepts<C: Borrow<Concept>>(
     store: &StoreWriter,
     graph: &str,
-    concepts: &[Concept],
+    concepts: impl Iterator<Item = Result<C, IngestError>>,
     prefixes: &dyn Prefixes,
-) -> Result<u64, StoreError> {
+) -> Result<u64, LoadError<IngestError>> {
     let mut triples = 0u64;
     let mut buffer: Vec<Triple> = Vec::new();
-    let stream = concepts.iter().flat_map(|concept| {
+    let stream = concepts.flat_map(|concept| {
         buffer.clear();
-        tables::concept_triples(concept, prefixes, &mut buffer);
+        let concept = match concept {
+            Ok(concept) => concept,
+            Err(error) => return vec![Err(error)],
+        };
+        tables::concept_triples(concept.borrow(), prefixes, &mut buffer);
         triples += buffer.len() as u64;
-        std::mem::take(&mut buffer)
-            .into_iter()
-            .map(Ok::<Triple, std::convert::Infallible>)
+        buffer.drain(..).map(Ok).collect()
     });
-    store.load_graph(graph, stream).map_err(|e| match e {
-        LoadError::Store(error) => error,
-        LoadError::Input(never) => match never {},
-    })?;
+    store.load_graph(graph, stream)?;
     Ok(triples)
 }
 

@@ -123,57 +123,57 @@ impl PartialSpill {
         if let Some(error) = self.error {
             return Err(error);
         }
-        let mut finished = Finished {
-            file: TempFile::under(&self.dir, "concepts"),
-            edges: Runs::new(&self.dir, "child-edges"),
-            edge_buffer: Vec::new(),
-            counts: SourceCounts {
-                triples,
-                ..SourceCounts::default()
-            },
-        };
-        let mut out = RecordWriter::create(&finished.file.0)?;
+        let mut finished = FinishedWriter::create(&self.dir)?;
         let mut pending: Option<Partial> = None;
+        let mut emit = |partial: Partial, finished: &mut FinishedWriter| -> io::Result<()> {
+            match partial.typed.then(|| complete(partial.concept)).flatten() {
+                Some(concept) => finished.write(&concept),
+                None => Ok(()),
+            }
+        };
         for partial in self.runs.merge()? {
             let partial = partial?;
             match &mut pending {
                 Some(held) if held.concept.iri == partial.concept.iri => held.absorb(partial),
                 _ => {
                     if let Some(done) = pending.replace(partial) {
-                        finished.emit(done, &mut complete, &mut out)?;
+                        emit(done, &mut finished)?;
                     }
                 }
             }
         }
         if let Some(done) = pending {
-            finished.emit(done, &mut complete, &mut out)?;
+            emit(done, &mut finished)?;
         }
-        out.finish()?;
-        finished.into_concepts()
+        finished.into_concepts(triples)
     }
 }
 
-/// The finished concepts as they are written, and their parent links for the children.
-struct Finished {
+/// Finished concepts written in IRI order as they complete, and their parent links spilled
+/// for the children: a large source's concepts, on disk, for [`SourceConcepts::spilled`].
+pub(crate) struct FinishedWriter {
     file: TempFile,
+    out: RecordWriter,
     edges: Runs<ChildEdge>,
     edge_buffer: Vec<ChildEdge>,
     counts: SourceCounts,
 }
 
-impl Finished {
-    fn emit(
-        &mut self,
-        partial: Partial,
-        complete: &mut impl FnMut(Concept) -> Option<Concept>,
-        out: &mut RecordWriter,
-    ) -> io::Result<()> {
-        if !partial.typed {
-            return Ok(());
-        }
-        let Some(concept) = complete(partial.concept) else {
-            return Ok(());
-        };
+impl FinishedWriter {
+    pub(crate) fn create(dir: &Path) -> io::Result<FinishedWriter> {
+        let file = TempFile::under(dir, "concepts");
+        let out = RecordWriter::create(&file.0)?;
+        Ok(FinishedWriter {
+            file,
+            out,
+            edges: Runs::new(dir, "child-edges"),
+            edge_buffer: Vec::new(),
+            counts: SourceCounts::default(),
+        })
+    }
+
+    /// The next finished concept; concepts come in IRI order.
+    pub(crate) fn write(&mut self, concept: &Concept) -> io::Result<()> {
         for parent in &concept.parents {
             self.edge_buffer.push(ChildEdge {
                 parent: parent.iri.clone(),
@@ -187,12 +187,19 @@ impl Finished {
         if self.edge_buffer.len() >= EDGE_RUN {
             self.edges.spill(std::mem::take(&mut self.edge_buffer))?;
         }
-        self.counts.count(&concept);
-        out.write(&concept)
+        self.counts.count(concept);
+        self.out.write(concept)
     }
 
-    fn into_concepts(mut self) -> io::Result<(SourceConcepts, SourceCounts)> {
+    /// The written concepts with their children joined on the way out, and their counts
+    /// (with `triples`).
+    pub(crate) fn into_concepts(
+        mut self,
+        triples: u64,
+    ) -> io::Result<(SourceConcepts, SourceCounts)> {
+        self.out.finish()?;
         self.edges.spill(std::mem::take(&mut self.edge_buffer))?;
+        self.counts.triples = triples;
         let len = usize::try_from(self.counts.concepts).unwrap_or(usize::MAX);
         let concepts = SourceConcepts::spilled(len, self.file, self.edges.merge()?)?;
         Ok((concepts, self.counts))

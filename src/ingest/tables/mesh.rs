@@ -9,7 +9,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::{Collector, Row, RowContext, RowReader, excerpt, list, normalize_curie};
+use super::collect::Problems;
+use super::{Row, RowContext, RowOutcome, RowReader, excerpt, list, normalize_curie};
 use crate::ingest::IngestError;
 use crate::model::{
     Concept, ConceptKind, Label, LabelKind, Link, LinkKind, Provenance, Xref, XrefKind,
@@ -19,9 +20,19 @@ use crate::model::{
 pub(super) const MESH: &str = "http://id.nlm.nih.gov/mesh/";
 
 /// Reads MeSH rows of any kind; remembers where each descriptor was, to report its
-/// unresolved parents.
+/// unresolved parents, and which descriptor holds each tree number.
 #[derive(Default)]
 pub(super) struct MeshReader {
+    trees: TreeJoin,
+}
+
+/// Descriptors' tree numbers, for their parents once every row is read: a descriptor's and a
+/// tree number's worth of memory each, not a concept's.
+#[derive(Default)]
+pub(super) struct TreeJoin {
+    /// Each tree number's descriptor: the lowest IRI stating it, when several do.
+    owner: HashMap<String, String>,
+    /// Each descriptor's first row.
     locations: HashMap<String, (PathBuf, u64)>,
 }
 
@@ -76,9 +87,7 @@ impl RowReader for MeshReader {
             concept.tree_numbers = tree_numbers(last)?;
             concept.xrefs = taxon_xrefs(taxa, cx)?;
             if kind == ConceptKind::Descriptor {
-                self.locations
-                    .entry(concept.iri.clone())
-                    .or_insert_with(|| (cx.file.to_path_buf(), cx.line));
+                self.trees.first_row(&concept, cx);
             }
         }
         Ok(Row {
@@ -89,42 +98,66 @@ impl RowReader for MeshReader {
 }
 
 impl MeshReader {
-    /// Links each descriptor to the descriptors holding its tree numbers' parents.
-    pub(super) fn join_trees(self, sink: &mut Collector) -> Result<(), IngestError> {
-        let is_descriptor = |c: &Concept| c.kind == ConceptKind::Descriptor;
-        let mut owner: HashMap<String, String> = HashMap::new();
-        for concept in sink.concepts.values().filter(|c| is_descriptor(c)) {
-            for tree in &concept.tree_numbers {
-                owner
-                    .entry(tree.clone())
-                    .or_insert_with(|| concept.iri.clone());
-            }
+    pub(super) fn into_join(self) -> TreeJoin {
+        self.trees
+    }
+}
+
+impl TreeJoin {
+    /// Notes a descriptor's row; a later row for the same descriptor is skipped by the
+    /// collector, so its tree numbers are not counted.
+    fn first_row(&mut self, concept: &Concept, cx: &RowContext<'_>) {
+        let std::collections::hash_map::Entry::Vacant(first) =
+            self.locations.entry(concept.iri.clone())
+        else {
+            return;
+        };
+        first.insert((cx.file.to_path_buf(), cx.line));
+        for tree in &concept.tree_numbers {
+            self.owner
+                .entry(tree.clone())
+                .and_modify(|owner| {
+                    if concept.iri < *owner {
+                        owner.clone_from(&concept.iri);
+                    }
+                })
+                .or_insert_with(|| concept.iri.clone());
+        }
+    }
+
+    /// Links a descriptor to the descriptors holding its tree numbers' parents; a tree number
+    /// whose parent no descriptor holds is noted at the descriptor's row.
+    pub(super) fn join(
+        &self,
+        concept: &mut Concept,
+        problems: &mut Problems,
+    ) -> Result<(), IngestError> {
+        if concept.kind != ConceptKind::Descriptor {
+            return Ok(());
         }
         let mut unresolved = Vec::new();
-        for concept in sink.concepts.values_mut().filter(|c| is_descriptor(c)) {
-            for tree in &concept.tree_numbers {
-                let Some((parent_tree, _)) = tree.rsplit_once('.') else {
-                    continue;
-                };
-                match owner.get(parent_tree) {
-                    Some(parent) if *parent == concept.iri => {}
-                    Some(parent) => concept.parents.push(Link {
-                        iri: parent.clone(),
-                        kind: LinkKind::BroaderDescriptor,
-                        prov: Provenance {
-                            source: concept.source,
-                        },
-                    }),
-                    None => unresolved.push((concept.iri.clone(), tree.clone())),
-                }
+        for tree in &concept.tree_numbers {
+            let Some((parent_tree, _)) = tree.rsplit_once('.') else {
+                continue;
+            };
+            match self.owner.get(parent_tree) {
+                Some(parent) if *parent == concept.iri => {}
+                Some(parent) => concept.parents.push(Link {
+                    iri: parent.clone(),
+                    kind: LinkKind::BroaderDescriptor,
+                    prov: Provenance {
+                        source: concept.source,
+                    },
+                }),
+                None => unresolved.push(tree.clone()),
             }
         }
-        for (iri, tree) in unresolved {
-            if let Some((file, line)) = self.locations.get(&iri) {
+        if let Some((file, line)) = self.locations.get(&concept.iri) {
+            for tree in unresolved {
                 let message = format!(
                     "tree number {tree}: no descriptor holds its parent; no parent link from it"
                 );
-                sink.note(file, *line, message)?;
+                problems.record(file, *line, message, RowOutcome::KeptWithNote)?;
             }
         }
         Ok(())

@@ -6,6 +6,7 @@
 //! a header without the expected columns, broken JSON syntax, and an input that is mostly not
 //! the expected table are fatal.
 
+mod collect;
 mod gene_info;
 mod hgnc;
 mod json_stream;
@@ -16,10 +17,12 @@ mod obographs;
 mod real_data;
 mod triples;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 
+pub use collect::{Collected, Merging};
+use collect::{Collector, Join};
 pub use triples::concept_triples;
 
 use super::{FileRelease, IngestError, TableFormat};
@@ -69,23 +72,54 @@ pub struct TableConcepts {
 /// One table file: its path (for errors) and its opened, decompressed bytes.
 pub type TableInput = (PathBuf, Box<dyn BufRead + Send>);
 
+/// What a table source yielded, its concepts finished or being merged.
+pub struct TableRead<'p> {
+    pub concepts: Collected<'p>,
+    /// Data rows (or JSON entries) read (header and blank lines excluded), problem rows
+    /// included.
+    pub rows: u64,
+    /// As [`TableConcepts::release`].
+    pub release: Option<FileRelease>,
+}
+
 /// Reads every file of one table source, in order, into concepts sorted by IRI, each with its
 /// CURIE (prefixes.compress(iri)), deduplicated items and children filled in from parents.
+/// Every concept is held in memory: for tests and small tables; see [`read_spilling`].
 pub fn read(
     format: TableFormat,
     inputs: Vec<TableInput>,
     source: SourceIdx,
     prefixes: &dyn Prefixes,
 ) -> Result<TableConcepts, IngestError> {
-    let mut sink = Collector::new(source);
+    let read = read_spilling(format, inputs, source, prefixes, None)?;
+    let (concepts, problems) = read.concepts.into_all()?;
+    Ok(TableConcepts {
+        concepts,
+        problems,
+        rows: read.rows,
+        release: read.release,
+    })
+}
+
+/// As [`read`], but with `spill` (a directory and a row count) the rows are spilled to disk in
+/// sorted runs every that many rows, and the concepts come back merged as they are taken.
+pub fn read_spilling<'p>(
+    format: TableFormat,
+    inputs: Vec<TableInput>,
+    source: SourceIdx,
+    prefixes: &'p dyn Prefixes,
+    spill: Option<(&Path, usize)>,
+) -> Result<TableRead<'p>, IngestError> {
+    let mut sink = Collector::new(source, spill);
     let mut release = None;
+    let mut join = Join::None;
     match format {
         TableFormat::MeshTsv => {
             let mut reader = mesh::MeshReader::default();
             for (file, input) in inputs {
                 read_rows(&file, input, &mut sink, &mut reader, prefixes)?;
             }
-            reader.join_trees(&mut sink)?;
+            join = Join::MeshTrees(reader.into_join());
         }
         TableFormat::HgncTsv => {
             for (file, input) in inputs {
@@ -111,9 +145,12 @@ pub fn read(
             }
         }
     }
-    let mut read = sink.finish(prefixes);
-    read.release = release;
-    Ok(read)
+    let rows = sink.rows;
+    Ok(TableRead {
+        concepts: sink.finish(join, prefixes)?,
+        rows,
+        release,
+    })
 }
 
 /// What a format reader makes of one data row.
@@ -271,101 +308,6 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
-/// Concepts and problems gathered over a source's files.
-struct Collector {
-    source: SourceIdx,
-    concepts: BTreeMap<String, Concept>,
-    problems: Vec<RowProblem>,
-    rows: u64,
-}
-
-impl Collector {
-    fn new(source: SourceIdx) -> Self {
-        Collector {
-            source,
-            concepts: BTreeMap::new(),
-            problems: Vec::new(),
-            rows: 0,
-        }
-    }
-
-    fn problem(
-        &mut self,
-        file: &Path,
-        line: u64,
-        message: impl Into<String>,
-    ) -> Result<(), IngestError> {
-        self.record(file, line, message, RowOutcome::Skipped)
-    }
-
-    fn note(
-        &mut self,
-        file: &Path,
-        line: u64,
-        message: impl Into<String>,
-    ) -> Result<(), IngestError> {
-        self.record(file, line, message, RowOutcome::KeptWithNote)
-    }
-
-    fn record(
-        &mut self,
-        file: &Path,
-        line: u64,
-        message: impl Into<String>,
-        outcome: RowOutcome,
-    ) -> Result<(), IngestError> {
-        if self.problems.len() >= MAX_ROW_PROBLEMS {
-            return Err(IngestError::Invalid {
-                file: file.to_path_buf(),
-                message: format!(
-                    "more than {MAX_ROW_PROBLEMS} unreadable rows (the last at line {line}): \
-                     is this the right file and format?"
-                ),
-            });
-        }
-        self.problems.push(RowProblem {
-            file: file.to_path_buf(),
-            line,
-            message: message.into(),
-            outcome,
-        });
-        Ok(())
-    }
-
-    /// Keeps the first row for an IRI; a later one is a problem.
-    fn add(&mut self, file: &Path, line: u64, concept: Concept) -> Result<(), IngestError> {
-        if self.concepts.contains_key(&concept.iri) {
-            let message = format!("{} appears again; the first row is kept", concept.iri);
-            return self.problem(file, line, message);
-        }
-        self.concepts.insert(concept.iri.clone(), concept);
-        Ok(())
-    }
-
-    fn finish(self, prefixes: &dyn Prefixes) -> TableConcepts {
-        let mut concepts = self.concepts;
-        for concept in concepts.values_mut() {
-            concept.curie = prefixes.compress(&concept.iri);
-            dedup_in_order(&mut concept.labels);
-            dedup_in_order(&mut concept.definitions);
-            // Replacements keep the order the note names them in.
-            dedup_in_order(&mut concept.replacements);
-            dedup_sorted(&mut concept.parents);
-            dedup_sorted(&mut concept.xrefs);
-            dedup_sorted(&mut concept.alt_ids);
-            dedup_sorted(&mut concept.tree_numbers);
-        }
-        let mut concepts: Vec<Concept> = concepts.into_values().collect();
-        crate::ingest::fill_children(&mut concepts);
-        TableConcepts {
-            concepts,
-            problems: self.problems,
-            rows: self.rows,
-            release: None,
-        }
-    }
-}
-
 /// A row's tab-separated cells, when there are as many as the header names.
 fn split_row(text: &str, count: usize) -> Result<Vec<&str>, String> {
     let fields: Vec<&str> = text.split('\t').collect();
@@ -448,17 +390,6 @@ fn excerpt(text: &str) -> String {
         let cut: String = text.chars().take(MAX_EXCERPT_CHARS).collect();
         format!("{cut:?}…")
     }
-}
-
-/// Keeps the first of each equal item, preserving order.
-fn dedup_in_order<T: Eq + std::hash::Hash + Clone>(items: &mut Vec<T>) {
-    let mut seen = HashSet::new();
-    items.retain(|item| seen.insert(item.clone()));
-}
-
-fn dedup_sorted<T: Ord>(items: &mut Vec<T>) {
-    items.sort();
-    items.dedup();
 }
 
 #[cfg(test)]

@@ -10,8 +10,9 @@
 //! individuals) or whose IRI the prefixes cannot compress are counted and skipped without a
 //! note. Edges with `pred` `is_a` are parents (rdfs:subClassOf); other predicates, part_of
 //! included, are not read: the model has no link kind for them (nor does the OBO reader read
-//! `relationship`). Edges usually follow the nodes, so parents are gathered per subject (IRIs
-//! only, bounded by the edge count) and attached once the file is read.
+//! `relationship`). Edges usually follow the nodes, so parents go to the collector apart from
+//! their nodes, which attaches them when it finishes the concepts (and drops those of subjects
+//! it never read).
 //!
 //! The release is the first graph's `meta.version` (its version IRI) or owl:versionInfo in its
 //! `meta.basicPropertyValues`, ranked as the RDF reader ranks them.
@@ -23,7 +24,6 @@
 //! JSON syntax stops the source with its line and column. `rows` counts the first graph's nodes
 //! and edges.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::io::BufRead;
 use std::path::Path;
@@ -72,7 +72,6 @@ pub(super) fn read_graph(
         position: &position,
         stopped: None,
         found_graphs: false,
-        parents: HashMap::new(),
         version_iri: None,
         version_info: None,
     };
@@ -88,7 +87,6 @@ pub(super) fn read_graph(
             message: "no \"graphs\" array: is this OBO Graphs JSON?".into(),
         });
     }
-    graph.attach_parents();
     Ok(graph.release())
 }
 
@@ -101,8 +99,6 @@ struct FirstGraph<'a> {
     /// Why the collector stopped the source (too many problems), if it did.
     stopped: Option<IngestError>,
     found_graphs: bool,
-    /// `is_a` parents by subject IRI, attached when the file is read.
-    parents: HashMap<String, Vec<String>>,
     version_iri: Option<String>,
     version_info: Option<String>,
 }
@@ -289,8 +285,15 @@ impl FirstGraph<'_> {
         self.sink.rows += 1;
         match parent_edge(value) {
             Ok(Some((subject, parent))) => {
-                self.parents.entry(subject).or_default().push(parent);
-                Ok(())
+                let prov = Provenance {
+                    source: self.sink.source,
+                };
+                let parent = Link {
+                    iri: parent,
+                    kind: LinkKind::SubClassOf,
+                    prov,
+                };
+                self.sink.add_parent(subject, parent)
             }
             Ok(None) => Ok(()),
             Err(message) => self
@@ -312,24 +315,6 @@ impl FirstGraph<'_> {
                 let message = format!("graph meta: {message}; no release read from it");
                 self.sink.note(self.file, line, message)
             }
-        }
-    }
-
-    /// Gives each read concept its `is_a` parents; subjects not read (properties, nodes
-    /// outside the prefixes) are dropped.
-    fn attach_parents(&mut self) {
-        let prov = Provenance {
-            source: self.sink.source,
-        };
-        for (subject, parents) in self.parents.drain() {
-            let Some(concept) = self.sink.concepts.get_mut(&subject) else {
-                continue;
-            };
-            concept.parents.extend(parents.into_iter().map(|iri| Link {
-                iri,
-                kind: LinkKind::SubClassOf,
-                prov,
-            }));
         }
     }
 
