@@ -419,6 +419,13 @@ impl<'a> Extractor<'a> {
     /// error only when spilled concepts cannot be written or read back.
     pub fn finish(mut self) -> std::io::Result<(SourceConcepts, SourceCounts)> {
         if let Profile::Mesh(mesh) = std::mem::replace(&mut self.profile, Profile::Generic) {
+            if let Some(spill) = &self.spill {
+                // Joined one record at a time onto disk: the join's facts are held, the
+                // concepts are not.
+                let mut out = super::extract_spill::FinishedWriter::create(spill.dir())?;
+                mesh.finish_each(self.prefixes, |concept| out.write(&concept))?;
+                return out.into_concepts(self.triples);
+            }
             let concepts = mesh.finish(self.prefixes);
             let stats = SourceCounts::of(self.triples, &concepts);
             return Ok((SourceConcepts::held(concepts), stats));

@@ -83,6 +83,11 @@ impl PartialSpill {
         }
     }
 
+    /// Where the runs go.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Spills what the extractor held: its partial concepts and the subjects typed as concepts.
     pub(crate) fn add(
         &mut self,

@@ -11,6 +11,25 @@ use crate::model::{
 
 /// The records as concepts, sorted by IRI, with CURIEs, deduplicated items and children.
 pub(super) fn finish(mesh: &MeshRdf, prefixes: &dyn Prefixes) -> Vec<Concept> {
+    let mut concepts = Vec::with_capacity(mesh.kinds.len());
+    let held = finish_each(mesh, prefixes, |concept| {
+        concepts.push(concept);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    if let Err(never) = held {
+        match never {}
+    }
+    crate::ingest::fill_children(&mut concepts);
+    concepts
+}
+
+/// Each record as a concept, in IRI order, with its CURIE and parents but no children, handed
+/// to `emit` one at a time, so that the concepts need not be held together.
+pub(super) fn finish_each<E>(
+    mesh: &MeshRdf,
+    prefixes: &dyn Prefixes,
+    mut emit: impl FnMut(Concept) -> Result<(), E>,
+) -> Result<(), E> {
     let mut keys = vec![""; mesh.nodes.len()];
     for (key, &id) in &mesh.nodes {
         if let Some(slot) = keys.get_mut(id as usize) {
@@ -25,13 +44,15 @@ pub(super) fn finish(mesh: &MeshRdf, prefixes: &dyn Prefixes) -> Vec<Concept> {
         },
     };
     let owners = join.tree_owners();
-    // In id order, nodes that arrived together are looked up together: far fewer cache misses.
-    let mut records: Vec<(u32, ConceptKind)> = mesh.kinds.iter().map(|(&id, &k)| (id, k)).collect();
-    records.sort_unstable_by_key(|&(id, _)| id);
-    let mut concepts = Vec::with_capacity(records.len());
-    for (id, kind) in records {
-        let iri = iri_of(join.key(id));
-        concepts.push(Concept {
+    // Keys are distinct, so IRIs are too.
+    let mut records: Vec<(String, u32, ConceptKind)> = mesh
+        .kinds
+        .iter()
+        .map(|(&id, &kind)| (iri_of(join.key(id)), id, kind))
+        .collect();
+    records.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for (iri, id, kind) in records {
+        emit(Concept {
             curie: prefixes.compress(&iri),
             iri,
             source: mesh.source,
@@ -42,12 +63,9 @@ pub(super) fn finish(mesh: &MeshRdf, prefixes: &dyn Prefixes) -> Vec<Concept> {
             kind,
             tree_numbers: join.tree_numbers(id),
             ..Concept::default()
-        });
+        })?;
     }
-    // Keys are distinct, so IRIs are too.
-    concepts.sort_unstable_by(|a, b| a.iri.cmp(&b.iri));
-    crate::ingest::fill_children(&mut concepts);
-    concepts
+    Ok(())
 }
 
 /// The stored facts with node ids resolved back to keys, for the join.

@@ -311,9 +311,24 @@ impl MeshRdf {
 
     /// The records as concepts, sorted by IRI, with CURIEs, deduplicated items and children.
     pub fn finish(mut self, prefixes: &dyn Prefixes) -> Vec<Concept> {
+        self.seal();
+        join::finish(&self, prefixes)
+    }
+
+    /// As [`MeshRdf::finish`], but each concept goes to `emit` in IRI order as it is joined,
+    /// without its children, so that they are never all held at once.
+    pub fn finish_each(
+        mut self,
+        prefixes: &dyn Prefixes,
+        emit: impl FnMut(Concept) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        self.seal();
+        join::finish_each(&self, prefixes, emit)
+    }
+
+    fn seal(&mut self) {
         self.rels.iter_mut().for_each(Facts::seal);
         self.lits.iter_mut().for_each(Facts::seal);
-        join::finish(&self, prefixes)
     }
 }
 

@@ -363,3 +363,32 @@ fn sample_files_yield_their_records() {
         assert!(concepts.iter().all(|c| !c.labels.is_empty()), "{name}");
     }
 }
+
+#[test]
+fn records_joined_one_at_a_time_onto_disk_give_the_concepts_held_in_memory() {
+    let mut inputs = vec![turtle(
+        "m:D1 a v:TopicalDescriptor ; rdfs:label \"One\"@en ; v:treeNumber m:B01.1 .
+         m:D2 a v:CheckTag ; v:treeNumber m:B01 .
+         m:B01.1 a v:TreeNumber ; v:parentTreeNumber m:B01 .
+         m:C5 a v:SCR_Chemical ; rdfs:label \"Five\" ; v:mappedTo m:D2 .",
+    )];
+    inputs.extend(sample(SAMPLES));
+    for triples in inputs {
+        let (_, held) = run(triples.iter().cloned());
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut mesh = MeshRdf::new(SOURCE);
+        triples.iter().for_each(|t| mesh.observe(t));
+        let mut out =
+            crate::ingest::extract_spill::FinishedWriter::create(dir.path()).expect("creates");
+        mesh.finish_each(&prefixes(), |concept| out.write(&concept))
+            .expect("written");
+        let (concepts, counts) = out.into_concepts(7).expect("read back");
+        let streamed = concepts.collect_all().expect("read back");
+        assert_eq!(counts.concepts as usize, held.len());
+        assert!(
+            held.iter().any(|c| !c.children.is_empty()),
+            "children are joined"
+        );
+        assert_eq!(held, streamed);
+    }
+}
