@@ -411,3 +411,20 @@ fn full_text_ranked_for_a_page_lists_what_a_full_ranking_lists_first() {
         }
     }
 }
+
+#[test]
+fn a_head_word_read_as_its_equivalent_ranks_the_equivalent_above_a_name_rewritten_to_it() {
+    // "cancer" is read as "neoplasm"; so is MeSH's "Carcinoma", a kind of neoplasm. The
+    // heading that is "Neoplasms" itself comes first; both are still listed.
+    for text in ["cancer", "tumours"] {
+        let answer = find(default_index(), text, Some(&["mesh"]));
+        let neoplasms = candidate(&answer, "MESH:D009369").map(|(rank, _)| rank);
+        let carcinoma = candidate(&answer, "MESH:D002277").map(|(rank, _)| rank);
+        assert_eq!(neoplasms, Some(0), "{text}:\n{}", listing(&answer));
+        assert!(
+            carcinoma.is_some_and(|rank| rank > 0),
+            "{text}: Carcinoma still listed, after:\n{}",
+            listing(&answer)
+        );
+    }
+}

@@ -207,3 +207,27 @@ fn empty_text_too_long_text_and_an_unknown_source_get_their_specific_errors() {
         "an empty answer says why"
     );
 }
+
+#[test]
+fn an_ordinary_word_is_not_read_as_the_abbreviation_spelled_with_its_letters() {
+    // MeSH lists "GAVE" (gastric antral vascular ectasia) as an entry term; "gave" is a verb.
+    let text = "The mutation gave rise to cancer in three families.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    let texts: Vec<String> = found
+        .iter()
+        .map(|m| spanned(text, &m["start"], &m["end"]))
+        .collect();
+    assert!(!texts.iter().any(|t| t == "gave"), "{texts:?}");
+    let cancer = found
+        .iter()
+        .find(|m| spanned(text, &m["start"], &m["end"]) == "cancer")
+        .unwrap_or_else(|| panic!("cancer is a mention: {texts:?}"));
+    assert_eq!(first_curie(cancer), "MESH:D009369", "{cancer}");
+    let gave = ground("GAVE was seen at endoscopy.", Some(&["mesh"]), None);
+    assert_eq!(
+        first_curie(&mentions(&gave)[0]),
+        "MESH:D020252",
+        "written in capitals it is the abbreviation: {gave}"
+    );
+}

@@ -206,12 +206,22 @@ impl Resolver {
             first.kind,
             MatchKind::ApprovedSymbol | MatchKind::AliasSymbol | MatchKind::PreviousSymbol
         );
+        // An ordinary word is not the abbreviation spelled with its letters ("gave" is not
+        // "GAVE").
+        let abbreviated_name = first
+            .text
+            .as_deref()
+            .is_some_and(crate::index::names::is_symbol);
         if single_word
-            && (surface.chars().count() < MIN_WORD_NAME_CHARS || (ordinary_word && symbol_only))
+            && (surface.chars().count() < MIN_WORD_NAME_CHARS
+                || (ordinary_word && (symbol_only || abbreviated_name)))
             && !first.case_exact
         {
             return Ok(None);
         }
+        // A symbol the passage does not define, spelled exactly as a gene's approved symbol,
+        // names the gene: disease abbreviations are defined where they are used, gene symbols
+        // are not. Outside the wanted sources, the mention is not theirs.
         Ok(Some(Mention {
             start,
             end,

@@ -53,6 +53,11 @@ pub struct NameCandidate {
     pub via: Option<ViaMapping>,
     /// Whether the concept is obsolete or withdrawn (listed only when asked for).
     pub obsolete: bool,
+    /// For a name variant: the matched name met the input only after a head word of its own
+    /// was read as another ("Carcinoma" read as "neoplasm" for "cancer"). Such a name is a
+    /// sibling that shares the head word's equivalent, so it ranks after a name that is that
+    /// equivalent ("Neoplasms").
+    pub name_rewritten: bool,
     /// The match kind's weight (scaled by relevance for full text).
     pub weight: f64,
     pub score: f64,
@@ -73,6 +78,7 @@ impl NameCandidate {
             relevance: None,
             via: None,
             obsolete: false,
+            name_rewritten: false,
             weight: kind.weight(),
             score: 0.0,
         }
@@ -580,6 +586,7 @@ fn rank(mut found: Vec<NameCandidate>, abbreviation: bool) -> Vec<NameCandidate>
             .then(case_first(a).cmp(&case_first(b)))
             .then(a.kind.tier().cmp(&b.kind.tier()))
             .then(b.score.total_cmp(&a.score))
+            .then(a.name_rewritten.cmp(&b.name_rewritten))
             .then(b.case_exact.cmp(&a.case_exact))
             .then(a.kind.cmp(&b.kind))
             .then(a.concept.cmp(&b.concept))

@@ -123,10 +123,15 @@ impl Resolver {
         let mut out = Vec::new();
         for variant in variants.iter().filter(|v| !v.key.is_empty()) {
             for m in self.label_matches(&lexicon.get(&variant.key), 0)? {
-                out.push(
-                    NameCandidate::new(m.concept, Stage::NameVariant, kind, false)
-                        .with_label(m.label),
-                );
+                let mut candidate = NameCandidate::new(m.concept, Stage::NameVariant, kind, false);
+                candidate.name_rewritten = !rules.variants(&m.label.text).iter().any(|own| {
+                    own.key == variant.key
+                        && !own
+                            .steps
+                            .iter()
+                            .any(|step| matches!(step, NameStep::HeadWord { .. }))
+                });
+                out.push(candidate.with_label(m.label));
             }
         }
         Ok((out, steps))
