@@ -231,3 +231,20 @@ fn an_ordinary_word_is_not_read_as_the_abbreviation_spelled_with_its_letters() {
         "written in capitals it is the abbreviation: {gave}"
     );
 }
+
+#[test]
+fn a_longer_name_that_starts_with_a_defined_abbreviation_wins_its_place() {
+    let text = "Glucose-6-phosphate dehydrogenase (G6PD) is an enzyme of red cells. \
+                G6PD deficiency causes hemolysis.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    let deficiency = found
+        .iter()
+        .find(|m| spanned(text, &m["start"], &m["end"]) == "G6PD deficiency")
+        .unwrap_or_else(|| panic!("'G6PD deficiency' is one mention: {answer}"));
+    assert_eq!(first_curie(deficiency), "MESH:D005955", "{deficiency}");
+    assert!(
+        deficiency["abbreviation_of"].is_null(),
+        "read as the name it is: {deficiency}"
+    );
+}

@@ -375,7 +375,7 @@ fn abbreviation_uses(text: &str, words: &[Token], defined: &[Definition]) -> Vec
 }
 
 /// The mentions, left to right: at each place the longest span (an abbreviation's use wins
-/// its place), and every shorter span it overlaps kept as its alternatives.
+/// among spans of its length), and every shorter span it overlaps kept as its alternatives.
 fn choose_longest(spans: &[Span], uses: &[AbbreviationUse]) -> Vec<(Span, Vec<Span>)> {
     let mut all: Vec<Span> = spans.to_vec();
     all.extend(uses.iter().map(|u| u.span));
@@ -383,12 +383,13 @@ fn choose_longest(spans: &[Span], uses: &[AbbreviationUse]) -> Vec<(Span, Vec<Sp
         uses.iter()
             .any(|u| u.span.first == s.first && u.span.last == s.last)
     };
-    // Earliest first; at one start, an abbreviation's use, then the longest.
+    // Earliest first; at one start, the longest ("G6PD deficiency" over a defined "G6PD"),
+    // and at one length an abbreviation's use.
     all.sort_by(|a, b| {
         a.first
             .cmp(&b.first)
-            .then(is_use(b).cmp(&is_use(a)))
             .then(b.last.cmp(&a.last))
+            .then(is_use(b).cmp(&is_use(a)))
             .then(a.variant.cmp(&b.variant))
     });
     all.dedup_by(|a, b| a.first == b.first && a.last == b.last);
