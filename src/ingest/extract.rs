@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use oxrdf::{NamedOrBlankNode, Term, Triple};
 
-use super::StatedRelease;
 use super::concepts::SourceConcepts;
 use super::vocab::*;
+use super::{StatedRelease, dedup_in_order, dedup_sorted};
 use crate::model::{
     Concept, ConceptKind, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Provenance,
     Replacement, ReplacementKind, SourceCounts, SourceIdx, Xref, XrefKind, obo_purl,
@@ -459,8 +459,8 @@ impl<'a> Extractor<'a> {
             return None;
         }
         concept.curie = self.prefixes.compress(&concept.iri);
-        dedup(&mut concept.labels);
-        dedup(&mut concept.definitions);
+        dedup_in_order(&mut concept.labels);
+        dedup_in_order(&mut concept.definitions);
         dedup_sorted(&mut concept.parents);
         dedup_sorted(&mut concept.xrefs);
         dedup_sorted(&mut concept.replacements);
@@ -509,17 +509,6 @@ fn term_text(term: &Term) -> String {
         Term::Literal(l) => l.value().trim().to_string(),
         Term::BlankNode(b) => b.to_string(),
     }
-}
-
-/// Keeps the first of each equal item, preserving order.
-fn dedup<T: Eq + std::hash::Hash + Clone>(items: &mut Vec<T>) {
-    let mut seen = HashSet::new();
-    items.retain(|item| seen.insert(item.clone()));
-}
-
-fn dedup_sorted<T: Ord>(items: &mut Vec<T>) {
-    items.sort();
-    items.dedup();
 }
 
 /// The first `YYYY-MM-DD` in a string.

@@ -88,6 +88,18 @@ pub(crate) fn fill_children(concepts: &mut [Concept]) {
     }
 }
 
+/// Keeps the first of each equal item, preserving order.
+pub(crate) fn dedup_in_order<T: Eq + std::hash::Hash + Clone>(items: &mut Vec<T>) {
+    let mut seen = std::collections::HashSet::new();
+    items.retain(|item| seen.insert(item.clone()));
+}
+
+/// Sorts and drops repeats.
+pub(crate) fn dedup_sorted<T: Ord>(items: &mut Vec<T>) {
+    items.sort();
+    items.dedup();
+}
+
 /// The rdf:type IRIs that mark a concept of this source: the catalogue's `concept_types`, or
 /// its kind's (owl:Class for OBO and OWL, skos:Concept for SKOS; none for table sources).
 pub fn concept_types(spec: &crate::catalog::SourceSpec) -> Vec<String> {

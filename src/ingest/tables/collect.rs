@@ -7,7 +7,7 @@
 //! The first row for an IRI is kept; a later one is a problem, found when it is added or, for
 //! rows in different runs, when the runs are merged.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -17,7 +17,7 @@ use super::mesh::TreeJoin;
 use super::{MAX_ROW_PROBLEMS, RowOutcome, RowProblem};
 use crate::ingest::extract_spill::FinishedWriter;
 use crate::ingest::spill::{Merged, Runs};
-use crate::ingest::{IngestError, SourceConcepts};
+use crate::ingest::{IngestError, SourceConcepts, dedup_in_order, dedup_sorted};
 use crate::model::{Concept, Link, Prefixes, SourceCounts, SourceIdx};
 
 /// Problems and notes of one source's rows, up to [`MAX_ROW_PROBLEMS`].
@@ -416,15 +416,4 @@ fn finish_concept(
 
 fn spill_error(dir: &Path, error: io::Error) -> IngestError {
     IngestError::Stopped(format!("spilling rows under {}: {error}", dir.display()))
-}
-
-/// Keeps the first of each equal item, preserving order.
-fn dedup_in_order<T: Eq + std::hash::Hash + Clone>(items: &mut Vec<T>) {
-    let mut seen = HashSet::new();
-    items.retain(|item| seen.insert(item.clone()));
-}
-
-fn dedup_sorted<T: Ord>(items: &mut Vec<T>) {
-    items.sort();
-    items.dedup();
 }
