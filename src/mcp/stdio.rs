@@ -269,7 +269,8 @@ async fn write_lines(
         output.write_all(line.as_bytes()).await?;
         output.flush().await?;
     }
-    Ok(())
+    // A writer that hands lines on (stdout's thread) has written them all once shut down.
+    output.shutdown().await
 }
 
 /// The pipe rmcp reads requests from and writes replies to.

@@ -4,6 +4,7 @@
 //! of its own (a non-blocking stdout would make any other write to it fail when the pipe is
 //! full).
 
+use std::future::Future;
 use std::io::{Read, Write};
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
@@ -98,14 +99,20 @@ impl AsyncRead for ThreadStdin {
 /// framing) at a time.
 pub struct ThreadStdout {
     chunks: PollSender<Vec<u8>>,
+    /// Ends when the thread has written every chunk (or stdout closed): shutdown waits for
+    /// it, so the process never exits with an answer still queued for the thread.
+    written: Option<tokio::sync::oneshot::Receiver<()>>,
 }
 
 impl ThreadStdout {
     pub fn spawn() -> std::io::Result<Self> {
         let (tx, mut rx) = mpsc::channel::<Vec<u8>>(CHUNKS_WAITING);
+        // Dropped when the thread ends, which is what shutdown waits for.
+        let (written_tx, written) = tokio::sync::oneshot::channel::<()>();
         std::thread::Builder::new()
             .name("stdout".into())
             .spawn(move || {
+                let _written = written_tx;
                 let mut stdout = std::io::stdout().lock();
                 while let Some(chunk) = rx.blocking_recv() {
                     // A client that closed its end ends the thread; the framing then sees
@@ -121,6 +128,7 @@ impl ThreadStdout {
             })?;
         Ok(ThreadStdout {
             chunks: PollSender::new(tx),
+            written: Some(written),
         })
     }
 }
@@ -145,8 +153,14 @@ impl AsyncWrite for ThreadStdout {
         Poll::Ready(Ok(()))
     }
 
-    fn poll_shutdown(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+    /// Closes the channel and waits until the thread has written what it holds.
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         self.chunks.close();
+        if let Some(written) = self.written.as_mut() {
+            // Either outcome means the thread is done: it only ever drops the sender.
+            let _ = ready!(Pin::new(written).poll(cx));
+            self.written = None;
+        }
         Poll::Ready(Ok(()))
     }
 }
