@@ -17,7 +17,8 @@ use crate::index::mappings::{MappingIndexWriter, Statement};
 use crate::ingest::MappingFormat;
 use crate::ingest::sssom::{self, MappingRow, RowId, SetHeader};
 use crate::model::{
-    Concept, Evidence, EvidenceOrigin, MappingPredicate, NO_TERM_FOUND, SourceIdx, XrefKind,
+    Concept, Evidence, EvidenceOrigin, FootprintRecorder, MappingPredicate, NO_TERM_FOUND,
+    SourceIdx, XrefKind,
 };
 use crate::registry::Registry;
 use crate::store::{LoadError, StoreWriter, graph_iri};
@@ -39,6 +40,9 @@ pub(super) struct MappingBuilder<'a> {
     writer: MappingIndexWriter,
     registry: &'a Registry,
     pub(super) sets: Vec<MappingSetRecord>,
+    /// The footprint of the mapping set being read (none while sources' xrefs are added:
+    /// those are read again by every build).
+    footprint: std::sync::Mutex<Option<FootprintRecorder>>,
 }
 
 /// An identifier of a mapping as the index and the store know it.
@@ -54,6 +58,7 @@ impl<'a> MappingBuilder<'a> {
             writer: MappingIndexWriter::spilling(&layout.dir),
             registry,
             sets: Vec::new(),
+            footprint: std::sync::Mutex::new(None),
         }
     }
 
@@ -117,6 +122,13 @@ impl<'a> MappingBuilder<'a> {
             };
         }
         let normalization = self.registry.normalize(written);
+        let (prefix, iri) = super::footprint::noted(self.registry, written, &normalization.reading);
+        if (prefix.is_some() || iri.is_some())
+            && let Ok(mut footprint) = self.footprint.lock()
+            && let Some(footprint) = footprint.as_mut()
+        {
+            super::footprint::note(footprint, &[], prefix, iri);
+        }
         match normalization.identified() {
             Some(id) => MappedId {
                 curie: id.curie.clone(),
@@ -181,6 +193,7 @@ impl<'a> MappingBuilder<'a> {
         let mut counts = MappingSetCounts::default();
         let mut problems = Problems::default();
         let tool = spec.mapping_tool.clone();
+        self.set_footprint(Some(FootprintRecorder::default()));
         let triples = self.row_triples(
             set,
             rows,
@@ -197,8 +210,21 @@ impl<'a> MappingBuilder<'a> {
             LoadError::Input(e) => source_error(e),
         })?;
         problems.report(&spec.id, written, observer);
-        self.sets.push(MappingSetRecord { counts, ..record });
+        let prefix_use = self.set_footprint(None).map(|f| f.finish());
+        self.sets.push(MappingSetRecord {
+            counts,
+            prefix_use,
+            ..record
+        });
         Ok(())
+    }
+
+    /// Starts or ends recording a mapping set's footprint; the one recorded so far.
+    fn set_footprint(&self, to: Option<FootprintRecorder>) -> Option<FootprintRecorder> {
+        match self.footprint.lock() {
+            Ok(mut footprint) => std::mem::replace(&mut footprint, to),
+            Err(poisoned) => std::mem::replace(&mut poisoned.into_inner(), to),
+        }
     }
 
     /// The store triples of a set's rows, counting rows and noting skipped ones on the way.
@@ -458,6 +484,7 @@ fn set_record(
         entry: super::reuse::entry_fingerprint(spec),
         counts: MappingSetCounts::default(),
         header: header.other.clone(),
+        prefix_use: None,
     }
 }
 

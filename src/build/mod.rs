@@ -8,6 +8,7 @@
 //! (concept table, full text, lexicons) and `install` (lock, temporary directory,
 //! atomic switch of `CURRENT`).
 
+mod footprint;
 mod install;
 mod mappings;
 mod read;
@@ -31,8 +32,8 @@ use crate::index::manifest::{
 use crate::index::names::NameRules;
 use crate::index::{BuildLayout, FORMAT_VERSION, Manifest};
 use crate::ingest::{Format, IngestError};
-use crate::model::{PrefixMap, PrefixRule, Prefixes};
-use crate::registry::RegistryError;
+use crate::model::{PrefixMap, PrefixRule};
+use crate::registry::{Registry, RegistryError};
 use crate::store::{StoreError, StoreWriter};
 
 use sources::{read_concept_sources, source_record};
@@ -146,7 +147,7 @@ pub fn build(
     )
     .inspect_err(|why| observer.stage(&format!("reading every source: {why}")));
     let reuse = reuse_plan(&catalog, &loadable, previous.as_ref().ok(), observer)?;
-    let store = open_store(&layout, &catalog, previous.as_ref().ok(), &reuse)?;
+    let store = open_store(&layout, &catalog, previous.as_ref().ok(), &reuse, observer)?;
     let carried = carried_prefix(&catalog, &loadable, &reuse, previous.as_ref().ok());
     if let Some(c) = &carried {
         observer.stage(&format!(
@@ -156,14 +157,13 @@ pub fn build(
     }
     let mut writer = write::IndexWriter::create(
         &layout,
-        &registry,
         rules.as_ref(),
         carried.as_ref().map(|c| (c.previous, c.concepts)),
     )?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
     let mut sinks = Sinks {
         spill_dir: &layout.dir,
-        prefixes: &registry,
+        registry: &registry,
         store: &store,
         writer: &mut writer,
         mappings: &mut mappings,
@@ -316,7 +316,8 @@ fn build_time(started: Instant) -> BuildTime {
 struct Sinks<'s, 'b> {
     /// Where a large source's concepts are spilled while it is read.
     spill_dir: &'b std::path::Path,
-    prefixes: &'b dyn Prefixes,
+    /// The registry; each source read sees it through its own [`footprint::PrefixUse`].
+    registry: &'b Registry,
     store: &'s StoreWriter,
     writer: &'s mut write::IndexWriter<'b>,
     mappings: &'s mut mappings::MappingBuilder<'b>,
@@ -404,9 +405,17 @@ fn reuse_plan(
             continue;
         }
         let current = catalog.is_current(at, |i| loadable[i]);
-        if let Some(record) = previous.reusable(spec, &catalog.files(spec), current)? {
-            plan[at] = Some(record.clone());
+        let Some(record) = previous.reusable(spec, &catalog.files(spec), current)? else {
+            continue;
+        };
+        if let Some(rule) = previous.new_prefix_touching(record) {
+            observer.stage(&format!(
+                "{}: reading it again, as the prefix {} → {} may change how it reads",
+                spec.id, rule.prefix, rule.uri_prefix
+            ));
+            continue;
         }
+        plan[at] = Some(record.clone());
     }
     Ok(plan)
 }
@@ -418,12 +427,19 @@ fn open_store(
     catalog: &Catalog,
     previous: Option<&reuse::Previous>,
     reuse: &[Option<SourceRecord>],
+    observer: &dyn BuildObserver,
 ) -> Result<StoreWriter, BuildError> {
     let Some(previous) = previous else {
         return Ok(StoreWriter::create(&layout.store())?);
     };
     // The graphs of reused sources and of mapping sets whose files did not change.
     let mut keep = previous.unchanged_set_graphs(catalog)?;
+    if !keep.is_empty() {
+        observer.stage(&format!(
+            "keeping {} unchanged mapping-set graphs from the installed store",
+            keep.len()
+        ));
+    }
     keep.extend(reuse.iter().flatten().map(|r| r.graph.clone()));
     if keep.is_empty() {
         return Ok(StoreWriter::create(&layout.store())?);

@@ -5,8 +5,10 @@
 //! of every input file are those the installed build recorded, it is current in both or in
 //! neither, and nothing that shapes its records changed: the format version, the registry's
 //! input files, the name rules, and any prefix the catalogue declares anew or no longer
-//! declares, unless the registry already spelled and expanded it that way. Paths play no
-//! part, so a copied catalogue and index still reuse.
+//! declares, unless the registry already spelled and expanded it that way. A prefix no
+//! registry knew (a new ontology's own) only stops the reuse of sources whose recorded
+//! footprint (`footprint`) shows they asked about it. Paths play no part, so a copied
+//! catalogue and index still reuse.
 //!
 //! A reused source's concepts come from the installed concept table and its triples from a
 //! copy of the installed store (`store::StoreWriter::from_installed`); the concept table,
@@ -28,8 +30,8 @@ use crate::index::manifest::{NameRulesRecord, RegistryRecord, SourceRecord};
 use crate::index::schema::GraphShapes;
 use crate::index::{BuildLayout, FORMAT_VERSION, FileError, Manifest, Table, active_build, lease};
 use crate::ingest::SourceConcepts;
-use crate::model::{Concept, ConceptIdentity, PrefixRule, SourceIdx};
-use crate::registry::Registry;
+use crate::model::{Concept, ConceptIdentity, PrefixFootprint, PrefixRule, SourceIdx};
+use crate::registry::{Registry, fold_scheme_and_host, other_scheme};
 
 /// The installed build, opened for reuse (leased, so no other build removes it meanwhile).
 pub(super) struct Previous {
@@ -37,6 +39,9 @@ pub(super) struct Previous {
     pub(super) manifest: Manifest,
     table: std::sync::Arc<Table<Concept>>,
     pub(super) shapes: GraphShapes,
+    /// Prefixes declared anew or no longer declared that no registry knew otherwise (scheme
+    /// and host of the URI prefix in lower case): each touches only some sources.
+    new_prefixes: Vec<PrefixRule>,
     _lease: lease::Lease,
 }
 
@@ -87,15 +92,24 @@ impl Previous {
         let old_registry = Registry::open(&layout)
             .map_err(|e| format!("the installed prefix registry cannot be read: {e}"))?;
         let new_rules = super::declared_prefixes(catalog);
+        let mut new_prefixes = Vec::new();
         for (rule, other) in changed_rules(&manifest.prefixes, &new_rules) {
             // An added rule must say what the old registry said; a dropped one, the new.
             let judge = if other { &old_registry } else { registry.1 };
-            if !registry_agrees(judge, rule) {
+            if registry_agrees(judge, rule) {
+                continue;
+            }
+            if !unknown_to(judge, rule) {
                 return Err(format!(
                     "the catalogue's prefix {} → {} changes how identifiers read",
                     rule.prefix, rule.uri_prefix
                 ));
             }
+            // A prefix of its own: it changes only sources whose footprint it touches.
+            new_prefixes.push(PrefixRule {
+                prefix: rule.prefix.clone(),
+                uri_prefix: fold_scheme_and_host(&rule.uri_prefix).into_owned(),
+            });
         }
         verify_taken_files(&layout, &manifest)?;
         let table = Table::open(&layout.concepts_data(), &layout.concepts_index())
@@ -107,6 +121,7 @@ impl Previous {
             manifest,
             table: std::sync::Arc::new(table),
             shapes,
+            new_prefixes,
             _lease: lease,
         })
     }
@@ -139,8 +154,26 @@ impl Previous {
         Ok(Some(record))
     }
 
+    /// A prefix declared anew or no longer declared that may change how this installed
+    /// release reads: every such prefix when its build recorded no footprint.
+    pub(super) fn new_prefix_touching(&self, record: &SourceRecord) -> Option<&PrefixRule> {
+        self.touched(record.prefix_use.as_ref())
+    }
+
+    /// The first prefix declared anew or dropped that touches `footprint` (any, without one).
+    fn touched(&self, footprint: Option<&PrefixFootprint>) -> Option<&PrefixRule> {
+        self.new_prefixes.iter().find(|rule| {
+            footprint.is_none_or(|footprint| {
+                footprint.touches(&rule.prefix, &rule.uri_prefix)
+                    || other_scheme(&rule.uri_prefix)
+                        .is_some_and(|twin| footprint.touches(&rule.prefix, &twin))
+            })
+        })
+    }
+
     /// The graphs of mapping-set files whose entry and file are unchanged: the store keeps
-    /// them, and the build reads their rows for the mapping index only.
+    /// them, and the build reads their rows for the mapping index only; not a set whose rows
+    /// a prefix declared anew or dropped may read differently.
     pub(super) fn unchanged_set_graphs(
         &self,
         catalog: &Catalog,
@@ -159,6 +192,9 @@ impl Previous {
                 else {
                     continue;
                 };
+                if self.touched(set.prefix_use.as_ref()).is_some() {
+                    continue;
+                }
                 if file.is_file() && input_file(written, file)?.sha256 == set.sha256 {
                     graphs.insert(set.graph.clone());
                 }
@@ -333,6 +369,29 @@ fn changed_rules<'a>(old: &'a [PrefixRule], new: &'a [PrefixRule]) -> Vec<(&'a P
         .filter(|r| !new.iter().any(|n| same(n, r)))
         .map(|r| (r, false));
     added.chain(dropped).collect()
+}
+
+/// Whether `registry` knows nothing that `rule` would change: not its prefix in any spelling,
+/// and no URI prefix that `rule.uri_prefix` lies under, except the bare OBO PURL space when
+/// the rule names one ontology in it (`…/obo/SYNTAX_`), which reads as an unknown prefix.
+fn unknown_to(registry: &Registry, rule: &PrefixRule) -> bool {
+    if registry.spelling(&rule.prefix).is_some() {
+        return false;
+    }
+    let folded = fold_scheme_and_host(&rule.uri_prefix).into_owned();
+    let twin = other_scheme(&folded);
+    std::iter::once(folded.as_str())
+        .chain(twin.as_deref())
+        .all(|uri| match registry.uri_prefix_of(uri) {
+            None => true,
+            Some(m) => {
+                let (base, rest) = uri.split_at(m.len);
+                base.ends_with("purl.obolibrary.org/obo/")
+                    && rest.strip_suffix('_').is_some_and(|p| {
+                        !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric())
+                    })
+            }
+        })
 }
 
 /// Whether a registry already spells `rule.prefix` as the rule does and expands and

@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use super::footprint::PrefixUse;
 use super::{
     BuildError, BuildObserver, BuildOptions, Sinks, SourcePlan, io_err, read, registry, reuse,
     tables, write,
@@ -12,7 +13,7 @@ use crate::index::manifest::{
     IdShape, InputFile, MAX_TOP_CONCEPTS, ReleaseOrigin, SkippedSource, SourceCounts, SourceRecord,
 };
 use crate::ingest::{Format, SourceConcepts};
-use crate::model::{Concept, SourceIdx};
+use crate::model::{Concept, Prefixes, SourceIdx};
 
 /// Reads (or reuses) every loadable concept source in catalogue order and returns their
 /// records; a source that fails with `keep_going` joins `skipped`.
@@ -40,15 +41,18 @@ pub(super) fn read_concept_sources(
             continue;
         }
         let started = Instant::now();
+        let prefix_use = PrefixUse::new(sinks.registry, spec);
         let read = match (&plan.reuse[at], plan.previous) {
             (Some(record), Some(previous)) => previous
                 .concepts(record, idx)
                 .map(|concepts| (record.clone(), concepts)),
-            _ => read_source(catalog, spec, idx, sinks, observer).map(|(mut record, concepts)| {
-                record.current = catalog.is_current(at, |i| plan.loadable[i]);
-                record.entry = reuse::entry_fingerprint(spec);
-                (record, concepts)
-            }),
+            _ => read_source(catalog, spec, idx, (sinks, &prefix_use), observer).map(
+                |(mut record, concepts)| {
+                    record.current = catalog.is_current(at, |i| plan.loadable[i]);
+                    record.entry = reuse::entry_fingerprint(spec);
+                    (record, concepts)
+                },
+            ),
         };
         match read {
             Ok((record, concepts)) => {
@@ -63,7 +67,14 @@ pub(super) fn read_concept_sources(
                 } else {
                     observer.source_finished(&spec.id, &record, started.elapsed().as_secs_f64());
                 }
-                records.push(write_concept_source(idx, record, concepts, sinks)?);
+                // A reused source keeps the footprint it was read with.
+                let fresh = plan.reuse[at].is_none();
+                let prefixes: &dyn Prefixes = if fresh { &prefix_use } else { sinks.registry };
+                let mut record = write_concept_source(idx, record, concepts, sinks, prefixes)?;
+                if fresh {
+                    record.prefix_use = Some(prefix_use.footprint());
+                }
+                records.push(record);
             }
             Err(error) if options.keep_going => {
                 observer.source_skipped(&spec.id, &error.to_string());
@@ -86,7 +97,7 @@ fn read_source(
     catalog: &Catalog,
     spec: &SourceSpec,
     idx: SourceIdx,
-    sinks: &Sinks<'_, '_>,
+    (sinks, prefixes): (&Sinks<'_, '_>, &PrefixUse<'_>),
     observer: &dyn BuildObserver,
 ) -> Result<(SourceRecord, SourceConcepts), BuildError> {
     let files = catalog.files(spec);
@@ -101,10 +112,10 @@ fn read_source(
             });
         }
     }
-    let (prefixes, store) = (sinks.prefixes, sinks.store);
+    let store = sinks.store;
     match spec.format() {
         Some(Format::Table(format)) => {
-            let sinks = (prefixes, store, sinks.spill_dir);
+            let sinks = (prefixes as &dyn Prefixes, store, sinks.spill_dir);
             tables::ingest_table_source(idx, spec, format, &files, sinks, observer)
         }
         _ => read::ingest_source(
@@ -127,6 +138,7 @@ fn write_concept_source(
     mut record: SourceRecord,
     mut concepts: SourceConcepts,
     sinks: &mut Sinks<'_, '_>,
+    prefixes: &dyn Prefixes,
 ) -> Result<SourceRecord, BuildError> {
     let mut tops = TopConcepts::default();
     let mut shapes = IdShapes::default();
@@ -139,7 +151,7 @@ fn write_concept_source(
         )))?;
         tops.observe(&chunk);
         shapes.observe(&chunk);
-        sinks.writer.add_concepts(&source_key, &chunk)?;
+        sinks.writer.add_concepts(&source_key, &chunk, prefixes)?;
         // Mappings answer from current releases: an older release's xrefs would still read
         // as asserted after the source dropped them.
         if record.current {
@@ -196,6 +208,7 @@ pub(super) fn source_record(
         first_concept: 0,
         top_concepts: Vec::new(),
         id_shapes: Vec::new(),
+        prefix_use: None,
         counts: SourceCounts {
             skipped_rows,
             ..stats

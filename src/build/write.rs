@@ -44,7 +44,6 @@ pub(super) const KEY_CHUNK: usize = 65_536;
 /// in sorted runs.
 pub(super) struct IndexWriter<'a> {
     layout: &'a BuildLayout,
-    prefixes: &'a dyn Prefixes,
     table: TableWriter<Concept>,
     flags: FlagsWriter,
     fulltext: FullTextWriter,
@@ -60,7 +59,6 @@ impl<'a> IndexWriter<'a> {
     /// concepts as they are stored (see [`IndexWriter::carry`]).
     pub(super) fn create(
         layout: &'a BuildLayout,
-        prefixes: &'a dyn Prefixes,
         rules: Option<&'a NameRules>,
         carry: Option<(&Previous, u32)>,
     ) -> Result<IndexWriter<'a>, BuildError> {
@@ -79,7 +77,6 @@ impl<'a> IndexWriter<'a> {
         };
         let mut writer = IndexWriter {
             layout,
-            prefixes,
             table,
             flags,
             fulltext,
@@ -156,6 +153,7 @@ impl<'a> IndexWriter<'a> {
         &mut self,
         source_id: &str,
         concepts: &[Concept],
+        prefixes: &dyn Prefixes,
     ) -> Result<(), BuildError> {
         let first = self.next;
         for concept in concepts {
@@ -176,13 +174,13 @@ impl<'a> IndexWriter<'a> {
         // memory.
         for (n, chunk) in concepts.chunks(KEY_CHUNK).enumerate() {
             let start = first + (n * KEY_CHUNK) as u32;
-            self.add_keys(start, chunk);
+            self.add_keys(start, chunk, prefixes);
         }
         Ok(())
     }
 
-    fn add_keys(&mut self, start: u32, concepts: &[Concept]) {
-        let prefixes = self.prefixes;
+    /// `prefixes` is the source's view of the registry, which notes its footprint.
+    fn add_keys(&mut self, start: u32, concepts: &[Concept], prefixes: &dyn Prefixes) {
         let id_entries: Vec<(String, Posting)> = concepts
             .par_iter()
             .enumerate()

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 pub use super::counts::MappingIndexCounts;
 use super::counts::{LexiconCounts, RegistryCounts};
-use crate::model::PrefixRule;
 pub use crate::model::SourceCounts;
+use crate::model::{PrefixFootprint, PrefixRule};
 
 pub use super::header::FORMAT_VERSION;
 
@@ -127,6 +127,9 @@ pub struct MappingSetRecord {
     /// Other set-level slots of the header, for display.
     #[serde(default)]
     pub header: std::collections::BTreeMap<String, String>,
+    /// What reading its rows could not take from the Bioregistry alone, as for a source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix_use: Option<PrefixFootprint>,
 }
 
 /// Where a piece of set metadata came from.
@@ -201,6 +204,10 @@ pub struct SourceRecord {
     /// The shape of the local ids this source uses, per prefix.
     #[serde(default)]
     pub id_shapes: Vec<IdShape>,
+    /// What its reading could not take from the Bioregistry alone; `None` from a build that
+    /// did not record it, and then any prefix declared anew means reading the source again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix_use: Option<PrefixFootprint>,
 }
 
 impl SourceRecord {

@@ -4,6 +4,7 @@
 
 mod concept;
 mod counts;
+mod footprint;
 mod mapping;
 mod prefix;
 mod release;
@@ -14,6 +15,7 @@ pub use concept::{
     Xref, XrefKind,
 };
 pub use counts::SourceCounts;
+pub use footprint::{FootprintRecorder, PrefixFootprint, namespace_key};
 pub use mapping::{
     Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND,
     confidence_milli,

@@ -205,12 +205,16 @@ impl Registry {
     }
 }
 
+/// A CURIE's written prefix and local id, when it is one that expansion reads (not an IRI's
+/// `scheme://`, not an empty local id).
+pub fn expandable_curie(curie: &str) -> Option<(&str, &str)> {
+    let (written, local) = curie.split_once(':')?;
+    (!local.is_empty() && !local.starts_with("//")).then_some((written, local))
+}
+
 impl Prefixes for Registry {
     fn expand(&self, curie: &str) -> Option<String> {
-        let (written, local) = curie.split_once(':')?;
-        if local.is_empty() || local.starts_with("//") {
-            return None;
-        }
+        let (written, local) = expandable_curie(curie)?;
         let record = self.record(self.spelling(written)?.record)?;
         Some(format!("{}{local}", record.expansion_base()?))
     }

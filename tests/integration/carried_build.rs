@@ -166,3 +166,118 @@ fn a_damaged_installed_file_is_never_carried_and_every_source_is_read_again() {
     assert!(!stages.any("taking the first"), "{}", stages.all());
     assert_eq!(file_checksums(&rebuilt), file_checksums(&first));
 }
+
+/// The fixtures followed by OBO sources, each `(id, declared prefix, URI prefix, body)`, and
+/// the fixture mapping set.
+fn fixtures_with_obo(dir: &Path, name: &str, sources: &[(&str, &str, &str, &str)]) -> PathBuf {
+    let text = std::fs::read_to_string(fixtures().join("fixtures.toml")).expect("read");
+    let mut catalogue = text.replace("path = \"", &format!("path = \"{}/", fixtures().display()));
+    for (id, prefix, uri_prefix, body) in sources {
+        let file = dir.join(format!("{id}.obo"));
+        std::fs::write(
+            &file,
+            format!("format-version: 1.2\ndata-version: 2026-01-01\nontology: {id}\n\n{body}"),
+        )
+        .expect("write a source");
+        catalogue.push_str(&format!(
+            "\n[[source]]\nid = \"{id}\"\ntitle = \"{id}\"\nkind = \"obo\"\nformat = \"obo\"\n\
+             path = \"{}\"\nprefixes = [{{ prefix = \"{prefix}\", uri_prefix = \"{uri_prefix}\" }}]\n\
+             license = \"test\"\nattribution = \"test\"\nhomepage = \"https://example.org\"\n\
+             scope = \"test\"\n",
+            file.display()
+        ));
+    }
+    // A mapping set whose rows name a prefix no source declares.
+    catalogue.push_str(&format!(
+        "\n[[source]]\nid = \"chain\"\ntitle = \"chain\"\nkind = \"sssom\"\n\
+         path = \"{}/sssom/chain.sssom.tsv\"\nrelease = \"1\"\nlicense = \"CC0\"\n\
+         attribution = \"test\"\nhomepage = \"https://example.org\"\nscope = \"test\"\n",
+        fixtures().display()
+    ));
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, catalogue).expect("write the catalogue");
+    path
+}
+
+#[test]
+fn a_source_with_a_prefix_of_its_own_reads_again_only_the_sources_that_use_the_prefix() {
+    let dir = scratch("carried-new-prefix");
+    // `zu` names a parent under ZP before any source declares ZP: it reads as an OBO PURL
+    // then, and under the declared URI prefix once `zp` is catalogued.
+    let zu = (
+        "zu",
+        "ZU",
+        "http://purl.obolibrary.org/obo/ZU_",
+        "[Term]\nid: ZU:0000001\nname: zu lung condition\nis_a: ZP:0000009\n",
+    );
+    let zp = (
+        "zp",
+        "ZP",
+        "http://example.org/zp/",
+        "[Term]\nid: ZP:0000009\nname: zp respiratory condition\n",
+    );
+    let yo = (
+        "yo",
+        "YO",
+        "http://purl.obolibrary.org/obo/YO_",
+        "[Term]\nid: YO:0000001\nname: yo lung finding\nxref: MESH:D011014\n",
+    );
+    let before = fixtures_with_obo(&dir, "before", &[zu]);
+    let after = fixtures_with_obo(&dir, "after", &[zu, zp]);
+    let untouched = fixtures_with_obo(&dir, "untouched", &[zu, yo]);
+    let index = dir.join("index");
+    build_watched(&before, &index);
+
+    let (added, stages) = build_watched(&after, &index);
+    assert!(
+        stages.any("taking the first 4 sources'"),
+        "{}",
+        stages.all()
+    );
+    assert!(
+        stages.any("keeping 1 unchanged mapping-set"),
+        "{}",
+        stages.all()
+    );
+    assert!(
+        stages.any("zu: reading it again, as the prefix ZP"),
+        "{}",
+        stages.all()
+    );
+    let (full, _) = build_watched(&after, &dir.join("fresh-after"));
+    assert_eq!(file_checksums(&added), file_checksums(&full));
+    assert_eq!(added.manifest.build_id, full.manifest.build_id);
+
+    // Dropping ZP again reads `zu` again; a new prefix that `zu` never used leaves it be.
+    let (_, stages) = build_watched(&before, &index);
+    assert!(stages.any("zu: reading it again"), "{}", stages.all());
+    let (yo_added, stages) = build_watched(&untouched, &index);
+    assert!(
+        stages.any("taking the first 5 sources'"),
+        "{}",
+        stages.all()
+    );
+    assert!(!stages.any("zu: reading it again"), "{}", stages.all());
+    let (full, _) = build_watched(&untouched, &dir.join("fresh-untouched"));
+    assert_eq!(file_checksums(&yo_added), file_checksums(&full));
+    assert_eq!(yo_added.manifest.build_id, full.manifest.build_id);
+
+    // The set maps to NCIT, which no source declared: declaring it reads the set again.
+    let ncit = (
+        "nc",
+        "NCIT",
+        "http://purl.obolibrary.org/obo/NCIT_",
+        "[Term]\nid: NCIT:C1\nname: a thesaurus thing\n",
+    );
+    let declared = fixtures_with_obo(&dir, "declared", &[zu, yo, ncit]);
+    let (declared_build, stages) = build_watched(&declared, &index);
+    assert!(
+        stages.any("taking the first 6 sources'"),
+        "{}",
+        stages.all()
+    );
+    assert!(!stages.any("keeping"), "{}", stages.all());
+    let (full, _) = build_watched(&declared, &dir.join("fresh-declared"));
+    assert_eq!(file_checksums(&declared_build), file_checksums(&full));
+    assert_eq!(declared_build.manifest.build_id, full.manifest.build_id);
+}

@@ -487,6 +487,17 @@ pub fn mapping_set_document(r: &Resolver, id: &str) -> Option<serde_json::Value>
         return None;
     }
     let rows: u64 = sets.iter().map(|s| s.counts.rows).sum();
+    // The build's own bookkeeping (its prefix footprint) is no reader's business.
+    let sets: Vec<serde_json::Value> = sets
+        .iter()
+        .filter_map(|s| serde_json::to_value(s).ok())
+        .map(|mut set| {
+            if let Some(fields) = set.as_object_mut() {
+                fields.remove("prefix_use");
+            }
+            set
+        })
+        .collect();
     serde_json::to_value(json!({ "id": id, "files": sets.len(), "rows": rows, "sets": sets })).ok()
 }
 
