@@ -141,17 +141,24 @@ def overlaps(a: dict, b: dict) -> bool:
     return a["start"] < b["end"] and b["start"] < a["end"]
 
 
+def gold_and_scored(doc: dict, preds: list[dict], diseases: set[str]) -> tuple[list[dict], list[dict]]:
+    """The abstract's gold mentions with a MeSH id, and the predictions that are scored: those
+    whose first candidate is a disease and that overlap no gold mention left out."""
+    gold = [g for g in doc["gold"] if g["ids"]]
+    excluded = [g for g in doc["gold"] if not g["ids"]]
+    scored = [
+        p for p in preds
+        if p["ids"] and p["ids"][0] in diseases and not any(overlaps(p, e) for e in excluded)
+    ]
+    return gold, scored
+
+
 def score(docs: list[dict], predictions: list[list[dict]], diseases: set[str]) -> dict:
     """Mention and concept P/R/F1 and recall@10, as the module doc says."""
     tp_pred = n_pred = gold_hit = n_gold = at10 = 0
     c_tp = c_pred = c_gold = 0
     for doc, preds in zip(docs, predictions):
-        gold = [g for g in doc["gold"] if g["ids"]]
-        excluded = [g for g in doc["gold"] if not g["ids"]]
-        scored = [
-            p for p in preds
-            if p["ids"] and p["ids"][0] in diseases and not any(overlaps(p, e) for e in excluded)
-        ]
+        gold, scored = gold_and_scored(doc, preds, diseases)
         n_pred += len(scored)
         n_gold += len(gold)
         for p in scored:
@@ -181,6 +188,29 @@ def score(docs: list[dict], predictions: list[list[dict]], diseases: set[str]) -
         "concept": prf(c_tp, c_pred, c_tp, c_gold),
         "recall_at_10": at10 / n_gold if n_gold else 0.0,
     }
+
+
+def concept_misses(docs: list[dict], predictions: list[list[dict]], diseases: set[str]) -> list[list[str]]:
+    """Per abstract, each gold concept no first candidate gave (`missed`, with its gold
+    mentions' texts and what was returned over them) and each first-candidate disease concept
+    the gold does not hold (`extra`, with the mentions that gave it)."""
+    rows = []
+    for doc, preds in zip(docs, predictions):
+        gold, scored = gold_and_scored(doc, preds, diseases)
+        predicted = {p["ids"][0] for p in scored}
+        wanted = {i for g in gold for i in g["ids"]}
+        text = doc["text"]
+        for concept in sorted(wanted - predicted):
+            mentions = [g for g in gold if concept in g["ids"]]
+            returned = [
+                f"{text[p['start']:p['end']]}={','.join(p['ids'][:3])}"
+                for p in preds if any(overlaps(p, g) for g in mentions)
+            ]
+            rows.append([doc["pmid"], "missed", concept, " | ".join(sorted({g["text"] for g in mentions})), " ".join(returned)])
+        for concept in sorted(predicted - wanted):
+            mentions = [p for p in scored if p["ids"][0] == concept]
+            rows.append([doc["pmid"], "extra", concept, " | ".join(sorted({text[p["start"]:p["end"]] for p in mentions})), ""])
+    return rows
 
 
 def run(args, corpora, tables, server_factory, helpers) -> dict:
@@ -220,6 +250,10 @@ def run(args, corpora, tables, server_factory, helpers) -> dict:
                     ours.append([{"start": m["start"], "end": m["end"], "ids": mention_ids(m, mesh_local)} for m in mentions])
                 baseline.append(tag_with_dictionary(doc["text"], dictionary))
             latencies.sort()
+            if args.misses:
+                with open(args.misses, "a", encoding="utf-8") as f:
+                    for row in concept_misses(docs, ours, diseases):
+                        f.write("\t".join([Path(path).name, *row]) + "\n")
             results.append(
                 {
                     "corpus": str(path),

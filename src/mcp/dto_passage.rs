@@ -53,6 +53,10 @@ pub struct MentionDto {
     /// The passage defines this mention as an abbreviation of that long form.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub abbreviation_of: Option<AbbreviationOf>,
+    /// The name whose head this modifier shares ("ovarian cancer" for "breast" in "breast and
+    /// ovarian cancer"): its candidates read it with that head, its own readings after.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coordinated_with: Option<SpanDto>,
     /// Shorter or overlapping names in the same text, other readings.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<SpanDto>,

@@ -17,7 +17,7 @@ use ontoresolve::mcp::tools;
 use crate::support::{Missing, default_index, default_index_dir, scratch, shared_data, skip};
 
 /// The TSV header, in order.
-const COLUMNS: [&str; 11] = [
+const COLUMNS: [&str; 12] = [
     "passage",
     "start",
     "end",
@@ -27,6 +27,7 @@ const COLUMNS: [&str; 11] = [
     "source",
     "match_kind",
     "abbreviation_of",
+    "coordinated_with",
     "candidates",
     "note",
 ];
@@ -316,6 +317,11 @@ fn annotate_json_rows_are_the_mentions_the_ground_passage_tool_gives() {
                 .map(|c| c.iter().take(tool.len()).map(|c| &c["curie"]).collect())
                 .unwrap_or_default();
             assert_eq!(ours, tool, "candidates in {}", doc.pmid);
+            assert_eq!(
+                g.get("coordinated_with"),
+                w.get("coordinated_with").map(|c| &c["text"]),
+                "{g}"
+            );
             assert_eq!(g["concept"], *tool[0], "{g}");
         }
     }

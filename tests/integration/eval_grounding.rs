@@ -118,9 +118,9 @@ fn grounding_on_the_develop_set_stays_above_its_recall_floor_and_reports_latency
 }
 
 /// Floors for `ground_passage` with `sources=["mesh"]` on the develop set, just under its
-/// figures when they were set (mention F1 0.765, concept F1 0.713, recall@10 in context 0.731).
+/// figures when they were set (mention F1 0.760, concept F1 0.725, recall@10 in context 0.732).
 const PASSAGE_MENTION_F1_FLOOR: f64 = 0.75;
-const PASSAGE_CONCEPT_F1_FLOOR: f64 = 0.70;
+const PASSAGE_CONCEPT_F1_FLOOR: f64 = 0.71;
 const PASSAGE_RECALL_AT_10_FLOOR: f64 = 0.71;
 
 #[test]

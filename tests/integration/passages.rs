@@ -248,3 +248,47 @@ fn a_longer_name_that_starts_with_a_defined_abbreviation_wins_its_place() {
         "read as the name it is: {deficiency}"
     );
 }
+
+#[test]
+fn a_modifier_coordinated_with_a_name_is_read_with_its_head() {
+    let text = "Carriers have a high risk of breast and ovarian cancer, and of colon, rectal or \
+                gastric cancers.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    let at = |word: &str| {
+        found
+            .iter()
+            .find(|m| spanned(text, &m["start"], &m["end"]) == word)
+            .unwrap_or_else(|| panic!("'{word}' is a mention: {answer:#}"))
+    };
+    let breast = at("breast");
+    assert_eq!(first_curie(breast), "MESH:D001943", "{breast:#}");
+    assert_eq!(breast["coordinated_with"]["text"], "ovarian cancer");
+    assert!(
+        curies(breast).contains(&"MESH:D001940"),
+        "the word's own reading (the breast) stays: {breast:#}"
+    );
+    assert_eq!(first_curie(at("ovarian cancer")), "MESH:D010051");
+    assert_eq!(
+        first_curie(at("colon")),
+        "MESH:D003110",
+        "colonic neoplasms"
+    );
+    assert_eq!(
+        first_curie(at("rectal")),
+        "MESH:D012004",
+        "rectal neoplasms"
+    );
+    // A name that follows other words shares its head with nothing.
+    let plain = ground(
+        "Women with ovarian cancer were seen.",
+        Some(&["mesh"]),
+        None,
+    );
+    assert!(
+        mentions(&plain)
+            .iter()
+            .all(|m| m["coordinated_with"].is_null()),
+        "{plain:#}"
+    );
+}

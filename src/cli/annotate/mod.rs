@@ -31,7 +31,7 @@ use input::{Passage, Passages, progress_bar, read_chunk};
 
 /// The TSV header: the columns of [`Row`], in order.
 const HEADER: &str = "passage\tstart\tend\ttext\tconcept\tlabel\tsource\tmatch_kind\t\
-                      abbreviation_of\tcandidates\tnote";
+                      abbreviation_of\tcoordinated_with\tcandidates\tnote";
 /// Write buffer of the output.
 const WRITE_BUFFER_BYTES: usize = 1 << 20;
 
@@ -260,6 +260,10 @@ struct Row<'a> {
     /// The long form, as the passage writes it, of the abbreviation this mention is.
     #[serde(skip_serializing_if = "Option::is_none")]
     abbreviation_of: Option<&'a str>,
+    /// The name whose head this modifier shares ("ovarian cancer" for "breast" in "breast and
+    /// ovarian cancer"), as the passage writes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coordinated_with: Option<&'a str>,
     /// Ranked as the core ranks them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     candidates: Vec<CandidateCell<'a>>,
@@ -349,7 +353,14 @@ fn mention_row<'a>(
             .definitions
             .get(definition)
             .and_then(|d| text.get(d.long_span.0..d.long_span.1)),
-        MentionReading::Name | MentionReading::NameVariant => None,
+        MentionReading::Name | MentionReading::NameVariant | MentionReading::Coordinated { .. } => {
+            None
+        }
+    };
+    // A conjunct's concept is read with the head of the name it is coordinated with.
+    let coordinated_with = match m.reading {
+        MentionReading::Coordinated { name } => text.get(name.0..name.1),
+        _ => None,
     };
     let candidates: Vec<CandidateCell> = m
         .candidates
@@ -376,6 +387,7 @@ fn mention_row<'a>(
         source: first.map(|c| c.source),
         match_kind: first.map(|c| c.match_kind),
         abbreviation_of,
+        coordinated_with,
         note: None,
         candidates,
     }
@@ -401,6 +413,7 @@ fn push_tsv(out: &mut String, row: &Row) {
         row.source.map(escape),
         row.match_kind.map(str::to_string),
         row.abbreviation_of.map(escape),
+        row.coordinated_with.map(escape),
         Some(escape(&curies.join("|"))),
         row.note.map(escape),
     ];

@@ -161,7 +161,17 @@ fn mention(
                 start: offsets.at(d.long_span.0),
                 end: offsets.at(d.long_span.1),
             }),
-        MentionReading::Name | MentionReading::NameVariant => None,
+        MentionReading::Name | MentionReading::NameVariant | MentionReading::Coordinated { .. } => {
+            None
+        }
+    };
+    let coordinated_with = match m.reading {
+        MentionReading::Coordinated { name: (start, end) } => Some(SpanDto {
+            start: offsets.at(start),
+            end: offsets.at(end),
+            text: text[start..end].to_string(),
+        }),
+        _ => None,
     };
     MentionDto {
         start: offsets.at(m.start),
@@ -175,6 +185,7 @@ fn mention(
             .collect(),
         candidates_total: m.candidates.len() as u64,
         abbreviation_of,
+        coordinated_with,
         alternatives: m
             .alternatives
             .iter()

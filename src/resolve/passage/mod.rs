@@ -8,14 +8,16 @@
 //! ("disease", "patients") are data (`generic_names` in the name rules), never code.
 
 mod abbreviations;
+mod coordination;
 mod tokens;
 
-use std::collections::{BTreeMap, HashSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub use abbreviations::{Definition, definitions};
 use tokens::{Token, tokens};
 
-use super::search::{MatchKind, NameCandidate, NameQuery, NameSearch};
+use super::search::{MatchKind, NameCandidate, NameQuery};
 use super::{ConceptId, ResolveError, Resolver};
 use crate::index::{KeyWalk, Lexicon};
 
@@ -45,6 +47,9 @@ pub enum MentionReading {
     /// The span is an abbreviation the passage defines (with the head word that completes
     /// its name, when it is followed by it): grounded through its long form.
     Abbreviation { definition: usize, with_head: bool },
+    /// The span is a modifier coordinated with the name at `name` (byte span), read with that
+    /// name's head: "breast" in "breast and ovarian cancer" read as "breast cancer".
+    Coordinated { name: (usize, usize) },
 }
 
 /// One mention: where it is, how it was read, and its candidates, ranked.
@@ -88,6 +93,12 @@ impl PassageGrounding {
     }
 }
 
+/// One passage being grounded: its query, and the name searches it already ran by text.
+struct Scan<'q> {
+    query: &'q PassageQuery<'q>,
+    searched: RefCell<HashMap<String, Vec<NameCandidate>>>,
+}
+
 /// A span the lexicons know: words `first..=last`, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Span {
@@ -100,6 +111,10 @@ impl Resolver {
     /// Finds every mention of a loaded concept's name in the passage and grounds each.
     pub fn ground_passage(&self, query: &PassageQuery) -> Result<PassageGrounding, ResolveError> {
         let text = query.text;
+        let scan = Scan {
+            query,
+            searched: RefCell::new(HashMap::new()),
+        };
         let words = tokens(text);
         let mut out = PassageGrounding {
             definitions: definitions(text),
@@ -108,10 +123,11 @@ impl Resolver {
         let spans = self.name_spans(&words);
         let abbreviation_uses = abbreviation_uses(text, &words, &out.definitions);
         let chosen = choose_longest(&spans, &abbreviation_uses);
+        let mut names = Vec::new();
         for (span, alternatives) in chosen {
             let (start, end) = (words[span.first].start, words[span.last].end);
             let mention = match abbreviation_uses.iter().find(|u| u.span == span) {
-                Some(u) => self.abbreviation_mention(query, &out.definitions, u, (start, end))?,
+                Some(u) => self.abbreviation_mention(&scan, &out.definitions, u, (start, end))?,
                 None => {
                     let surface = &text[start..end];
                     let key = crate::index::normalize::label_key(surface);
@@ -120,7 +136,7 @@ impl Resolver {
                         continue;
                     }
                     self.name_mention(
-                        query,
+                        &scan,
                         surface,
                         &words[span.first..=span.last],
                         span,
@@ -134,12 +150,66 @@ impl Resolver {
                         .iter()
                         .map(|a| (words[a.first].start, words[a.last].end))
                         .collect();
+                    if matches!(
+                        m.reading,
+                        MentionReading::Name | MentionReading::NameVariant
+                    ) {
+                        names.push(span);
+                    }
                     out.mentions.push(m);
                 }
                 None => out.outside_sources += 1,
             }
         }
+        self.add_conjuncts(&scan, &words, &names, &mut out.mentions)?;
         Ok(out)
+    }
+
+    /// Mentions of modifiers coordinated with a name ("breast" in "breast and ovarian
+    /// cancer"): each replaces the word's own one-word mention, keeping its readings after,
+    /// and is left out when the word lies in a longer mention.
+    fn add_conjuncts(
+        &self,
+        scan: &Scan<'_>,
+        words: &[Token],
+        names: &[Span],
+        mentions: &mut Vec<Mention>,
+    ) -> Result<(), ResolveError> {
+        let mut done = HashSet::new();
+        for conjunct in coordination::conjuncts(scan.query.text, words, names) {
+            let word = &words[conjunct.word];
+            if !done.insert(conjunct.word) {
+                continue;
+            }
+            let own = mentions
+                .iter()
+                .position(|m| m.start == word.start && m.end == word.end);
+            let covered = mentions.iter().any(|m| {
+                m.start < word.end && word.start < m.end && m.end - m.start > word.end - word.start
+            });
+            if covered
+                || own.is_some_and(|at| {
+                    !matches!(
+                        mentions[at].reading,
+                        MentionReading::Name | MentionReading::NameVariant
+                    )
+                })
+            {
+                continue;
+            }
+            let own_mention = own.map(|at| &mentions[at]);
+            let Some(mention) = self.conjunct_mention(scan, words, conjunct, own_mention)? else {
+                continue;
+            };
+            match own {
+                Some(at) => mentions[at] = mention,
+                None => {
+                    let at = mentions.partition_point(|m| m.start < mention.start);
+                    mentions.insert(at, mention);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Every span of words that is a label key or a name-variant key.
@@ -189,14 +259,13 @@ impl Resolver {
     /// letter case.
     fn name_mention(
         &self,
-        query: &PassageQuery,
+        scan: &Scan<'_>,
         surface: &str,
         words: &[Token],
         span: Span,
         (start, end): (usize, usize),
     ) -> Result<Option<Mention>, ResolveError> {
-        let search = self.names_only(surface, query.sources)?;
-        let candidates = search.candidates;
+        let candidates = self.names_only(scan, surface)?;
         let Some(first) = candidates.first() else {
             return Ok(None);
         };
@@ -239,7 +308,7 @@ impl Resolver {
     /// names a concept), then the short form's own readings (a gene symbol may be meant).
     fn abbreviation_mention(
         &self,
-        query: &PassageQuery,
+        scan: &Scan<'_>,
         definitions: &[Definition],
         used: &AbbreviationUse,
         (start, end): (usize, usize),
@@ -249,19 +318,14 @@ impl Resolver {
         };
         let mut candidates: Vec<NameCandidate> = Vec::new();
         for long in definition.readings(used.with_head) {
-            let found = self.names_only(&long, query.sources)?;
-            if !found.candidates.is_empty() {
-                candidates = found.candidates;
+            let found = self.names_only(scan, &long)?;
+            if !found.is_empty() {
+                candidates = found;
                 break;
             }
         }
-        let own = self.names_only(&definition.short, query.sources)?;
-        let seen: HashSet<ConceptId> = candidates.iter().map(|c| c.concept).collect();
-        candidates.extend(
-            own.candidates
-                .into_iter()
-                .filter(|c| !seen.contains(&c.concept)),
-        );
+        let own = self.names_only(scan, &definition.short)?;
+        then_unseen(&mut candidates, own);
         Ok((!candidates.is_empty()).then_some(Mention {
             start,
             end,
@@ -276,22 +340,32 @@ impl Resolver {
 
     /// A name search whose candidates all name the concept (no near spellings or full text:
     /// a passage's words are not typos of names).
-    fn names_only(
-        &self,
-        text: &str,
-        sources: Option<&[String]>,
-    ) -> Result<NameSearch, ResolveError> {
+    /// Each text is searched once per passage (a passage names the same things again).
+    fn names_only(&self, scan: &Scan<'_>, text: &str) -> Result<Vec<NameCandidate>, ResolveError> {
+        if let Some(found) = scan.searched.borrow().get(text) {
+            return Ok(found.clone());
+        }
         let mut search = self.find_names(&NameQuery {
             text,
-            sources,
+            sources: scan.query.sources,
             include_obsolete: false,
             full_text_beside_names: false,
             // Names only: no full text to rank.
             wanted: 0,
         })?;
         search.candidates.retain(|c| c.kind.names_the_concept());
-        Ok(search)
+        scan.searched
+            .borrow_mut()
+            .insert(text.to_string(), search.candidates.clone());
+        Ok(search.candidates)
     }
+}
+
+/// Appends the candidates of `rest` whose concepts `first` does not hold yet: a reading's
+/// own candidates after those of the reading that ranks first.
+fn then_unseen(first: &mut Vec<NameCandidate>, rest: impl IntoIterator<Item = NameCandidate>) {
+    let seen: HashSet<ConceptId> = first.iter().map(|c| c.concept).collect();
+    first.extend(rest.into_iter().filter(|c| !seen.contains(&c.concept)));
 }
 
 /// One word of a variant walk: a stop word is skipped inside a name (never first); the

@@ -1,0 +1,151 @@
+//! Names that share a head word with the name after them: "breast" in "breast and ovarian
+//! cancer", "Becker" in "Becker and Duchenne muscular dystrophy", each of "colon, rectal and
+//! ovarian cancers". A modifier is read with the head of the name it is coordinated with, and
+//! becomes a mention when that reading is a loaded concept's name.
+
+use super::tokens::Token;
+use super::{Mention, MentionReading, Scan, Span};
+use crate::resolve::{ResolveError, Resolver};
+
+/// Modifiers read in one list ("a, b, c and d cancer"), at most.
+const MAX_CONJUNCTS: usize = 6;
+
+/// A modifier coordinated with a name: its word, and the name whose head it shares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Conjunct {
+    pub word: usize,
+    pub name: Span,
+}
+
+/// The text between two words.
+fn gap<'t>(text: &'t str, words: &[Token], left: usize) -> &'t str {
+    &text[words[left].end..words[left + 1].start]
+}
+
+fn is_space(gap: &str) -> bool {
+    !gap.is_empty() && gap.chars().all(|c| c == ' ')
+}
+
+/// Every word coordinated with the first word of a name of two or more words: the one before
+/// a conjunction ("and", "or", "and/or", a slash or a hyphen) just before the name, then each
+/// word before it in a comma-separated list.
+pub(super) fn conjuncts(text: &str, words: &[Token], names: &[Span]) -> Vec<Conjunct> {
+    let mut out = Vec::new();
+    for &name in names.iter().filter(|s| s.last > s.first) {
+        let Some(mut word) = conjunction_before(text, words, name.first) else {
+            continue;
+        };
+        for _ in 0..MAX_CONJUNCTS {
+            out.push(Conjunct { word, name });
+            // ", " before the word continues the list; ", and" was read already.
+            match word.checked_sub(1) {
+                Some(before) if gap(text, words, before) == ", " && !words[before].symbol => {
+                    word = before;
+                }
+                _ => break,
+            }
+        }
+    }
+    out
+}
+
+/// The word joined to word `first` by a conjunction just before it.
+fn conjunction_before(text: &str, words: &[Token], first: usize) -> Option<usize> {
+    let before = first.checked_sub(1)?;
+    let joined = gap(text, words, before);
+    if joined == "/" || joined == "-" {
+        return Some(before);
+    }
+    if !is_space(joined) || !matches!(words[before].key.as_str(), "and" | "or") {
+        return None;
+    }
+    let mut word = before.checked_sub(1)?;
+    // "and/or"
+    if words[before].key == "or" && gap(text, words, word) == "/" && words[word].key == "and" {
+        word = word.checked_sub(1)?;
+        return (is_space(gap(text, words, word))).then_some(word);
+    }
+    let joined = gap(text, words, word);
+    (is_space(joined) || joined == ", ").then_some(word)
+}
+
+impl Resolver {
+    /// The mention of a conjunct read with its name's head ("breast cancer" for "breast" in
+    /// "breast and ovarian cancer"), its own readings after; `None` when that reading names
+    /// no concept.
+    pub(super) fn conjunct_mention(
+        &self,
+        scan: &Scan<'_>,
+        words: &[Token],
+        conjunct: Conjunct,
+        own: Option<&Mention>,
+    ) -> Result<Option<Mention>, ResolveError> {
+        let text = scan.query.text;
+        let word = &words[conjunct.word];
+        let head = &text[words[conjunct.name.first + 1].start..words[conjunct.name.last].end];
+        let reading = format!("{} {head}", &text[word.start..word.end]);
+        let mut candidates = self.names_only(scan, &reading)?;
+        if candidates.is_empty() {
+            return Ok(None);
+        }
+        if let Some(own) = own {
+            super::then_unseen(&mut candidates, own.candidates.iter().cloned());
+        }
+        Ok(Some(Mention {
+            start: word.start,
+            end: word.end,
+            reading: MentionReading::Coordinated {
+                name: (
+                    words[conjunct.name.first].start,
+                    words[conjunct.name.last].end,
+                ),
+            },
+            candidates,
+            alternatives: Vec::new(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokens;
+    use super::*;
+
+    fn read(text: &str, name: (usize, usize)) -> Vec<String> {
+        let words = tokens(text);
+        let span = Span {
+            first: name.0,
+            last: name.1,
+            variant: false,
+        };
+        conjuncts(text, &words, &[span])
+            .iter()
+            .map(|c| words[c.word].key.clone())
+            .collect()
+    }
+
+    #[test]
+    fn conjunctions_lists_and_slashes_join_a_modifier_to_the_name_after_it() {
+        assert_eq!(read("breast and ovarian cancer", (2, 3)), ["breast"]);
+        assert_eq!(read("breast/ovarian cancer", (1, 2)), ["breast"]);
+        assert_eq!(read("breast-ovarian cancer", (1, 2)), ["breast"]);
+        assert_eq!(read("breast and/or ovarian cancer", (3, 4)), ["breast"]);
+        assert_eq!(
+            read("colon, rectal, and ovarian cancers", (3, 4)),
+            ["rectal", "colon"]
+        );
+        assert_eq!(
+            read("colon, rectal or ovarian cancers", (3, 4)),
+            ["rectal", "colon"]
+        );
+    }
+
+    #[test]
+    fn a_name_after_other_words_or_a_sentence_end_has_no_conjunct() {
+        assert!(read("women with ovarian cancer", (2, 3)).is_empty());
+        assert!(read("breast. And ovarian cancer", (2, 3)).is_empty());
+        assert!(read("and ovarian cancer", (1, 2)).is_empty());
+        // A one-word name has no head to share.
+        assert!(read("breast and cancer", (2, 2)).is_empty());
+    }
+}
