@@ -89,6 +89,10 @@ impl<'a> Extractor<'a> {
     pub fn with_spill(mut self, dir: &std::path::Path, every: usize) -> Self {
         self.spill = Some(super::extract_spill::PartialSpill::new(dir));
         self.spill_at = every.max(1);
+        if let Profile::Mesh(mesh) = &mut self.profile {
+            // Only a join that has seen nothing yet can start spilling.
+            mesh.spill_to(dir);
+        }
         self
     }
 
@@ -426,7 +430,7 @@ impl<'a> Extractor<'a> {
                 mesh.finish_each(self.prefixes, |concept| out.write(&concept))?;
                 return out.into_concepts(self.triples);
             }
-            let concepts = mesh.finish(self.prefixes);
+            let concepts = mesh.finish(self.prefixes)?;
             let stats = SourceCounts::of(self.triples, &concepts);
             return Ok((SourceConcepts::held(concepts), stats));
         }

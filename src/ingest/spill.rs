@@ -88,6 +88,53 @@ impl<T: Serialize + DeserializeOwned + Ord> Runs<T> {
     }
 }
 
+/// Records sorted on their way through: held in memory up to a cap, then spilled as sorted
+/// runs (when given a directory), and read back once in order.
+pub(crate) struct Sorter<T> {
+    held: Vec<T>,
+    cap: usize,
+    runs: Option<Runs<T>>,
+}
+
+impl<T: Serialize + DeserializeOwned + Ord> Sorter<T> {
+    /// Spills to `dir` every `cap` records; without a directory every record is held.
+    pub(crate) fn new(dir: Option<&Path>, name: &str, cap: usize) -> Sorter<T> {
+        Sorter {
+            held: Vec::new(),
+            cap: cap.max(1),
+            runs: dir.map(|dir| Runs::new(dir, name)),
+        }
+    }
+
+    pub(crate) fn push(&mut self, record: T) -> io::Result<()> {
+        self.held.push(record);
+        if self.held.len() >= self.cap
+            && let Some(runs) = &mut self.runs
+        {
+            runs.spill(std::mem::take(&mut self.held))?;
+        }
+        Ok(())
+    }
+
+    /// Every record pushed, in order; equal records in the order they were pushed.
+    pub(crate) fn sorted(self) -> io::Result<Box<dyn Iterator<Item = io::Result<T>>>>
+    where
+        T: 'static,
+    {
+        match self.runs {
+            Some(mut runs) if !runs.files.is_empty() => {
+                runs.spill(self.held)?;
+                Ok(Box::new(runs.merge()?))
+            }
+            _ => {
+                let mut held = self.held;
+                held.sort();
+                Ok(Box::new(held.into_iter().map(Ok)))
+            }
+        }
+    }
+}
+
 /// The smallest unread record of one run.
 struct Head<T> {
     record: T,
@@ -249,6 +296,24 @@ mod tests {
                 (3, "c".into())
             ]
         );
+    }
+
+    #[test]
+    fn a_sorter_past_its_cap_spills_and_gives_every_record_back_in_order() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut sorter: Sorter<(u32, u32)> = Sorter::new(Some(dir.path()), "t", 2);
+        for record in [(3, 0), (1, 1), (2, 2), (1, 3), (3, 4)] {
+            sorter.push(record).expect("push");
+        }
+        assert!(
+            std::fs::read_dir(dir.path()).expect("dir").count() >= 2,
+            "it spilled"
+        );
+        let sorted: Vec<(u32, u32)> = (sorter.sorted().expect("merge"))
+            .collect::<io::Result<_>>()
+            .expect("read");
+        assert_eq!(sorted, vec![(1, 1), (1, 3), (2, 2), (3, 0), (3, 4)]);
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
     }
 
     #[test]

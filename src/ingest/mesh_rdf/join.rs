@@ -1,105 +1,106 @@
-//! The join at the end of a MeSH RDF stream: records with their terms' labels, tree numbers,
-//! parents and mapped-to headings.
+//! The join of one MeSH record: its terms' labels, tree numbers, parents and mapped-to
+//! headings, from the facts routed to it (`route.rs`).
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 
-use super::{Lit, MeshRdf, Rel, iri_of, push_unique};
+use super::route::{Bundle, RecordFact};
+use super::{Lit, NodeKey, Rel, push_unique, tree_text};
 use crate::model::{
-    Concept, ConceptKind, Label, LabelKind, Link, LinkKind, Prefixes, Provenance, Xref, XrefKind,
+    Concept, ConceptKind, Label, LabelKind, Link, LinkKind, Prefixes, Provenance, SourceIdx, Xref,
+    XrefKind,
 };
 
-/// The records as concepts, sorted by IRI, with CURIEs, deduplicated items and children.
-pub(super) fn finish(mesh: &MeshRdf, prefixes: &dyn Prefixes) -> Vec<Concept> {
-    let mut concepts = Vec::with_capacity(mesh.kinds.len());
-    let held = finish_each(mesh, prefixes, |concept| {
-        concepts.push(concept);
-        Ok::<(), std::convert::Infallible>(())
-    });
-    if let Err(never) = held {
-        match never {}
-    }
-    crate::ingest::fill_children(&mut concepts);
-    concepts
-}
-
-/// Each record as a concept, in IRI order, with its CURIE and parents but no children, handed
-/// to `emit` one at a time, so that the concepts need not be held together.
-pub(super) fn finish_each<E>(
-    mesh: &MeshRdf,
+/// The record's concept, with its CURIE and parents but no children; `None` for a node that
+/// no `rdf:type` made a record.
+pub(super) fn concept(
+    bundle: &Bundle,
+    source: SourceIdx,
     prefixes: &dyn Prefixes,
-    mut emit: impl FnMut(Concept) -> Result<(), E>,
-) -> Result<(), E> {
-    let mut keys = vec![""; mesh.nodes.len()];
-    for (key, &id) in &mesh.nodes {
-        if let Some(slot) = keys.get_mut(id as usize) {
-            *slot = key;
-        }
-    }
-    let join = Join {
-        mesh,
-        keys,
-        prov: Provenance {
-            source: mesh.source,
-        },
-    };
-    let owners = join.tree_owners();
-    // Keys are distinct, so IRIs are too.
-    let mut records: Vec<(String, u32, ConceptKind)> = mesh
-        .kinds
-        .iter()
-        .map(|(&id, &kind)| (iri_of(join.key(id)), id, kind))
-        .collect();
-    records.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    for (iri, id, kind) in records {
-        emit(Concept {
-            curie: prefixes.compress(&iri),
-            iri,
-            source: mesh.source,
-            labels: join.labels(id),
-            parents: join.parents(id, kind, &owners),
-            obsolete: mesh.deprecated.contains(&id),
-            xrefs: join.xrefs(id, prefixes),
-            kind,
-            tree_numbers: join.tree_numbers(id),
-            ..Concept::default()
-        })?;
-    }
-    Ok(())
+) -> Option<Concept> {
+    let view = View::of(bundle)?;
+    let iri = bundle.key.iri();
+    Some(Concept {
+        curie: prefixes.compress(&iri),
+        iri,
+        source,
+        labels: view.labels(Provenance { source }),
+        parents: view.parents(Provenance { source }),
+        obsolete: view.deprecated,
+        xrefs: view.xrefs(prefixes, Provenance { source }),
+        kind: view.kind,
+        tree_numbers: view.tree_numbers(),
+        ..Concept::default()
+    })
 }
 
-/// The stored facts with node ids resolved back to keys, for the join.
-struct Join<'a> {
-    mesh: &'a MeshRdf,
-    keys: Vec<&'a str>,
-    prov: Provenance,
+/// A literal's text and language.
+type Text<'a> = (&'a str, Option<&'a str>);
+
+/// A record's facts, read by node and relation.
+struct View<'a> {
+    key: &'a NodeKey,
+    kind: ConceptKind,
+    deprecated: bool,
+    /// Distinct targets per node and relation, in arrival order.
+    edges: HashMap<(&'a NodeKey, Rel), Vec<&'a NodeKey>>,
+    /// Literals per node and kind, in arrival order.
+    lits: HashMap<(&'a NodeKey, Lit), Vec<Text<'a>>>,
+    tree_parents: Vec<&'a NodeKey>,
 }
 
-impl<'a> Join<'a> {
-    fn key(&self, id: u32) -> &'a str {
-        self.keys.get(id as usize).copied().unwrap_or("")
-    }
-
-    /// Tree number text to the descriptors that hold it.
-    fn tree_owners(&self) -> HashMap<&'a str, Vec<u32>> {
-        let mut owners: HashMap<&str, Vec<u32>> = HashMap::new();
-        for (&id, &kind) in &self.mesh.kinds {
-            if kind != ConceptKind::Descriptor {
-                continue;
-            }
-            for tn in self.mesh.rel(Rel::TreeNumber, id) {
-                let text = tree_text(self.key(tn));
-                if !text.is_empty() {
-                    owners.entry(text).or_default().push(id);
+impl<'a> View<'a> {
+    fn of(bundle: &'a Bundle) -> Option<View<'a>> {
+        let key = &bundle.key;
+        let mut view = View {
+            key,
+            kind: ConceptKind::default(),
+            deprecated: false,
+            edges: HashMap::new(),
+            lits: HashMap::new(),
+            tree_parents: Vec::new(),
+        };
+        let mut kind = None;
+        for fact in &bundle.facts {
+            match fact {
+                RecordFact::Record(k) => {
+                    kind.get_or_insert(*k);
                 }
+                RecordFact::Deprecated => view.deprecated = true,
+                RecordFact::Edge { from, rel, to } => {
+                    let targets = view.edges.entry((from.as_ref().unwrap_or(key), *rel));
+                    push_unique(targets.or_default(), to);
+                }
+                RecordFact::Lit {
+                    from,
+                    lit,
+                    text,
+                    lang,
+                } => {
+                    let texts = view.lits.entry((from.as_ref().unwrap_or(key), *lit));
+                    push_unique(texts.or_default(), (&**text, lang.as_deref()));
+                }
+                RecordFact::TreeParent(parent) => view.tree_parents.push(parent),
             }
         }
-        owners
+        view.kind = kind?;
+        Some(view)
     }
 
-    fn tree_numbers(&self, id: u32) -> Vec<String> {
-        let mut numbers: Vec<String> = (self.mesh.rel(Rel::TreeNumber, id).into_iter())
-            .map(|tn| tree_text(self.key(tn)))
+    /// The distinct targets of a relation from a node, in arrival order.
+    fn rel(&self, from: &'a NodeKey, rel: Rel) -> Vec<&'a NodeKey> {
+        self.edges.get(&(from, rel)).cloned().unwrap_or_default()
+    }
+
+    /// A node's literals of one kind as (text, language), in arrival order.
+    fn lit(&self, from: &'a NodeKey, lit: Lit) -> impl Iterator<Item = Text<'a>> + use<'_, 'a> {
+        let texts = self.lits.get(&(from, lit)).map_or(&[][..], Vec::as_slice);
+        texts.iter().copied()
+    }
+
+    fn tree_numbers(&self) -> Vec<String> {
+        let mut numbers: Vec<String> = (self.rel(self.key, Rel::TreeNumber).into_iter())
+            .map(|tn| tree_text(tn.as_str()))
             .filter(|text| !text.is_empty())
             .map(str::to_string)
             .collect();
@@ -112,36 +113,35 @@ impl<'a> Join<'a> {
     /// other languages, then entry terms, then the terms of the other concepts. A text appears
     /// once, under its highest kind; synonyms are sorted, so that the order of the input does
     /// not show.
-    fn labels(&self, id: u32) -> Vec<Label> {
-        let mesh = self.mesh;
-        let preferred = mesh.rel(Rel::PrefConcept, id);
-        let mut pref_terms: Vec<u32> = Vec::new();
-        for &node in preferred.iter().chain([&id]) {
-            for term in mesh.rel(Rel::PrefTerm, node) {
+    fn labels(&self, prov: Provenance) -> Vec<Label> {
+        let preferred = self.rel(self.key, Rel::PrefConcept);
+        let mut pref_terms: Vec<&NodeKey> = Vec::new();
+        for &node in preferred.iter().chain([&self.key]) {
+            for term in self.rel(node, Rel::PrefTerm) {
                 push_unique(&mut pref_terms, term);
             }
         }
-        let mut labels = Labels::new(self.prov);
+        let mut labels = Labels::new(prov);
         for &term in &pref_terms {
-            labels.add_all(mesh.lit(Lit::PrefLabel, term), LabelKind::Label);
+            labels.add_all(self.lit(term, Lit::PrefLabel), LabelKind::Label);
         }
         let covered: HashSet<Option<&str>> = labels.langs().collect();
-        for (text, lang) in mesh.lit(Lit::Name, id) {
+        for (text, lang) in self.lit(self.key, Lit::Name) {
             if !covered.contains(&lang) {
                 labels.add(text, lang, LabelKind::Label);
             }
         }
-        let entry_terms = preferred.iter().flat_map(|&c| mesh.rel(Rel::Term, c));
+        let entry_terms = preferred.iter().flat_map(|&c| self.rel(c, Rel::Term));
         for term in pref_terms.iter().copied().chain(entry_terms) {
-            labels.add_term(mesh, term, LabelKind::EntryTerm);
+            labels.add_term(self, term, LabelKind::EntryTerm);
         }
         // A descriptor's other concepts are narrower than its preferred one unless NLM says
         // they are related.
-        let related: Vec<u32> = preferred
+        let related: Vec<&NodeKey> = preferred
             .iter()
-            .flat_map(|&c| mesh.rel(Rel::RelatedConcept, c))
+            .flat_map(|&c| self.rel(c, Rel::RelatedConcept))
             .collect();
-        for concept in mesh.rel(Rel::Concept, id) {
+        for concept in self.rel(self.key, Rel::Concept) {
             if preferred.contains(&concept) {
                 continue;
             }
@@ -150,9 +150,9 @@ impl<'a> Join<'a> {
             } else {
                 LabelKind::NarrowSynonym
             };
-            let terms = mesh.rel(Rel::PrefTerm, concept).into_iter();
-            for term in terms.chain(mesh.rel(Rel::Term, concept)) {
-                labels.add_term(mesh, term, kind);
+            let terms = self.rel(concept, Rel::PrefTerm).into_iter();
+            for term in terms.chain(self.rel(concept, Rel::Term)) {
+                labels.add_term(self, term, kind);
             }
         }
         let mut labels = labels.out;
@@ -166,37 +166,18 @@ impl<'a> Join<'a> {
 
     /// Descriptors holding the parent of one of this descriptor's tree numbers, and
     /// meshv:broaderDescriptor targets.
-    fn parents(&self, id: u32, kind: ConceptKind, owners: &HashMap<&str, Vec<u32>>) -> Vec<Link> {
-        let mesh = self.mesh;
-        let mut parents: Vec<u32> = Vec::new();
-        let trees = match kind {
-            ConceptKind::Descriptor => mesh.rel(Rel::TreeNumber, id),
-            _ => Vec::new(),
-        };
-        for tn in trees {
-            let stated = mesh.rel(Rel::ParentTree, tn);
-            let parent_texts: Vec<&str> = if stated.is_empty() {
-                // No parentTreeNumber: the parent is the tree number minus its last segment.
-                (tree_text(self.key(tn)).rsplit_once('.'))
-                    .map(|(parent, _)| parent)
-                    .into_iter()
-                    .collect()
-            } else {
-                stated.iter().map(|&p| tree_text(self.key(p))).collect()
-            };
-            for text in parent_texts.into_iter().filter(|t| !t.is_empty()) {
-                for &owner in owners.get(text).map_or(&[][..], Vec::as_slice) {
-                    parents.push(owner);
-                }
-            }
+    fn parents(&self, prov: Provenance) -> Vec<Link> {
+        let mut parents: Vec<&NodeKey> = Vec::new();
+        if self.kind == ConceptKind::Descriptor {
+            parents.extend(&self.tree_parents);
         }
-        parents.extend(mesh.rel(Rel::Broader, id));
+        parents.extend(self.rel(self.key, Rel::Broader));
         let mut links: Vec<Link> = (parents.into_iter())
-            .filter(|&parent| parent != id)
+            .filter(|&parent| parent != self.key)
             .map(|parent| Link {
-                iri: iri_of(self.key(parent)),
+                iri: parent.iri(),
                 kind: LinkKind::BroaderDescriptor,
-                prov: self.prov,
+                prov,
             })
             .collect();
         links.sort();
@@ -206,15 +187,14 @@ impl<'a> Join<'a> {
 
     /// meshv:preferredMappedTo / mappedTo targets as CURIEs; a descriptor/qualifier pair
     /// target (`D006896Q000031`) names the descriptor, with the qualifier alongside.
-    fn xrefs(&self, id: u32, prefixes: &dyn Prefixes) -> Vec<Xref> {
+    fn xrefs(&self, prefixes: &dyn Prefixes, prov: Provenance) -> Vec<Xref> {
         let mut xrefs = Vec::new();
         for (rel, kind) in [
             (Rel::PreferredMappedTo, XrefKind::PreferredMappedTo),
             (Rel::MappedTo, XrefKind::MappedTo),
         ] {
-            for target in self.mesh.rel(rel, id) {
-                let iri = iri_of(self.key(target));
-                let (iri, qualifier) = split_pair(&iri);
+            for target in self.rel(self.key, rel) {
+                let (iri, qualifier) = split_pair(&target.iri());
                 if iri.is_empty() {
                     continue;
                 }
@@ -222,7 +202,7 @@ impl<'a> Join<'a> {
                     target: prefixes.compress(&iri).unwrap_or(iri),
                     kind,
                     qualifier,
-                    prov: self.prov,
+                    prov,
                 });
             }
         }
@@ -274,9 +254,9 @@ impl<'a> Labels<'a> {
     }
 
     /// A term's prefLabels and altLabels.
-    fn add_term(&mut self, mesh: &'a MeshRdf, term: u32, kind: LabelKind) {
-        self.add_all(mesh.lit(Lit::PrefLabel, term), kind);
-        self.add_all(mesh.lit(Lit::AltLabel, term), kind);
+    fn add_term(&mut self, record: &View<'a>, term: &'a NodeKey, kind: LabelKind) {
+        self.add_all(record.lit(term, Lit::PrefLabel), kind);
+        self.add_all(record.lit(term, Lit::AltLabel), kind);
     }
 }
 
@@ -289,11 +269,6 @@ fn rank(kind: LabelKind) -> u8 {
         LabelKind::NarrowSynonym => 2,
         _ => 3,
     }
-}
-
-/// A tree number's text: the last path segment of its IRI (`D03.633.100`).
-fn tree_text(key: &str) -> &str {
-    key.rsplit('/').next().unwrap_or(key)
 }
 
 /// A descriptor/qualifier pair IRI (`…/D006896Q000031`) as the descriptor's IRI and the

@@ -3,19 +3,26 @@
 //!
 //! One MeSH record is spread over several nodes: the record points at concepts, concepts at
 //! terms, terms carry the labels, and tree numbers carry the hierarchy. Triples come in any
-//! order, so [`MeshRdf::observe`] keeps only the edges and literals the join needs, keyed by
-//! interned node ids, and [`MeshRdf::finish`] joins them. Year-versioned IRIs
-//! (`http://id.nlm.nih.gov/mesh/2020/D000001`) are read as their unversioned form.
+//! order, so [`MeshRdf::observe`] sorts each fact the join needs under the node it is about,
+//! and [`MeshRdf::finish`] routes them to their records in passes over sorted runs
+//! (`route.rs`) before joining one record at a time (`join.rs`). With a spill directory no
+//! pass holds more than a run's worth of facts, whatever the size of the source.
+//! Year-versioned IRIs (`http://id.nlm.nih.gov/mesh/2020/D000001`) are read as their
+//! unversioned form.
 
 mod join;
+mod route;
 
-use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::cmp::Ordering;
+use std::io;
+use std::path::Path;
 
 use oxrdf::{NamedNode, NamedOrBlankNode, Term, Triple};
+use serde::{Deserialize, Serialize};
 
 use super::vocab::{OWL_DEPRECATED, RDF_TYPE, RDFS_LABEL};
 use crate::model::{Concept, ConceptKind, Prefixes, SourceIdx};
+use route::{ConceptFact, RecordFact, Stages, TermFact};
 
 /// The MeSH id space; every node key is relative to it.
 const MESH: &str = "http://id.nlm.nih.gov/mesh/";
@@ -26,13 +33,11 @@ const YEAR_DIGITS: usize = 4;
 /// Values the join reads per node and relation; real records have at most a few dozen, so
 /// this only bounds the join's work on hostile input.
 const MAX_VALUES_PER_NODE: usize = 512;
-/// Distinct language tags kept; labels in further languages are dropped.
-const MAX_LANGS: usize = u16::MAX as usize - 1;
 /// Marks a node key holding a whole IRI outside [`MESH`]; `<` cannot occur in an IRI.
 const FOREIGN: char = '<';
 
 /// The node-to-node relations the join follows.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 enum Rel {
     PrefConcept,
     Concept,
@@ -47,10 +52,9 @@ enum Rel {
     /// than, the preferred one.
     RelatedConcept,
 }
-const RELS: usize = 10;
 
 /// The literals the join reads.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 enum Lit {
     /// rdfs:label: a record's fallback name (and its translations).
     Name,
@@ -59,41 +63,53 @@ enum Lit {
     /// meshv:altLabel of a term.
     AltLabel,
 }
-const LITS: usize = 3;
 
-/// A literal: a span of [`MeshRdf::texts`] and a language (0: none, else `langs[lang - 1]`).
-#[derive(Clone, Copy)]
-struct Text {
-    start: u32,
-    len: u32,
-    lang: u16,
-}
+/// A node: its local part in the MeSH id space without a year segment (short, and the same
+/// across years), else the whole IRI marked [`FOREIGN`]. Ordered as the IRIs they stand
+/// for, so that records come out in IRI order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+struct NodeKey(Box<str>);
 
-/// (node, value) facts of one kind: in arrival order until sealed, then sorted by node. Flat
-/// pairs cost 8 to 16 bytes a fact, where a map of vectors costs a vector and an entry a node.
-struct Facts<T> {
-    items: Vec<(u32, T)>,
-}
+impl NodeKey {
+    fn of(iri: &str) -> NodeKey {
+        NodeKey(match iri.strip_prefix(MESH) {
+            Some(local) => split_year(local).1.into(),
+            None => format!("{FOREIGN}{iri}").into(),
+        })
+    }
 
-impl<T> Default for Facts<T> {
-    fn default() -> Self {
-        Facts { items: Vec::new() }
+    fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    fn foreign(&self) -> Option<&str> {
+        self.0.strip_prefix(FOREIGN)
+    }
+
+    /// The (unversioned) IRI the key stands for.
+    fn iri(&self) -> String {
+        match self.foreign() {
+            Some(iri) => iri.to_string(),
+            None => format!("{MESH}{}", self.0),
+        }
     }
 }
 
-impl<T> Facts<T> {
-    /// Sorts by node; the sort is stable, so each node's values stay in arrival order.
-    fn seal(&mut self) {
-        self.items.sort_by_key(|&(node, _)| node);
+impl Ord for NodeKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self.foreign(), other.foreign()) {
+            (None, None) => self.0.cmp(&other.0),
+            (Some(a), Some(b)) => a.cmp(b),
+            (Some(a), None) => a.bytes().cmp(MESH.bytes().chain(other.0.bytes())),
+            (None, Some(b)) => MESH.bytes().chain(self.0.bytes()).cmp(b.bytes()),
+        }
     }
+}
 
-    /// A node's values (once sealed).
-    fn of(&self, node: u32) -> impl Iterator<Item = &T> {
-        let start = self.items.partition_point(|&(n, _)| n < node);
-        (self.items.get(start..).unwrap_or(&[]).iter())
-            .take_while(move |&&(n, _)| n == node)
-            .take(MAX_VALUES_PER_NODE)
-            .map(|(_, value)| value)
+impl PartialOrd for NodeKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -104,39 +120,43 @@ enum Role {
     Part,
 }
 
-/// Collects what a MeSH RDF stream says, and joins it at the end.
+/// Sorts what a MeSH RDF stream says under the nodes it is about, and joins it at the end.
 pub struct MeshRdf {
     source: SourceIdx,
     year: Option<String>,
-    /// Node key (see [`node_key`]) to node id.
-    nodes: HashMap<Box<str>, u32>,
-    kinds: HashMap<u32, ConceptKind>,
-    deprecated: HashSet<u32>,
-    rels: [Facts<u32>; RELS],
-    lits: [Facts<Text>; LITS],
-    /// Every kept literal's text, end to end: one allocation instead of one a label.
-    texts: String,
-    langs: Vec<Box<str>>,
-    lang_ids: HashMap<Box<str>, u16>,
+    /// Arrival order of the facts, which the join keeps where order matters.
+    seq: u64,
+    stages: Stages,
     /// Key of the last subject typed as a part: its rdfs:label (which sorts after rdf:type)
     /// is not needed, and parts outnumber records.
-    last_part: String,
+    last_part: Option<NodeKey>,
+    /// The first error writing a spilled run, reported by `finish`.
+    failed: Option<io::Error>,
 }
 
 impl MeshRdf {
+    /// A join that holds every fact in memory: for small inputs.
     pub fn new(source: SourceIdx) -> MeshRdf {
         MeshRdf {
             source,
             year: None,
-            nodes: HashMap::new(),
-            kinds: HashMap::new(),
-            deprecated: HashSet::new(),
-            rels: Default::default(),
-            lits: Default::default(),
-            texts: String::new(),
-            langs: Vec::new(),
-            lang_ids: HashMap::new(),
-            last_part: String::new(),
+            seq: 0,
+            stages: Stages::new(None, route::RUN_FACTS),
+            last_part: None,
+            failed: None,
+        }
+    }
+
+    /// From now on spills facts as sorted runs under `dir` (a build's temporary directory),
+    /// so that memory does not grow with the source; only before the first fact.
+    pub fn spill_to(&mut self, dir: &Path) {
+        self.spill_every(dir, route::RUN_FACTS);
+    }
+
+    /// As [`MeshRdf::spill_to`], a run every `facts` facts.
+    pub(crate) fn spill_every(&mut self, dir: &Path, facts: usize) {
+        if self.seq == 0 {
+            self.stages = Stages::new(Some(dir), facts);
         }
     }
 
@@ -147,124 +167,117 @@ impl MeshRdf {
     }
 
     pub fn observe(&mut self, triple: &Triple) {
-        let NamedOrBlankNode::NamedNode(subject) = &triple.subject else {
+        if self.failed.is_some() {
             return;
+        }
+        if let Err(error) = self.sort_fact(triple) {
+            self.failed = Some(error);
+        }
+    }
+
+    fn sort_fact(&mut self, triple: &Triple) -> io::Result<()> {
+        let NamedOrBlankNode::NamedNode(subject) = &triple.subject else {
+            return Ok(());
         };
         let subject = subject.as_str();
         self.note_year(subject);
-        let predicate = triple.predicate.as_str();
-        match predicate {
-            RDF_TYPE => {
-                if let Term::NamedNode(class) = &triple.object {
-                    self.observe_type(subject, class.as_str());
+        self.seq += 1;
+        let seq = self.seq;
+        match triple.predicate.as_str() {
+            RDF_TYPE => match &triple.object {
+                Term::NamedNode(class) => {
+                    match class.as_str().strip_prefix(MESHV).and_then(role_of) {
+                        Some(Role::Record(kind)) => {
+                            self.stages.record_type(NodeKey::of(subject), seq, kind)
+                        }
+                        Some(Role::Part) => {
+                            self.last_part = Some(NodeKey::of(subject));
+                            Ok(())
+                        }
+                        None => Ok(()),
+                    }
                 }
-            }
+                _ => Ok(()),
+            },
             RDFS_LABEL => {
-                if node_key(subject) != self.last_part.as_str() {
-                    self.observe_literal(subject, Lit::Name, &triple.object);
+                let key = NodeKey::of(subject);
+                if self.last_part.as_ref() == Some(&key) {
+                    return Ok(());
+                }
+                match text_of(&triple.object) {
+                    Some((text, lang)) => self.stages.record(
+                        key,
+                        seq,
+                        RecordFact::Lit {
+                            from: None,
+                            lit: Lit::Name,
+                            text,
+                            lang,
+                        },
+                    ),
+                    None => Ok(()),
                 }
             }
-            OWL_DEPRECATED => {
-                if let Term::Literal(lit) = &triple.object
-                    && matches!(lit.value().trim(), "true" | "1")
-                    && let Some(id) = self.intern(subject)
-                {
-                    self.deprecated.insert(id);
-                }
-            }
-            _ => {
+            OWL_DEPRECATED => match &triple.object {
+                Term::Literal(lit) if matches!(lit.value().trim(), "true" | "1") => self
+                    .stages
+                    .record(NodeKey::of(subject), seq, RecordFact::Deprecated),
+                _ => Ok(()),
+            },
+            predicate => {
                 let Some(local) = predicate.strip_prefix(MESHV) else {
-                    return;
+                    return Ok(());
                 };
                 if let Some(lit) = literal_of(local) {
-                    self.observe_literal(subject, lit, &triple.object);
-                } else if let Some(rel) = relation_of(local)
-                    && let Term::NamedNode(object) = &triple.object
-                {
-                    self.note_year(object.as_str());
-                    if let (Some(s), Some(o)) = (self.intern(subject), self.intern(object.as_str()))
-                    {
-                        let facts = &mut self.rels[rel as usize].items;
-                        // Dumps repeat some triples back to back.
-                        if facts.last() != Some(&(s, o)) {
-                            facts.push((s, o));
-                        }
-                    }
+                    return match text_of(&triple.object) {
+                        Some((text, lang)) => self.stages.term(
+                            NodeKey::of(subject),
+                            seq,
+                            TermFact::Lit(lit, text, lang),
+                        ),
+                        None => Ok(()),
+                    };
                 }
+                let (Some(rel), Term::NamedNode(object)) = (relation_of(local), &triple.object)
+                else {
+                    return Ok(());
+                };
+                self.note_year(object.as_str());
+                self.sort_edge(NodeKey::of(subject), seq, rel, NodeKey::of(object.as_str()))
             }
         }
     }
 
-    fn observe_type(&mut self, subject: &str, class: &str) {
-        match class.strip_prefix(MESHV).and_then(role_of) {
-            Some(Role::Record(kind)) => {
-                if let Some(id) = self.intern(subject) {
-                    self.kinds.entry(id).or_insert(kind);
-                }
+    /// Files an edge under the node the pass that reads it groups by.
+    fn sort_edge(&mut self, from: NodeKey, seq: u64, rel: Rel, to: NodeKey) -> io::Result<()> {
+        match rel {
+            Rel::PrefConcept | Rel::Concept => {
+                self.stages
+                    .concept(to.clone(), seq, ConceptFact::Owner(from.clone()))?;
+                self.stages.record(
+                    from,
+                    seq,
+                    RecordFact::Edge {
+                        from: None,
+                        rel,
+                        to,
+                    },
+                )
             }
-            Some(Role::Part) => {
-                let key = node_key(subject);
-                // Labels that came just before the type (unsorted input) are dropped now.
-                if let Some(&id) = self.nodes.get(key.as_ref()) {
-                    let names = &mut self.lits[Lit::Name as usize].items;
-                    while names.last().is_some_and(|&(node, _)| node == id) {
-                        names.pop();
-                    }
-                }
-                self.last_part.clear();
-                self.last_part.push_str(&key);
+            Rel::PrefTerm | Rel::Term | Rel::TreeNumber | Rel::RelatedConcept => {
+                self.stages.concept(from, seq, ConceptFact::Edge(rel, to))
             }
-            None => {}
+            Rel::ParentTree => self.stages.term(from, seq, TermFact::ParentTree(to)),
+            Rel::Broader | Rel::PreferredMappedTo | Rel::MappedTo => self.stages.record(
+                from,
+                seq,
+                RecordFact::Edge {
+                    from: None,
+                    rel,
+                    to,
+                },
+            ),
         }
-    }
-
-    fn observe_literal(&mut self, subject: &str, lit: Lit, object: &Term) {
-        let Term::Literal(literal) = object else {
-            return;
-        };
-        let text = literal.value().trim();
-        if text.is_empty() {
-            return;
-        }
-        let Some(lang) = self.lang_id(literal.language()) else {
-            return;
-        };
-        let Some(id) = self.intern(subject) else {
-            return;
-        };
-        if let Some(&(node, last)) = self.lits[lit as usize].items.last()
-            && node == id
-            && last.lang == lang
-            && self.text(&last).0 == text
-        {
-            return;
-        }
-        let (Ok(start), Ok(len)) = (u32::try_from(self.texts.len()), u32::try_from(text.len()))
-        else {
-            return;
-        };
-        if start.checked_add(len).is_none() {
-            return;
-        }
-        self.texts.push_str(text);
-        self.lits[lit as usize]
-            .items
-            .push((id, Text { start, len, lang }));
-    }
-
-    /// The id of a language tag (0 for none); `None` once [`MAX_LANGS`] are known.
-    fn lang_id(&mut self, lang: Option<&str>) -> Option<u16> {
-        let Some(lang) = lang else { return Some(0) };
-        if let Some(&id) = self.lang_ids.get(lang) {
-            return Some(id);
-        }
-        if self.langs.len() >= MAX_LANGS {
-            return None;
-        }
-        self.langs.push(lang.into());
-        let id = u16::try_from(self.langs.len()).ok()?;
-        self.lang_ids.insert(lang.into(), id);
-        Some(id)
     }
 
     fn note_year(&mut self, iri: &str) {
@@ -275,61 +288,44 @@ impl MeshRdf {
         }
     }
 
-    /// The id of a node; `None` only once ids run out.
-    fn intern(&mut self, iri: &str) -> Option<u32> {
-        let key = node_key(iri);
-        if let Some(&id) = self.nodes.get(key.as_ref()) {
-            return Some(id);
-        }
-        let id = u32::try_from(self.nodes.len()).ok()?;
-        self.nodes.insert(key.into(), id);
-        Some(id)
-    }
-
-    /// The distinct targets of a relation from a node, in arrival order (once sealed).
-    fn rel(&self, rel: Rel, id: u32) -> Vec<u32> {
-        let mut targets = Vec::new();
-        for &target in self.rels[rel as usize].of(id) {
-            push_unique(&mut targets, target);
-        }
-        targets
-    }
-
-    /// A node's literals of one kind as (text, language), once sealed.
-    fn lit(&self, lit: Lit, id: u32) -> impl Iterator<Item = (&str, Option<&str>)> {
-        self.lits[lit as usize].of(id).map(|text| self.text(text))
-    }
-
-    fn text(&self, text: &Text) -> (&str, Option<&str>) {
-        let start = text.start as usize;
-        let lang = (text.lang.checked_sub(1)).and_then(|i| self.langs.get(usize::from(i)));
-        let value = self
-            .texts
-            .get(start..start.saturating_add(text.len as usize));
-        (value.unwrap_or(""), lang.map(|l| &**l))
-    }
-
     /// The records as concepts, sorted by IRI, with CURIEs, deduplicated items and children.
-    pub fn finish(mut self, prefixes: &dyn Prefixes) -> Vec<Concept> {
-        self.seal();
-        join::finish(&self, prefixes)
+    pub fn finish(self, prefixes: &dyn Prefixes) -> io::Result<Vec<Concept>> {
+        let mut concepts = Vec::new();
+        self.finish_each(prefixes, |concept| {
+            concepts.push(concept);
+            Ok(())
+        })?;
+        crate::ingest::fill_children(&mut concepts);
+        Ok(concepts)
     }
 
     /// As [`MeshRdf::finish`], but each concept goes to `emit` in IRI order as it is joined,
     /// without its children, so that they are never all held at once.
     pub fn finish_each(
-        mut self,
+        self,
         prefixes: &dyn Prefixes,
-        emit: impl FnMut(Concept) -> std::io::Result<()>,
-    ) -> std::io::Result<()> {
-        self.seal();
-        join::finish_each(&self, prefixes, emit)
+        mut emit: impl FnMut(Concept) -> io::Result<()>,
+    ) -> io::Result<()> {
+        if let Some(error) = self.failed {
+            return Err(error);
+        }
+        let source = self.source;
+        for bundle in self.stages.route()? {
+            if let Some(concept) = join::concept(&bundle?, source, prefixes) {
+                emit(concept)?;
+            }
+        }
+        Ok(())
     }
+}
 
-    fn seal(&mut self) {
-        self.rels.iter_mut().for_each(Facts::seal);
-        self.lits.iter_mut().for_each(Facts::seal);
-    }
+/// A literal's trimmed text and language; `None` for an empty one or a non-literal.
+fn text_of(object: &Term) -> Option<(Box<str>, Option<Box<str>>)> {
+    let Term::Literal(literal) = object else {
+        return None;
+    };
+    let text = literal.value().trim();
+    (!text.is_empty()).then(|| (text.into(), literal.language().map(Into::into)))
 }
 
 fn role_of(class: &str) -> Option<Role> {
@@ -375,6 +371,11 @@ fn push_unique<T: PartialEq>(values: &mut Vec<T>, value: T) {
     }
 }
 
+/// A tree number's text: the last path segment of its key (`D03.633.100`).
+fn tree_text(key: &str) -> &str {
+    key.rsplit('/').next().unwrap_or(key)
+}
+
 /// A MeSH IRI without its year segment (`…/mesh/2020/D000001` → `…/mesh/D000001`), when it
 /// has one.
 pub fn unversioned(iri: &str) -> Option<String> {
@@ -416,23 +417,6 @@ fn split_year(local: &str) -> (Option<&str>, &str) {
     match (year, rest) {
         (Some(year), Some(rest)) if year.bytes().all(|b| b.is_ascii_digit()) => (Some(year), rest),
         _ => (None, local),
-    }
-}
-
-/// The key a node is interned under: its local part in the MeSH id space without a year
-/// segment (short, and the same across years), else the whole IRI marked [`FOREIGN`].
-fn node_key(iri: &str) -> Cow<'_, str> {
-    match iri.strip_prefix(MESH) {
-        Some(local) => Cow::Borrowed(split_year(local).1),
-        None => Cow::Owned(format!("{FOREIGN}{iri}")),
-    }
-}
-
-/// The (unversioned) IRI of a node key.
-fn iri_of(key: &str) -> String {
-    match key.strip_prefix(FOREIGN) {
-        Some(iri) => iri.to_string(),
-        None => format!("{MESH}{key}"),
     }
 }
 
