@@ -250,34 +250,27 @@ impl MeshRdf {
 
     /// Files an edge under the node the pass that reads it groups by.
     fn sort_edge(&mut self, from: NodeKey, seq: u64, rel: Rel, to: NodeKey) -> io::Result<()> {
-        match rel {
+        let own = match rel {
             Rel::PrefConcept | Rel::Concept => {
-                self.stages
-                    .concept(to.clone(), seq, ConceptFact::Owner(from.clone()))?;
-                self.stages.record(
-                    from,
-                    seq,
-                    RecordFact::Edge {
-                        from: None,
-                        rel,
-                        to,
-                    },
-                )
-            }
-            Rel::PrefTerm | Rel::Term | Rel::TreeNumber | Rel::RelatedConcept => {
-                self.stages.concept(from, seq, ConceptFact::Edge(rel, to))
-            }
-            Rel::ParentTree => self.stages.term(from, seq, TermFact::ParentTree(to)),
-            Rel::Broader | Rel::PreferredMappedTo | Rel::MappedTo => self.stages.record(
-                from,
-                seq,
+                let owner = ConceptFact::Owner(from.clone());
+                self.stages.concept(to.clone(), seq, owner)?;
                 RecordFact::Edge {
                     from: None,
                     rel,
                     to,
-                },
-            ),
-        }
+                }
+            }
+            Rel::PrefTerm | Rel::Term | Rel::TreeNumber | Rel::RelatedConcept => {
+                return self.stages.concept(from, seq, ConceptFact::Edge(rel, to));
+            }
+            Rel::ParentTree => return self.stages.term(from, seq, TermFact::ParentTree(to)),
+            Rel::Broader | Rel::PreferredMappedTo | Rel::MappedTo => RecordFact::Edge {
+                from: None,
+                rel,
+                to,
+            },
+        };
+        self.stages.record(from, seq, own)
     }
 
     fn note_year(&mut self, iri: &str) {
