@@ -89,6 +89,13 @@ fn file_checksums(summary: &BuildSummary) -> Vec<(String, String)> {
     files
 }
 
+/// Asserts that `built` has the files and build id of a fresh build of `catalog` in `fresh`.
+fn assert_equals_a_fresh_build(built: &BuildSummary, catalog: &Path, fresh: &Path) {
+    let (full, _) = build_watched(catalog, fresh);
+    assert_eq!(file_checksums(built), file_checksums(&full));
+    assert_eq!(built.manifest.build_id, full.manifest.build_id);
+}
+
 /// What full text and exact lookups answer, for comparing two indexes.
 fn answers(index: &Path) -> Vec<String> {
     let r = Resolver::open(index).expect("open the index");
@@ -121,9 +128,7 @@ fn a_source_added_at_the_end_carries_the_rest_and_equals_a_full_rebuild() {
         "the fixtures are carried: {}",
         stages.all()
     );
-    let (full, _) = build_watched(&with_extra, &fresh);
-    assert_eq!(file_checksums(&added), file_checksums(&full));
-    assert_eq!(added.manifest.build_id, full.manifest.build_id);
+    assert_equals_a_fresh_build(&added, &with_extra, &fresh);
     assert_eq!(answers(&index), answers(&fresh));
 
     // Removing the last source carries the rest; its full text is written again without it.
@@ -244,9 +249,7 @@ fn a_source_with_a_prefix_of_its_own_reads_again_only_the_sources_that_use_the_p
         "{}",
         stages.all()
     );
-    let (full, _) = build_watched(&after, &dir.join("fresh-after"));
-    assert_eq!(file_checksums(&added), file_checksums(&full));
-    assert_eq!(added.manifest.build_id, full.manifest.build_id);
+    assert_equals_a_fresh_build(&added, &after, &dir.join("fresh-after"));
 
     // Dropping ZP again reads `zu` again; a new prefix that `zu` never used leaves it be.
     let (_, stages) = build_watched(&before, &index);
@@ -258,9 +261,7 @@ fn a_source_with_a_prefix_of_its_own_reads_again_only_the_sources_that_use_the_p
         stages.all()
     );
     assert!(!stages.any("zu: reading it again"), "{}", stages.all());
-    let (full, _) = build_watched(&untouched, &dir.join("fresh-untouched"));
-    assert_eq!(file_checksums(&yo_added), file_checksums(&full));
-    assert_eq!(yo_added.manifest.build_id, full.manifest.build_id);
+    assert_equals_a_fresh_build(&yo_added, &untouched, &dir.join("fresh-untouched"));
 
     // The set maps to NCIT, which no source declared: declaring it reads the set again.
     let ncit = (
@@ -277,7 +278,5 @@ fn a_source_with_a_prefix_of_its_own_reads_again_only_the_sources_that_use_the_p
         stages.all()
     );
     assert!(!stages.any("keeping"), "{}", stages.all());
-    let (full, _) = build_watched(&declared, &dir.join("fresh-declared"));
-    assert_eq!(file_checksums(&declared_build), file_checksums(&full));
-    assert_eq!(declared_build.manifest.build_id, full.manifest.build_id);
+    assert_equals_a_fresh_build(&declared_build, &declared, &dir.join("fresh-declared"));
 }
