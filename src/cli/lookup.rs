@@ -35,8 +35,11 @@ pub fn run(
         let via = candidate
             .via
             .as_ref()
-            .and_then(|v| resolver.concept(v.from))
-            .map(|origin| format!(" via {}", origin.curie.unwrap_or(origin.iri)))
+            .and_then(|v| Some((resolver.concept(v.from)?, &v.through)))
+            .map(|(origin, through)| {
+                let chain: String = through.iter().map(|t| format!(" → {t}")).collect();
+                format!(" via {}{chain}", origin.curie.unwrap_or(origin.iri))
+            })
             .unwrap_or_default();
         let how = format!(
             "{}{via}{}{} \"{}\"",

@@ -259,6 +259,9 @@ pub struct Via {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     pub match_kind: Tag<MatchKind>,
+    /// For a chain of exact matches: the identifiers between, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub through: Vec<String>,
     /// Who asserted it: the catalogue ids of the mapping sets or sources (their releases are
     /// in the answer's `sources`), with the justification.
     pub asserted_by: Vec<ViaAssertion>,

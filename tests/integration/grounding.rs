@@ -165,6 +165,68 @@ fn a_via_mapping_candidate_carries_the_mapping_that_led_to_it() {
 }
 
 #[test]
+fn a_name_only_another_source_holds_reaches_mesh_through_a_chain_of_curated_exact_mappings() {
+    // MONDO's "hypodontia" (tooth agenesis) has no MeSH mapping of its own, but MONDO maps it
+    // to DOID, which Biomappings' curators map to MeSH's Anodontia.
+    let answer = find(default_index(), "hypodontia", Some(&["mesh"]));
+    let (rank, mesh) = candidate(&answer, "MESH:D000848").expect("Anodontia through DOID");
+    assert_eq!(rank, 0, "{}", listing(&answer));
+    let via = &mesh["via"];
+    assert_eq!(via["identifier"], "MONDO:0005486", "{via:#}");
+    assert_eq!(
+        via["through"],
+        serde_json::json!(["DOID:0050591"]),
+        "{via:#}"
+    );
+    let asserted = via["asserted_by"].as_array().expect("asserted_by");
+    for set in ["mondo-sssom", "biomappings"] {
+        assert!(
+            asserted.iter().any(|a| a["source"] == set
+                && a["justification"] == "semapv:ManualMappingCuration"),
+            "{set} asserted a hop: {via:#}"
+        );
+    }
+    // A chain ranks below a single mapping from the same (alternative) label, still above
+    // name variants.
+    assert_eq!(via["match_kind"], "alt_label", "{via:#}");
+    let one_mapping = MatchKind::ViaMapping.weight() - 0.04 * (1.0 - MatchKind::AltLabel.weight());
+    let score = mesh["score"].as_f64().expect("score");
+    assert!(
+        score < one_mapping - 0.001 && score > MatchKind::NameVariant.weight(),
+        "{mesh:#}"
+    );
+    // The answer's SPARQL returns the statements of both hops.
+    let rows = default_index()
+        .store()
+        .expect("store")
+        .select(answer["sparql"].as_str().expect("sparql"))
+        .expect("the SPARQL runs");
+    let hop = |from: &str, to: &str| {
+        rows.iter().any(|row| {
+            let get = |name: &str| {
+                row.iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default()
+            };
+            get("origin").contains(from) && get("concept").contains(to)
+        })
+    };
+    assert!(hop("MONDO_0005486", "DOID_0050591"), "{rows:?}");
+    assert!(hop("DOID_0050591", "D000848"), "{rows:?}");
+}
+
+#[test]
+fn a_concept_with_its_own_mapping_to_a_loaded_concept_is_never_followed_further() {
+    // MONDO's Duchenne muscular dystrophy maps to MeSH itself: no chain adds other MeSH
+    // concepts beside the one it names.
+    let answer = find(default_index(), "DMD", Some(&["mesh"]));
+    for c in candidates(&answer) {
+        assert!(c["via"].get("through").is_none(), "{c:#}");
+    }
+}
+
+#[test]
 fn very_short_names_get_no_near_spellings() {
     let r = default_index();
     for text in ["WD", "APC"] {

@@ -302,12 +302,23 @@ fn find_sparql(
     let graphs: Vec<&str> = graphs.iter().map(String::as_str).collect();
     // Via-mapping candidates: the mapping statements between each and its origin, as the
     // mapping index names them (registry IRIs), in every graph.
+    // A chain gives each of its hops.
     let pairs: Vec<(String, String)> = search.candidates[page]
         .iter()
         .filter_map(|c| {
             let via = c.via.as_ref()?;
-            Some((mapping_iri(r, via.from)?, mapping_iri(r, c.concept)?))
+            let mut path = vec![mapping_iri(r, via.from)?];
+            for between in &via.through {
+                path.push(curie_iri(r, between)?);
+            }
+            path.push(mapping_iri(r, c.concept)?);
+            Some(
+                path.windows(2)
+                    .map(|hop| (hop[0].clone(), hop[1].clone()))
+                    .collect::<Vec<_>>(),
+            )
         })
+        .flatten()
         .collect();
     if !pairs.is_empty() {
         let pairs: Vec<(&str, &str)> = pairs
@@ -483,14 +494,18 @@ fn via(r: &Resolver, v: &ViaMapping) -> Via {
             .as_ref()
             .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
         match_kind: Tag::of(&v.from_kind),
+        through: v.through.clone(),
         asserted_by,
     }
 }
 
 /// A concept's IRI as mapping statements name it: its CURIE through the registry.
 fn mapping_iri(r: &Resolver, id: ConceptId) -> Option<String> {
-    let concept = r.head(id)?;
-    let curie = concept.curie?;
-    let iri = r.registry().normalize(&curie).identified()?.iri.clone()?;
+    curie_iri(r, &r.head(id)?.curie?)
+}
+
+/// A CURIE's IRI through the registry, when it is safe to write into a query.
+fn curie_iri(r: &Resolver, curie: &str) -> Option<String> {
+    let iri = r.registry().normalize(curie).identified()?.iri.clone()?;
     sparql::is_safe_iri(&iri).then_some(iri)
 }

@@ -1,6 +1,10 @@
 //! Synonyms through mappings: a concept whose name matched leads, by a curated exact mapping,
 //! to the concept another source holds for the same thing. MONDO knows "DMD"; MeSH's Duchenne
 //! muscular dystrophy is found through MONDO's exact match to it.
+//!
+//! A matched concept with no such mapping to a loaded concept may still reach one through a
+//! short chain of them (MONDO's "xanthoma" → DOID → MeSH): exact composed with exact is exact,
+//! so the chain is followed, a bounded number of records per search, and named in the answer.
 
 use std::collections::HashSet;
 
@@ -16,6 +20,14 @@ const MAX_VIA_CANDIDATES: usize = 128;
 /// How far a weaker origin name lowers a via candidate's weight (an origin of weight 0.75
 /// lowers it by 0.25 × this).
 const VIA_ORIGIN_SPREAD: f64 = 0.04;
+/// The longest chain of exact mappings that leads to a via candidate.
+const MAX_CHAIN_HOPS: usize = 3;
+/// Mapping records one search reads to follow chains, best origin first: a bound on the
+/// stage's cost whatever the mappings' shape.
+const MAX_CHAIN_READS: usize = 48;
+/// How far each hop past the first lowers a via candidate's weight: a chain ranks below a
+/// single mapping from the same name, and three hops still rank above name variants.
+const CHAIN_HOP_STEP: f64 = 0.004;
 
 /// The mapping a via-mapping candidate was reached by.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,8 +38,26 @@ pub struct ViaMapping {
     pub from_kind: MatchKind,
     /// Always an exact match: nothing weaker stands in for a name.
     pub predicate: MappingPredicate,
-    /// The curated statements of the mapping (predictions never lead here).
+    /// The curated statements of the mapping, of every hop for a chain (predictions never
+    /// lead here).
     pub evidence: Vec<Evidence>,
+    /// The identifiers a chain of exact mappings passes between `from` and the candidate, in
+    /// order, as the mapping index names them; empty for a single mapping.
+    pub through: Vec<String>,
+}
+
+/// A loaded concept reached from an origin by a chain of curated exact mappings.
+struct Chained {
+    target: ConceptId,
+    through: Vec<String>,
+    evidence: Vec<Evidence>,
+}
+
+/// A chain being followed: the identifiers after the origin, and every hop's evidence.
+#[derive(Clone)]
+struct Walk {
+    ids: Vec<String>,
+    evidence: Vec<Evidence>,
 }
 
 impl Resolver {
@@ -57,9 +87,10 @@ impl Resolver {
         let direct_ids: HashSet<ConceptId> = direct.iter().map(|c| c.concept).collect();
         let mut out = Vec::new();
         let mut limited = origins.len() > MAX_VIA_ORIGINS;
+        let mut chain_reads = MAX_CHAIN_READS;
         for origin in origins.into_iter().take(MAX_VIA_ORIGINS) {
-            for (target, evidence) in self.curated_exact_targets(origin.concept)? {
-                if direct_ids.contains(&target) {
+            for found in self.via_targets(origin.concept, &mut chain_reads)? {
+                if direct_ids.contains(&found.target) {
                     continue;
                 }
                 if out.len() >= MAX_VIA_CANDIDATES {
@@ -67,22 +98,93 @@ impl Resolver {
                     continue;
                 }
                 let kind = MatchKind::ViaMapping;
-                let weight = via_weight(origin.kind);
+                let weight = via_weight(origin.kind, found.through.len());
                 let mut candidate =
-                    NameCandidate::new(target, Stage::ViaMapping, kind, origin.case_exact);
+                    NameCandidate::new(found.target, Stage::ViaMapping, kind, origin.case_exact);
                 candidate.text = origin.text.clone();
                 candidate.lang = origin.lang.clone();
                 candidate.via = Some(ViaMapping {
                     from: origin.concept,
                     from_kind: origin.kind,
                     predicate: MappingPredicate::ExactMatch,
-                    evidence,
+                    evidence: found.evidence,
+                    through: found.through,
                 });
                 candidate.weight = weight;
                 out.push(candidate.scored());
             }
         }
         Ok((out, limited))
+    }
+
+    /// The loaded concepts a matched concept leads to: those it maps to by a curated exact
+    /// mapping or, when there are none, those a chain of them reaches within
+    /// [`MAX_CHAIN_HOPS`], reading at most `chain_reads` more mapping records.
+    fn via_targets(
+        &self,
+        concept: ConceptId,
+        chain_reads: &mut usize,
+    ) -> Result<Vec<Chained>, ResolveError> {
+        let Some(curie) = self.identity_checked(concept)?.curie else {
+            return Ok(Vec::new());
+        };
+        let edges = self.curated_exact_edges(&curie)?;
+        let direct: Vec<Chained> = edges
+            .iter()
+            .filter_map(|(other, evidence)| {
+                let target = self.loaded_curie(other)?;
+                (target != concept).then(|| Chained {
+                    target,
+                    through: Vec::new(),
+                    evidence: evidence.clone(),
+                })
+            })
+            .collect();
+        if !direct.is_empty() || *chain_reads == 0 {
+            return Ok(direct);
+        }
+        let mut seen: HashSet<String> = HashSet::from([curie]);
+        let mut walks: Vec<Walk> = edges
+            .into_iter()
+            .filter(|(other, _)| seen.insert(other.clone()))
+            .map(|(other, evidence)| Walk {
+                ids: vec![other],
+                evidence,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for _ in 1..MAX_CHAIN_HOPS {
+            let mut next = Vec::new();
+            for walk in walks {
+                let Some(last) = walk.ids.last() else {
+                    continue;
+                };
+                if *chain_reads == 0 {
+                    return Ok(out);
+                }
+                *chain_reads -= 1;
+                for (other, evidence) in self.curated_exact_edges(last)? {
+                    if !seen.insert(other.clone()) {
+                        continue;
+                    }
+                    let mut longer = walk.clone();
+                    longer.ids.push(other);
+                    longer.evidence.extend(evidence);
+                    if let Some(target) = longer.ids.last().and_then(|o| self.loaded_curie(o))
+                        && target != concept
+                    {
+                        out.push(Chained {
+                            target,
+                            through: walk.ids.clone(),
+                            evidence: longer.evidence.clone(),
+                        });
+                    }
+                    next.push(longer);
+                }
+            }
+            walks = next;
+        }
+        Ok(out)
     }
 
     /// The loaded concepts a concept maps to by exact mappings (exact match, equivalent
@@ -95,13 +197,29 @@ impl Resolver {
         let Some(curie) = self.identity_checked(concept)?.curie else {
             return Ok(Vec::new());
         };
+        Ok(self
+            .curated_exact_edges(&curie)?
+            .into_iter()
+            .filter_map(|(other, evidence)| {
+                let target = self.loaded_curie(&other)?;
+                (target != concept).then_some((target, evidence))
+            })
+            .collect())
+    }
+
+    /// The identifiers `curie` maps to by curated or source-stated exact mappings that no
+    /// negative statement denies, loaded or not, with that evidence.
+    fn curated_exact_edges(
+        &self,
+        curie: &str,
+    ) -> Result<Vec<(String, Vec<Evidence>)>, ResolveError> {
         // The hop table holds only chainable edges (exact among them) and negatives, so a hub
         // identifier's cross-references are never decoded here; a node over the answer bound
         // lends no candidates, as it would give no mapping answer.
         let read = self
             .files
             .mappings
-            .hops_within(&curie, crate::resolve::mapping::MAX_ANSWER_EDGES)
+            .hops_within(curie, crate::resolve::mapping::MAX_ANSWER_EDGES)
             .map_err(|e| ResolveError::MappingIndex(e.to_string()))?;
         let Some(NodeRead::Whole(node)) = read else {
             return Ok(Vec::new());
@@ -129,30 +247,29 @@ impl Resolver {
                 })
                 .cloned()
                 .collect();
-            if evidence.is_empty() {
-                continue;
-            }
-            let target = self
-                .lookup_id(&edge.other)
-                .into_iter()
-                .find(|m| m.spelling == crate::resolve::Spelling::Curie)
-                .map(|m| m.concept);
-            if let Some(target) = target
-                && target != concept
-            {
-                out.push((target, evidence));
+            if !evidence.is_empty() {
+                out.push((edge.other.clone(), evidence));
             }
         }
         Ok(out)
+    }
+
+    /// The loaded concept whose CURIE is `curie`.
+    fn loaded_curie(&self, curie: &str) -> Option<ConceptId> {
+        self.lookup_id(curie)
+            .into_iter()
+            .find(|m| m.spelling == crate::resolve::Spelling::Curie)
+            .map(|m| m.concept)
     }
 }
 
 /// A via-mapping candidate's weight: its tier's, less a little for a weaker name at the
 /// origin, so a concept reached from another's label ranks above one reached from an alias
-/// symbol, and every via candidate stays between synonyms and name variants.
-fn via_weight(origin: MatchKind) -> f64 {
+/// symbol, a chain ranks below a single mapping, and every via candidate stays between
+/// synonyms and name variants.
+fn via_weight(origin: MatchKind, chain_between: usize) -> f64 {
     let tier = MatchKind::ViaMapping.weight();
-    tier - VIA_ORIGIN_SPREAD * (1.0 - origin.weight())
+    tier - VIA_ORIGIN_SPREAD * (1.0 - origin.weight()) - CHAIN_HOP_STEP * chain_between as f64
 }
 
 #[cfg(test)]
@@ -161,10 +278,17 @@ mod tests {
 
     #[test]
     fn via_candidates_rank_by_their_origin_and_stay_in_their_tier() {
-        let label = via_weight(MatchKind::Label);
-        let alias = via_weight(MatchKind::AliasSymbol);
+        let label = via_weight(MatchKind::Label, 0);
+        let alias = via_weight(MatchKind::AliasSymbol, 0);
         assert!(label > alias);
         assert!(label <= MatchKind::ViaMapping.weight());
-        assert!(via_weight(MatchKind::RelatedSynonym) > MatchKind::NameVariant.weight());
+        assert!(via_weight(MatchKind::RelatedSynonym, 0) > MatchKind::NameVariant.weight());
+    }
+
+    #[test]
+    fn a_chain_ranks_below_one_mapping_and_above_name_variants() {
+        assert!(via_weight(MatchKind::Label, 1) < via_weight(MatchKind::Label, 0));
+        let longest = via_weight(MatchKind::RelatedSynonym, MAX_CHAIN_HOPS - 1);
+        assert!(longest > MatchKind::NameVariant.weight());
     }
 }
