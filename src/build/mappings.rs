@@ -17,8 +17,7 @@ use crate::index::mappings::{MappingIndexWriter, Statement};
 use crate::ingest::MappingFormat;
 use crate::ingest::sssom::{self, MappingRow, RowId, SetHeader};
 use crate::model::{
-    Concept, Evidence, EvidenceOrigin, FootprintRecorder, MappingPredicate, NO_TERM_FOUND,
-    SourceIdx, XrefKind,
+    Concept, Evidence, EvidenceOrigin, FootprintRecorder, MappingPredicate, NO_TERM_FOUND, XrefKind,
 };
 use crate::registry::Registry;
 use crate::store::{LoadError, StoreWriter, graph_iri};
@@ -64,10 +63,11 @@ impl<'a> MappingBuilder<'a> {
 
     /// The cross-references of one source's concepts. An xref that states no predicate stays
     /// hasDbXref; MeSH mapped-to is the record's broader heading.
-    pub(super) fn add_source_xrefs(&mut self, source: SourceIdx, concepts: &[Concept]) {
+    /// `xref_number` is the source's number among the build's current sources.
+    pub(super) fn add_source_xrefs(&mut self, xref_number: u16, concepts: &[Concept]) {
         for concept in concepts {
             if let Some(subject) = &concept.curie {
-                self.add_xrefs(source, subject, &concept.xrefs);
+                self.add_xrefs(xref_number, subject, &concept.xrefs);
             }
         }
     }
@@ -75,22 +75,22 @@ impl<'a> MappingBuilder<'a> {
     /// [`Self::add_source_xrefs`] for concepts read as their identities alone.
     pub(super) fn add_identity_xrefs(
         &mut self,
-        source: SourceIdx,
+        xref_number: u16,
         concepts: &[crate::model::ConceptIdentity],
     ) {
         for concept in concepts {
             if let Some(subject) = &concept.curie {
-                self.add_xrefs(source, subject, &concept.xrefs);
+                self.add_xrefs(xref_number, subject, &concept.xrefs);
             }
         }
     }
 
-    fn add_xrefs(&mut self, source: SourceIdx, subject: &str, xrefs: &[crate::model::Xref]) {
+    fn add_xrefs(&mut self, xref_number: u16, subject: &str, xrefs: &[crate::model::Xref]) {
         for xref in xrefs {
             let object = self.normalize(&xref.target);
             let (predicate, source_predicate) = xref_predicate(xref.kind);
             let evidence = Evidence {
-                set: source.0,
+                set: xref_number,
                 origin: EvidenceOrigin::SourceXref,
                 justification: SOURCE_XREF_JUSTIFICATION.to_string(),
                 confidence_milli: None,

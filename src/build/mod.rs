@@ -10,6 +10,7 @@
 
 mod footprint;
 mod install;
+mod mapping_reuse;
 mod mappings;
 mod read;
 mod registry;
@@ -112,6 +113,10 @@ pub enum BuildError {
     TooLarge(&'static str),
     #[error("another build is writing {}; wait for it to finish", .0.display())]
     Busy(PathBuf),
+    #[error(
+        "a current source could not be taken from the installed build, so the mapping index cannot be either; build again"
+    )]
+    MappingInputsChanged,
 }
 
 fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> BuildError {
@@ -147,6 +152,14 @@ pub fn build(
     )
     .inspect_err(|why| observer.stage(&format!("reading every source: {why}")));
     let reuse = reuse_plan(&catalog, &loadable, previous.as_ref().ok(), observer)?;
+    let fixed_mapping_inputs = mapping_reuse::fixed_inputs(&catalog, &registry_record)?;
+    let planned = mapping_reuse::planned_inputs(&fixed_mapping_inputs, &catalog, &loadable, &reuse);
+    let taken = mapping_reuse::takeable(
+        &catalog,
+        previous.as_ref().ok(),
+        planned.as_deref(),
+        observer,
+    );
     let store = open_store(&layout, &catalog, previous.as_ref().ok(), &reuse, observer)?;
     let carried = carried_prefix(&catalog, &loadable, &reuse, previous.as_ref().ok());
     if let Some(c) = &carried {
@@ -167,6 +180,7 @@ pub fn build(
         store: &store,
         writer: &mut writer,
         mappings: &mut mappings,
+        xrefs: taken.is_none(),
     };
     let read = SourcePlan {
         loadable: &loadable,
@@ -176,26 +190,46 @@ pub fn build(
     };
     let records =
         read_concept_sources(&catalog, options, observer, &mut sinks, &read, &mut skipped)?;
-    drop(previous);
-    read_mapping_sets(
-        &catalog,
-        &mut mappings,
-        &store,
-        observer,
-        options.keep_going,
-        &mut skipped,
-    )?;
+    let mapping_inputs =
+        mapping_reuse::mapping_inputs(&fixed_mapping_inputs, records.iter().filter(|r| r.current));
+    // The installed build stays leased while its mapping files are taken.
+    let taken = match taken {
+        Some(taken) if planned.as_deref() == Some(mapping_inputs.as_str()) => {
+            observer.stage(&format!(
+                "taking the mapping index and its {} mapping-set files from the installed build (nothing they are made of changed)",
+                taken.sets.len()
+            ));
+            skipped.extend(taken.skipped.iter().cloned());
+            previous.ok().map(|previous| (previous, taken))
+        }
+        // Only a current source that failed to load could change the inputs midway, and its
+        // cross-references were never read: nothing is built from half of them.
+        Some(_) => return Err(BuildError::MappingInputsChanged),
+        None => {
+            drop(previous);
+            read_mapping_sets(
+                &catalog,
+                &mut mappings,
+                &store,
+                observer,
+                options.keep_going,
+                &mut skipped,
+            )?;
+            None
+        }
+    };
     observer.stage("flushing the RDF store");
     write_graph_shapes(store, &layout)?;
 
     let (counts, mapping_sets, files) = finish_files(
         writer,
-        mappings,
+        (mappings, taken.as_ref()),
         &records,
         &layout,
         rules_record.is_some(),
         observer,
     )?;
+    drop(taken);
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
         build_id: build_id(
@@ -213,6 +247,7 @@ pub fn build(
         mapping_sets,
         name_rules: rules_record,
         files,
+        mapping_inputs,
         built: build_time(started),
     };
     manifest
@@ -251,7 +286,10 @@ fn read_mapping_sets(
 /// checksum: the counts, mapping sets and file list the manifest states.
 fn finish_files(
     writer: write::IndexWriter,
-    mappings: mappings::MappingBuilder,
+    (mappings, taken): (
+        mappings::MappingBuilder,
+        Option<&(reuse::Previous, mapping_reuse::TakenMappings)>,
+    ),
     records: &[SourceRecord],
     layout: &BuildLayout,
     has_rules: bool,
@@ -259,9 +297,15 @@ fn finish_files(
 ) -> Result<(Counts, Vec<MappingSetRecord>, Vec<IndexFileRecord>), BuildError> {
     // The mapping index and the lexicons share no file: each is written on its own core.
     let (written, mapped) = std::thread::scope(|scope| {
-        let mapped = scope.spawn(|| {
-            observer.stage("writing the mapping index");
-            mappings.finish(layout)
+        let mapped = scope.spawn(|| match taken {
+            Some((previous, taken)) => mapping_reuse::take_files(previous, layout)
+                .map(|()| (taken.counts, taken.sets.clone())),
+            None => {
+                observer.stage("writing the mapping index");
+                let mapped = mappings.finish(layout);
+                observer.stage("mapping index written");
+                mapped
+            }
         });
         let written = writer.finish(records, observer);
         (written, mapped.join())
@@ -321,6 +365,9 @@ struct Sinks<'s, 'b> {
     store: &'s StoreWriter,
     writer: &'s mut write::IndexWriter<'b>,
     mappings: &'s mut mappings::MappingBuilder<'b>,
+    /// Whether current sources' cross-references go to `mappings` (not when the installed
+    /// mapping index is taken as it stands).
+    xrefs: bool,
 }
 
 /// Which concept sources the build loads (by catalogue position) and, of those, which it takes

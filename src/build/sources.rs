@@ -37,7 +37,8 @@ pub(super) fn read_concept_sources(
             && let (Some(record), Some(previous)) = (&plan.reuse[at], plan.previous)
         {
             observer.source_reused(&spec.id, record);
-            records.push(carry_concept_source(idx, record, previous, sinks)?);
+            let xref_number = current_count(&records);
+            records.push(carry_concept_source(xref_number, record, previous, sinks)?);
             continue;
         }
         let started = Instant::now();
@@ -70,7 +71,9 @@ pub(super) fn read_concept_sources(
                 // A reused source keeps the footprint it was read with.
                 let fresh = plan.reuse[at].is_none();
                 let prefixes: &dyn Prefixes = if fresh { &prefix_use } else { sinks.registry };
-                let mut record = write_concept_source(idx, record, concepts, sinks, prefixes)?;
+                let xref_number = current_count(&records);
+                let mut record =
+                    write_concept_source(xref_number, record, concepts, sinks, prefixes)?;
                 if fresh {
                     record.prefix_use = Some(prefix_use.footprint());
                 }
@@ -133,8 +136,15 @@ fn read_source(
 /// Writes one read source into the index and the mapping builder a chunk of concepts at a
 /// time, so that a large source's concepts are never all in memory. A failure here is the
 /// build's, never the source's (no keep_going).
+/// How many of `records` are current releases: the number a source's cross-references get
+/// when it is current (`Manifest::xref_source`). Never over `u16::MAX`, as source numbers.
+fn current_count(records: &[SourceRecord]) -> u16 {
+    let count = records.iter().filter(|r| r.current).count();
+    u16::try_from(count).unwrap_or(u16::MAX)
+}
+
 fn write_concept_source(
-    idx: SourceIdx,
+    xref_number: u16,
     mut record: SourceRecord,
     mut concepts: SourceConcepts,
     sinks: &mut Sinks<'_, '_>,
@@ -154,8 +164,8 @@ fn write_concept_source(
         sinks.writer.add_concepts(&source_key, &chunk, prefixes)?;
         // Mappings answer from current releases: an older release's xrefs would still read
         // as asserted after the source dropped them.
-        if record.current {
-            sinks.mappings.add_source_xrefs(idx, &chunk);
+        if record.current && sinks.xrefs {
+            sinks.mappings.add_source_xrefs(xref_number, &chunk);
         }
     }
     record.top_concepts = tops.finish();
@@ -166,14 +176,14 @@ fn write_concept_source(
 /// A source the index writer carried as stored: its record stands, and only its
 /// cross-references are read again, for the mapping index.
 fn carry_concept_source(
-    idx: SourceIdx,
+    xref_number: u16,
     record: &SourceRecord,
     previous: &reuse::Previous,
     sinks: &mut Sinks<'_, '_>,
 ) -> Result<SourceRecord, BuildError> {
-    if record.current {
+    if record.current && sinks.xrefs {
         for chunk in previous.identities(record)? {
-            sinks.mappings.add_identity_xrefs(idx, &chunk?);
+            sinks.mappings.add_identity_xrefs(xref_number, &chunk?);
         }
     }
     Ok(record.clone())

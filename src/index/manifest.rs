@@ -36,6 +36,11 @@ pub struct Manifest {
     /// by name, with its length and checksum. Empty only in manifests of older versions.
     #[serde(default)]
     pub files: Vec<IndexFileRecord>,
+    /// A digest of everything the mapping index is made of (format, registry, declared
+    /// prefixes, the current sources, every mapping set's entry and files): a later build with
+    /// the same digest takes the mapping index as it stands. Empty in older manifests.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mapping_inputs: String,
     /// When and how long; the only fields that differ between builds of the same inputs.
     pub built: BuildTime,
 }
@@ -342,6 +347,24 @@ impl Manifest {
         let text = std::fs::read(path)?;
         serde_json::from_slice(&text)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    }
+
+    /// The position in `sources` of the source whose cross-references evidence number `set`
+    /// names: the `set`-th current source (older releases state no mappings), so that adding
+    /// an older release renumbers no evidence.
+    pub fn xref_source_index(&self, set: u16) -> Option<usize> {
+        self.sources
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.current)
+            .nth(usize::from(set))
+            .map(|(i, _)| i)
+    }
+
+    /// The source whose cross-references evidence number `set` names.
+    pub fn xref_source(&self, set: u16) -> Option<&SourceRecord> {
+        self.xref_source_index(set)
+            .and_then(|i| self.sources.get(i))
     }
 
     /// The mapping sets of one catalogue entry.

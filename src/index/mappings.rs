@@ -365,6 +365,22 @@ pub struct MappingFiles {
     pub postings: PathBuf,
 }
 
+impl MappingFiles {
+    /// Every file of the mapping index.
+    pub fn all(&self) -> [&PathBuf; 8] {
+        [
+            &self.data,
+            &self.index,
+            &self.hops_data,
+            &self.hops_index,
+            &self.fan_out_data,
+            &self.fan_out_index,
+            &self.fst,
+            &self.postings,
+        ]
+    }
+}
+
 /// The mapping index, memory-mapped.
 pub struct MappingIndex {
     keys: Lexicon,

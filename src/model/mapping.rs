@@ -188,8 +188,9 @@ pub enum EvidenceOrigin {
 /// One statement of one mapping, as its set or source made it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Evidence {
-    /// Index of the mapping set (`Manifest::mapping_sets`) or the source
-    /// (`Manifest::sources`) that made the statement, by `origin`.
+    /// Index of the mapping set (`Manifest::mapping_sets`) or, for a source's own
+    /// cross-reference, of the source among the build's current sources
+    /// (`Manifest::xref_source`), by `origin`.
     #[serde(rename = "s")]
     pub set: u16,
     #[serde(rename = "o")]

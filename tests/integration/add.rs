@@ -479,6 +479,11 @@ fn adding_a_second_mondo_release_rebuilds_neither_mesh_nor_hgnc() {
         !reused("mondo: release 2025-02-04"),
         "the added release is read: {log}"
     );
+    // An older release states no mappings: no mapping set is read again.
+    assert!(
+        log.contains("taking the mapping index and its"),
+        "the mapping index is taken: {log}"
+    );
     let mut both = releases(&ws.manifest());
     both.sort();
     assert_eq!(both, ["2025-02-04", "2026-05-05"]);

@@ -280,3 +280,100 @@ fn a_source_with_a_prefix_of_its_own_reads_again_only_the_sources_that_use_the_p
     assert!(!stages.any("keeping"), "{}", stages.all());
     assert_equals_a_fresh_build(&declared_build, &declared, &dir.join("fresh-declared"));
 }
+
+/// The fixtures followed by two releases of the extra source, the older first (as a catalogue
+/// lists them), or by the newer alone.
+fn two_releases(dir: &Path) -> (PathBuf, PathBuf) {
+    let (_, with_extra) = catalogues(dir);
+    let text = std::fs::read_to_string(&with_extra).expect("read");
+    let at = text.rfind("[[source]]").expect("the extra source's entry");
+    let (head, entry) = text.split_at(at);
+    // Releases of one source each state their release.
+    let released = |entry: &str, release: &str| {
+        entry.replacen(
+            "[[source]]\n",
+            &format!("[[source]]\nrelease = \"{release}\"\n"),
+            1,
+        )
+    };
+    let newer = released(entry, "2026-01-01");
+    let newer_only = dir.join("newer-only.toml");
+    std::fs::write(&newer_only, format!("{head}{newer}")).expect("write");
+    let older = dir.join("extra-older.obo");
+    std::fs::write(
+        &older,
+        "format-version: 1.2\ndata-version: 2025-01-01\nontology: xe\n\n\
+         [Term]\nid: XD:0000501\nname: lung disease of an older kind\nxref: MESH:D011014\n",
+    )
+    .expect("write the older release");
+    let older_entry = released(entry, "2025-01-01").replace(
+        &dir.join("extra.obo").display().to_string(),
+        &older.display().to_string(),
+    );
+    assert!(older_entry.contains("extra-older.obo"), "{older_entry}");
+    let both = dir.join("both-releases.toml");
+    std::fs::write(&both, format!("{head}{older_entry}\n{newer}")).expect("write");
+    (newer_only, both)
+}
+
+#[test]
+fn adding_an_older_release_takes_the_mapping_index_and_equals_a_full_rebuild() {
+    let dir = scratch("carried-mappings");
+    let (newer_only, both) = two_releases(&dir);
+    let index = dir.join("index");
+    build_watched(&newer_only, &index);
+
+    let (added, stages) = build_watched(&both, &index);
+    assert!(
+        stages.any("taking the mapping index"),
+        "an older release feeds no mapping: {}",
+        stages.all()
+    );
+    assert_equals_a_fresh_build(&added, &both, &dir.join("fresh"));
+    // The current release's cross-reference still names its own source and release, though
+    // the older release now sits before it.
+    let r = Resolver::open(&index).expect("open the index");
+    let manifest = r.manifest();
+    let xe = manifest
+        .sources
+        .iter()
+        .position(|s| s.id == "xe" && s.current)
+        .expect("the current xe");
+    assert_eq!(
+        manifest.xref_source_index(4),
+        Some(xe),
+        "{:?}",
+        manifest.sources
+    );
+
+    // Removing the older release again changes nothing the mapping index is made of.
+    let (_, stages) = build_watched(&newer_only, &index);
+    assert!(stages.any("taking the mapping index"), "{}", stages.all());
+}
+
+#[test]
+fn a_changed_current_source_or_a_damaged_mapping_file_means_every_mapping_set_is_read() {
+    let dir = scratch("carried-mappings-changed");
+    let (newer_only, both) = two_releases(&dir);
+    let (alone, _) = catalogues(&dir);
+    let index = dir.join("index");
+    build_watched(&newer_only, &index);
+    // The current source goes: its cross-references leave the mapping index.
+    let (_, stages) = build_watched(&alone, &index);
+    assert!(!stages.any("taking the mapping index"), "{}", stages.all());
+
+    let (installed, _) = build_watched(&newer_only, &index);
+    let data = installed.dir.join("mappings.dat");
+    let mut bytes = std::fs::read(&data).expect("read the mapping records");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&data, bytes).expect("damage the mapping records");
+    let (rebuilt, stages) = build_watched(&both, &index);
+    assert!(
+        stages.any("reading every mapping set: the installed mapping index is damaged"),
+        "{}",
+        stages.all()
+    );
+    assert!(!stages.any("taking the mapping index"), "{}", stages.all());
+    assert_equals_a_fresh_build(&rebuilt, &both, &dir.join("fresh"));
+}

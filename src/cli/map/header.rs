@@ -106,19 +106,19 @@ fn sources(r: &Resolver, seen: &Seen) -> (Vec<String>, Vec<String>) {
         let version = s.mapping_set_version.as_deref().filter(|v| is_iri(v));
         addresses.push(version.unwrap_or(&s.mapping_set_id).to_string());
     }
-    let sources: BTreeSet<u16> = seen
+    let xref_sources: BTreeSet<usize> = seen
         .xref_sources
-        .union(&seen.label_sources)
-        .copied()
+        .iter()
+        .filter_map(|&set| manifest.xref_source_index(set))
         .collect();
+    let label_sources: BTreeSet<usize> =
+        seen.label_sources.iter().map(|&i| usize::from(i)).collect();
+    let sources: BTreeSet<usize> = xref_sources.union(&label_sources).copied().collect();
     for (i, s) in sources
         .iter()
-        .filter_map(|i| Some((*i, manifest.sources.get(usize::from(*i))?)))
+        .filter_map(|i| Some((*i, manifest.sources.get(*i)?)))
     {
-        let role = match (
-            seen.xref_sources.contains(&i),
-            seen.label_sources.contains(&i),
-        ) {
+        let role = match (xref_sources.contains(&i), label_sources.contains(&i)) {
             (true, true) => "cross-references and labels",
             (true, false) => "cross-references",
             _ => "labels",

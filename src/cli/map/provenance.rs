@@ -20,7 +20,7 @@ pub fn origin_name(r: &Resolver, e: &Evidence) -> String {
             Some(s) => format!("{}/{} (release {})", s.source, s.file, s.release),
             None => format!("mapping set #{}", e.set),
         },
-        EvidenceOrigin::SourceXref => match manifest.sources.get(usize::from(e.set)) {
+        EvidenceOrigin::SourceXref => match manifest.xref_source(e.set) {
             Some(s) => format!("{} cross-reference (release {})", s.id, s.release),
             None => format!("source #{} cross-reference", e.set),
         },
@@ -38,8 +38,7 @@ pub fn mapping_source(r: &Resolver, e: &Evidence) -> String {
             .get(usize::from(e.set))
             .map(|s| s.mapping_set_id.clone()),
         EvidenceOrigin::SourceXref => manifest
-            .sources
-            .get(usize::from(e.set))
+            .xref_source(e.set)
             .map(|s| s.url.clone().unwrap_or_else(|| s.homepage.clone())),
     };
     id.filter(|i| is_iri(i) && !i.contains(char::is_whitespace))

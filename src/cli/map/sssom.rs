@@ -154,7 +154,8 @@ pub struct Seen {
     pub prefixes: BTreeSet<String>,
     /// Mapping sets (by index in the manifest) whose statements the rows cite.
     pub sets: BTreeSet<u16>,
-    /// Sources (by index) whose cross-references the rows cite.
+    /// Sources (by evidence number, `Manifest::xref_source`) whose cross-references the rows
+    /// cite.
     pub xref_sources: BTreeSet<u16>,
     /// Sources (by index) whose concepts gave labels or versions.
     pub label_sources: BTreeSet<u16>,

@@ -401,7 +401,7 @@ pub(super) fn statement_source(r: &Resolver, e: &Evidence) -> StatementSource {
             },
             None => unknown(e.origin),
         },
-        EvidenceOrigin::SourceXref => match manifest.sources.get(usize::from(e.set)) {
+        EvidenceOrigin::SourceXref => match manifest.xref_source(e.set) {
             Some(s) => StatementSource {
                 origin: e.origin,
                 source: s.id.clone(),

@@ -159,10 +159,7 @@ fn evidence_source(r: &Resolver, e: &Evidence) -> String {
             .mapping_sets
             .get(usize::from(e.set))
             .map(|s| s.source.clone()),
-        EvidenceOrigin::SourceXref => manifest
-            .sources
-            .get(usize::from(e.set))
-            .map(|s| s.id.clone()),
+        EvidenceOrigin::SourceXref => manifest.xref_source(e.set).map(|s| s.id.clone()),
     }
     .unwrap_or_default()
 }
