@@ -255,18 +255,27 @@ impl<'a> IndexWriter<'a> {
         self.fulltext.finish()?;
         observer.stage("writing the lexicons");
         let layout = self.layout;
-        let (ids, labels) = (self.ids, self.labels);
         let variants = self.variants.map(|(writer, _)| writer);
-        // Three files with nothing in common: the identifier lexicon on a core of its own.
+        // Label and variant keys are long text, the costly FSTs: each gets a core, and the
+        // short identifier keys follow the labels when there are variants.
+        let mut ids = Some(self.ids);
+        let ids_after_labels = if variants.is_some() { ids.take() } else { None };
+        let labels = self.labels;
+        let failed = || Err(std::io::Error::other("the writing thread failed"));
         let (id_lexicon, label_lexicon, variant_lexicon) = std::thread::scope(|scope| {
-            let id_lexicon = scope.spawn(|| ids.write(&layout.ids_fst(), &layout.ids_postings()));
-            let label_lexicon = labels.write(&layout.labels_fst(), &layout.labels_postings());
+            let label_thread = scope.spawn(|| {
+                let label = labels.write(&layout.labels_fst(), &layout.labels_postings());
+                let id =
+                    ids_after_labels.map(|w| w.write(&layout.ids_fst(), &layout.ids_postings()));
+                (label, id)
+            });
             let variant_lexicon = variants
                 .map(|w| w.write(&layout.variants_fst(), &layout.variants_postings()))
                 .transpose();
-            let id_lexicon = id_lexicon
-                .join()
-                .unwrap_or_else(|_| Err(std::io::Error::other("the writing thread failed")));
+            let id_here = ids.map(|w| w.write(&layout.ids_fst(), &layout.ids_postings()));
+            let (label_lexicon, id_there) =
+                label_thread.join().unwrap_or_else(|_| (failed(), None));
+            let id_lexicon = id_here.or(id_there).unwrap_or_else(failed);
             (id_lexicon, label_lexicon, variant_lexicon)
         });
         let id_lexicon = id_lexicon.map_err(io_err("writing the identifier lexicon"))?;
@@ -274,6 +283,7 @@ impl<'a> IndexWriter<'a> {
         let variant_lexicon = variant_lexicon
             .map_err(io_err("writing the name variant lexicon"))?
             .unwrap_or_default();
+        observer.stage("lexicons written");
         Ok(Counts {
             variant_lexicon,
             concepts: u64::from(total),
