@@ -114,9 +114,9 @@ pub enum BuildError {
     #[error("another build is writing {}; wait for it to finish", .0.display())]
     Busy(PathBuf),
     #[error(
-        "a current source could not be taken from the installed build, so the mapping index cannot be either; build again"
+        "a source could not be taken from the installed build, and the build had counted on it; build again"
     )]
-    MappingInputsChanged,
+    TakenSourceFailed,
 }
 
 fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> BuildError {
@@ -168,11 +168,15 @@ pub fn build(
             c.sources, c.concepts
         ));
     }
-    let mut writer = write::IndexWriter::create(
-        &layout,
-        rules.as_ref(),
-        carried.as_ref().map(|c| (c.previous, c.concepts)),
-    )?;
+    let fulltext_whole = previous
+        .as_ref()
+        .is_ok_and(|p| p.all_reused(reuse.iter().flatten()));
+    let installed = previous.as_ref().ok().map(|previous| write::Installed {
+        previous,
+        carried: carried.as_ref().map_or(0, |c| c.concepts),
+        fulltext_whole,
+    });
+    let mut writer = write::IndexWriter::create(&layout, rules.as_ref(), installed)?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
     let mut sinks = Sinks {
         spill_dir: &layout.dir,
@@ -190,6 +194,11 @@ pub fn build(
     };
     let records =
         read_concept_sources(&catalog, options, observer, &mut sinks, &read, &mut skipped)?;
+    // Only a reused source that failed under keep_going could go missing: its documents are
+    // in the copied full text.
+    if fulltext_whole && records.len() < reuse.iter().flatten().count() {
+        return Err(BuildError::TakenSourceFailed);
+    }
     let mapping_inputs =
         mapping_reuse::mapping_inputs(&fixed_mapping_inputs, records.iter().filter(|r| r.current));
     // The installed build stays leased while its mapping files are taken.
@@ -204,7 +213,7 @@ pub fn build(
         }
         // Only a current source that failed to load could change the inputs midway, and its
         // cross-references were never read: nothing is built from half of them.
-        Some(_) => return Err(BuildError::MappingInputsChanged),
+        Some(_) => return Err(BuildError::TakenSourceFailed),
         None => {
             drop(previous);
             read_mapping_sets(
@@ -381,20 +390,19 @@ struct SourcePlan<'p> {
 }
 
 /// The leading sources a build takes from the installed build as stored.
-struct Carried<'p> {
-    previous: &'p reuse::Previous,
+struct Carried {
     sources: usize,
     concepts: u32,
 }
 
 /// What the build can carry from the installed build (`reuse::Previous::carried_prefix`), if
 /// anything.
-fn carried_prefix<'p>(
+fn carried_prefix(
     catalog: &Catalog,
     loadable: &[bool],
     reuse: &[Option<SourceRecord>],
-    previous: Option<&'p reuse::Previous>,
-) -> Option<Carried<'p>> {
+    previous: Option<&reuse::Previous>,
+) -> Option<Carried> {
     let previous = previous?;
     let in_load_order: Vec<Option<&SourceRecord>> = (0..catalog.sources.len())
         .filter(|at| loadable[*at])
@@ -402,11 +410,7 @@ fn carried_prefix<'p>(
         .collect();
     match previous.carried_prefix(&in_load_order) {
         (0, _) => None,
-        (sources, concepts) => Some(Carried {
-            previous,
-            sources,
-            concepts,
-        }),
+        (sources, concepts) => Some(Carried { sources, concepts }),
     }
 }
 

@@ -270,13 +270,13 @@ impl Previous {
         self.table.len()
     }
 
-    /// The key the installed build gave source number `idx` (its full-text `source`).
-    pub(super) fn source_key(&self, idx: SourceIdx) -> String {
+    /// Whether every installed source release is among `reused`.
+    pub(super) fn all_reused<'r>(&self, reused: impl Iterator<Item = &'r SourceRecord>) -> bool {
+        let reused: BTreeSet<&str> = reused.map(|r| r.graph.as_str()).collect();
         self.manifest
             .sources
-            .get(usize::from(idx.0))
-            .map(SourceRecord::key)
-            .unwrap_or_default()
+            .iter()
+            .all(|s| reused.contains(s.graph.as_str()))
     }
 
     /// A carried source's identifiers and cross-references, a chunk at a time, for the

@@ -161,7 +161,10 @@ fn write_concept_source(
         )))?;
         tops.observe(&chunk);
         shapes.observe(&chunk);
-        sinks.writer.add_concepts(&source_key, &chunk, prefixes)?;
+        let from = write::document_origin(&record);
+        sinks
+            .writer
+            .add_concepts((&source_key, from), &chunk, prefixes)?;
         // Mappings answer from current releases: an older release's xrefs would still read
         // as asserted after the source dropped them.
         if record.current && sinks.xrefs {

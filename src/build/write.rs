@@ -1,5 +1,6 @@
 //! Writing the read side of a build: the concept table, the full-text index and the lexicons.
 
+use std::collections::HashSet;
 use std::fs;
 
 use rayon::prelude::*;
@@ -7,12 +8,21 @@ use rayon::prelude::*;
 use super::reuse::Previous;
 use super::{BuildError, BuildObserver, io_err};
 use crate::index::flags::{ConceptFlags, Flags, FlagsWriter};
+use crate::index::fulltext::{DocumentOrigin, origin_of};
 use crate::index::manifest::{Counts, SourceRecord};
 use crate::index::names::NameRules;
 use crate::index::normalize::{id_key, label_key};
 use crate::index::spelling::Spelling;
 use crate::index::{BuildLayout, FullTextWriter, Lexicon, LexiconWriter, Posting, TableWriter};
 use crate::model::{Concept, Prefixes, obo_purl};
+
+/// Where a source release's full-text documents count from.
+pub(super) fn document_origin(record: &SourceRecord) -> DocumentOrigin {
+    DocumentOrigin {
+        origin: origin_of(&record.graph),
+        first_concept: record.first_concept,
+    }
+}
 
 /// Every spelling under which a concept's identifier may be looked up.
 pub fn id_keys(concept: &Concept, prefixes: &dyn Prefixes) -> Vec<(String, u16)> {
@@ -52,29 +62,48 @@ pub(super) struct IndexWriter<'a> {
     /// Name variant keys, when the catalogue has name rules.
     variants: Option<(LexiconWriter, &'a NameRules)>,
     next: u32,
+    /// The source releases whose documents the full text, copied whole from the installed
+    /// build, already holds (by origin): their concepts get no document again.
+    in_copied_fulltext: HashSet<u64>,
+}
+
+/// What a new build takes from the installed one as stored.
+pub(super) struct Installed<'p> {
+    pub(super) previous: &'p Previous,
+    /// The leading concepts carried (see [`IndexWriter::carry`]); 0 for none.
+    pub(super) carried: u32,
+    /// Every installed source release is reused, so the installed full text holds exactly
+    /// the documents they need and is taken whole: tantivy would keep a deleted document in
+    /// its statistics until a merge, so a build that drops a release writes it afresh.
+    pub(super) fulltext_whole: bool,
 }
 
 impl<'a> IndexWriter<'a> {
-    /// A writer for a new build. With `carry`, it starts with the installed build's first
-    /// concepts as they are stored (see [`IndexWriter::carry`]).
+    /// A writer for a new build, which starts with what it takes from the installed build
+    /// as stored ([`Installed`]).
     pub(super) fn create(
         layout: &'a BuildLayout,
         rules: Option<&'a NameRules>,
-        carry: Option<(&Previous, u32)>,
+        installed: Option<Installed<'_>>,
     ) -> Result<IndexWriter<'a>, BuildError> {
         let table = TableWriter::create(&layout.concepts_data(), &layout.concepts_index())
             .map_err(io_err("creating the concept table"))?;
         let flags = FlagsWriter::create(&layout.concept_flags())
             .map_err(io_err("creating the concept flags"))?;
         fs::create_dir(layout.fulltext()).map_err(io_err("creating the full-text directory"))?;
-        // The installed full text is taken whole only when every one of its concepts is
-        // carried: tantivy keeps a deleted document in its statistics until a merge.
-        let fulltext = match carry {
-            Some((previous, count)) if count == previous.concept_count() => {
-                FullTextWriter::append_to_copy(&previous.layout.fulltext(), &layout.fulltext())?
+        let whole = installed.as_ref().filter(|i| i.fulltext_whole);
+        let fulltext = match whole {
+            Some(i) => {
+                FullTextWriter::append_to_copy(&i.previous.layout.fulltext(), &layout.fulltext())?
             }
-            _ => FullTextWriter::create(&layout.fulltext())?,
+            None => FullTextWriter::create(&layout.fulltext())?,
         };
+        let in_copied_fulltext = whole
+            .map(|i| {
+                let sources = &i.previous.manifest.sources;
+                sources.iter().map(|s| origin_of(&s.graph)).collect()
+            })
+            .unwrap_or_default();
         let mut writer = IndexWriter {
             layout,
             table,
@@ -84,9 +113,10 @@ impl<'a> IndexWriter<'a> {
             labels: LexiconWriter::spilling(&layout.dir, "labels"),
             variants: rules.map(|r| (LexiconWriter::spilling(&layout.dir, "variants"), r)),
             next: 0,
+            in_copied_fulltext,
         };
-        if let Some((previous, count)) = carry {
-            writer.carry(previous, count)?;
+        if let Some(i) = installed.filter(|i| i.carried > 0) {
+            writer.carry(i.previous, i.carried)?;
         }
         Ok(writer)
     }
@@ -122,7 +152,7 @@ impl<'a> IndexWriter<'a> {
         for ((fst, postings), writer) in lexicons.iter().zip(writers.into_iter().flatten()) {
             writer.carry(Lexicon::open(fst, postings).map_err(damaged)?, count);
         }
-        if count != previous.concept_count() {
+        if self.in_copied_fulltext.is_empty() {
             self.add_fulltext_of(previous, count)?;
         }
         self.next = count;
@@ -135,8 +165,18 @@ impl<'a> IndexWriter<'a> {
         let mut id = 0u32;
         for chunk in previous.read_chunks::<Concept>(0..count) {
             for concept in chunk.map_err(super::reuse::installed_table_error)? {
-                let source = previous.source_key(concept.source);
-                self.fulltext.add(id, &source, &concept)?;
+                let record = previous.manifest.sources.get(usize::from(concept.source.0));
+                let (source, from) =
+                    record
+                        .map(|r| (r.key(), document_origin(r)))
+                        .ok_or_else(|| BuildError::Io {
+                            context: "reading the installed concept table".into(),
+                            source: std::io::Error::new(
+                                std::io::ErrorKind::InvalidData,
+                                format!("concept {id} names no installed source"),
+                            ),
+                        })?;
+                self.fulltext.add((id, from), &source, &concept)?;
                 id += 1;
             }
         }
@@ -148,14 +188,16 @@ impl<'a> IndexWriter<'a> {
         self.next
     }
 
-    /// Writes a chunk of one source's concepts; ids continue from the previous chunk's.
+    /// Writes a chunk of one source release's concepts (its key and where its documents
+    /// start); ids continue from the previous chunk's.
     pub(super) fn add_concepts(
         &mut self,
-        source_id: &str,
+        (source_id, from): (&str, DocumentOrigin),
         concepts: &[Concept],
         prefixes: &dyn Prefixes,
     ) -> Result<(), BuildError> {
         let first = self.next;
+        let documents = !self.in_copied_fulltext.contains(&from.origin);
         for concept in concepts {
             let id = self
                 .table
@@ -164,7 +206,9 @@ impl<'a> IndexWriter<'a> {
             self.flags
                 .push(ConceptFlags::of(concept))
                 .map_err(io_err("writing the concept flags"))?;
-            self.fulltext.add(id, source_id, concept)?;
+            if documents {
+                self.fulltext.add((id, from), source_id, concept)?;
+            }
         }
         self.next = u32::try_from(concepts.len())
             .ok()

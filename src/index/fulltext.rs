@@ -1,8 +1,14 @@
 //! The tantivy full-text index over labels, synonyms and definitions.
+//!
+//! A document names its concept by the source release it belongs to (`origin`, a digest of
+//! the release's graph IRI) and its place within that release (`id`), never by a build-wide
+//! id: a later build whose sources move keeps every document as it stands, and the reader
+//! adds each release's first concept id from the manifest.
 
+use std::collections::{BinaryHeap, HashMap};
 use std::path::Path;
 
-use std::collections::BinaryHeap;
+use sha2::{Digest, Sha256};
 use tantivy::Term;
 
 use tantivy::query::{BooleanQuery, BoostQuery, EnableScoring, Occur, Query, TermQuery};
@@ -16,11 +22,30 @@ use crate::model::Concept;
 #[error("full-text index: {0}")]
 pub struct FullTextError(#[from] tantivy::TantivyError);
 
-/// The concept id field.
+/// The concept's place within its source release.
 const ID: &str = "id";
+/// The source release's number ([`origin_of`]).
+const ORIGIN: &str = "origin";
+
+/// The number that names a source release's documents: the first eight bytes of the SHA-256
+/// of its graph IRI, the same in every build.
+pub fn origin_of(graph: &str) -> u64 {
+    let digest = Sha256::digest(graph.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first)
+}
+
+/// Where a source release's documents are written from: its origin and first concept id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DocumentOrigin {
+    pub origin: u64,
+    pub first_concept: u32,
+}
 
 struct Fields {
     id: Field,
+    origin: Field,
     label: Field,
     synonym: Field,
     definition: Field,
@@ -32,6 +57,7 @@ fn schema() -> (Schema, Fields) {
     let fields = Fields {
         // A fast field: hits read their concept id from a column, never from stored documents.
         id: builder.add_u64_field(ID, INDEXED | STORED | FAST),
+        origin: builder.add_u64_field(ORIGIN, FAST),
         label: builder.add_text_field("label", TEXT),
         synonym: builder.add_text_field("synonym", TEXT),
         definition: builder.add_text_field("definition", TEXT),
@@ -79,14 +105,17 @@ impl FullTextWriter {
         Ok(FullTextWriter { writer, fields })
     }
 
+    /// Adds concept `id` of the source release `from` (its key `source_id`); `id` is at or
+    /// above the release's first concept.
     pub fn add(
         &mut self,
-        id: u32,
+        (id, from): (u32, DocumentOrigin),
         source_id: &str,
         concept: &Concept,
     ) -> Result<(), FullTextError> {
         let f = &self.fields;
-        let mut document = doc!(f.id => u64::from(id), f.source => source_id);
+        let local = u64::from(id.saturating_sub(from.first_concept));
+        let mut document = doc!(f.id => local, f.origin => from.origin, f.source => source_id);
         for label in &concept.labels {
             let field = if label.kind.is_primary() {
                 f.label
@@ -137,12 +166,15 @@ pub const MAX_HITS: usize = 1000;
 
 pub struct FullText {
     reader: IndexReader,
+    /// Each source release's first concept id, by origin.
+    firsts: HashMap<u64, u32>,
     /// The searched text fields, each with its boost and the analyzer that indexed it.
     fields: Vec<(Field, f32, TextAnalyzer)>,
 }
 
 impl FullText {
-    pub fn open(dir: &Path) -> Result<Self, FullTextError> {
+    /// Opens the full text of a build whose source releases are `origins`.
+    pub fn open(dir: &Path, origins: &[DocumentOrigin]) -> Result<Self, FullTextError> {
         let index = Index::open_in_dir(dir)?;
         let (_, fields) = schema();
         let reader = index
@@ -160,6 +192,10 @@ impl FullText {
         }
         Ok(FullText {
             reader,
+            firsts: origins
+                .iter()
+                .map(|o| (o.origin, o.first_concept))
+                .collect(),
             fields: analyzed,
         })
     }
@@ -213,13 +249,18 @@ impl FullText {
         let mut missing_ids = 0u64;
         for reader in searcher.segment_readers() {
             let ids = reader.fast_fields().u64(ID)?;
+            let origins = reader.fast_fields().u64(ORIGIN)?;
             let alive = reader.alive_bitset();
             let mut threshold = best.threshold();
             weight.for_each_pruning(threshold, reader, &mut |doc, score| {
                 if alive.is_some_and(|a| a.is_deleted(doc)) {
                     return threshold;
                 }
-                let Some(concept) = ids.first(doc).and_then(|id| u32::try_from(id).ok()) else {
+                let concept = ids.first(doc).and_then(|local| {
+                    let first = *self.firsts.get(&origins.first(doc)?)?;
+                    first.checked_add(u32::try_from(local).ok()?)
+                });
+                let Some(concept) = concept else {
                     missing_ids += 1;
                     return threshold;
                 };
@@ -232,7 +273,7 @@ impl FullText {
         }
         if missing_ids > 0 {
             super::damage::report(&format_args!(
-                "{missing_ids} full-text documents have no concept id"
+                "{missing_ids} full-text documents name no concept of this build"
             ));
         }
         let mut hits = best.into_sorted();
@@ -343,6 +384,11 @@ mod tests {
         }
     }
 
+    const X: DocumentOrigin = DocumentOrigin {
+        origin: 7,
+        first_concept: 0,
+    };
+
     #[test]
     fn equal_scores_rank_by_concept_id_whichever_segment_holds_them() {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -350,14 +396,18 @@ mod tests {
         std::fs::create_dir(&installed).expect("dir");
         std::fs::create_dir(&copy).expect("dir");
         let mut writer = FullTextWriter::create(&installed).expect("create");
-        writer.add(9, "x", &named("lung disease")).expect("add");
-        writer.add(4, "x", &named("heart")).expect("add");
+        writer
+            .add((9, X), "x", &named("lung disease"))
+            .expect("add");
+        writer.add((4, X), "x", &named("heart")).expect("add");
         writer.finish().expect("finish");
         let mut writer = FullTextWriter::append_to_copy(&installed, &copy).expect("copy");
-        writer.add(2, "x", &named("lung disease")).expect("add");
+        writer
+            .add((2, X), "x", &named("lung disease"))
+            .expect("add");
         writer.finish().expect("finish");
 
-        let text = FullText::open(&copy).expect("open");
+        let text = FullText::open(&copy, &[X]).expect("open");
         let concepts = |limit| {
             let (hits, more) = text.search("lung", None, limit).expect("search");
             (hits.iter().map(|h| h.concept).collect::<Vec<_>>(), more)
@@ -365,10 +415,37 @@ mod tests {
         assert_eq!(concepts(10), (vec![2, 9], false));
         // The tie in the later segment still wins the one place.
         assert_eq!(concepts(1), (vec![2], true));
-        let installed = FullText::open(&installed).expect("open the installed copy");
+        let installed = FullText::open(&installed, &[X]).expect("open the installed copy");
         assert_eq!(
             installed.search("lung", None, 10).expect("search").0.len(),
             1
         );
+    }
+
+    #[test]
+    fn a_document_follows_its_release_to_wherever_a_later_build_numbers_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let from = DocumentOrigin {
+            origin: origin_of("urn:ontoresolve:graph:x:2026"),
+            first_concept: 100,
+        };
+        let mut writer = FullTextWriter::create(dir.path()).expect("create");
+        writer
+            .add((103, from), "x", &named("lung disease"))
+            .expect("add");
+        writer.finish().expect("finish");
+        let concepts = |origins: &[DocumentOrigin]| {
+            let text = FullText::open(dir.path(), origins).expect("open");
+            let hits = text.search("lung", None, 10).expect("search").0;
+            hits.iter().map(|h| h.concept).collect::<Vec<_>>()
+        };
+        assert_eq!(concepts(&[from]), vec![103]);
+        let moved = DocumentOrigin {
+            first_concept: 130,
+            ..from
+        };
+        assert_eq!(concepts(&[moved]), vec![133]);
+        // A release this build does not hold names no concept.
+        assert_eq!(concepts(&[X]), Vec::<u32>::new());
     }
 }

@@ -272,10 +272,19 @@ impl IndexFiles {
             )));
         }
         let flags = flags::Flags::open(&layout.concept_flags(), table.len())?;
-        let fulltext = FullText::open(&layout.fulltext()).map_err(|e| OpenError::Damaged {
-            path: layout.fulltext(),
-            message: e.to_string(),
-        })?;
+        let origins: Vec<fulltext::DocumentOrigin> = manifest
+            .sources
+            .iter()
+            .map(|s| fulltext::DocumentOrigin {
+                origin: fulltext::origin_of(&s.graph),
+                first_concept: s.first_concept,
+            })
+            .collect();
+        let fulltext =
+            FullText::open(&layout.fulltext(), &origins).map_err(|e| OpenError::Damaged {
+                path: layout.fulltext(),
+                message: e.to_string(),
+            })?;
         let mappings = mappings::MappingIndex::open(&layout.mappings())?;
         Ok(IndexFiles {
             mappings,
