@@ -171,6 +171,9 @@ pub fn build(
     let fulltext_whole = previous
         .as_ref()
         .is_ok_and(|p| p.all_reused(reuse.iter().flatten()));
+    if fulltext_whole {
+        observer.stage("taking the full text whole from the installed build (every installed release is reused)");
+    }
     let installed = previous.as_ref().ok().map(|previous| write::Installed {
         previous,
         carried: carried.as_ref().map_or(0, |c| c.concepts),

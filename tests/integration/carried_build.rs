@@ -139,6 +139,11 @@ fn a_source_added_at_the_end_carries_the_rest_and_equals_a_full_rebuild() {
         "{}",
         stages.all()
     );
+    assert!(
+        !stages.any("taking the full text whole"),
+        "{}",
+        stages.all()
+    );
     assert_eq!(file_checksums(&removed), file_checksums(&first));
     let (again, _) = build_watched(&alone, &dir.join("fresh-alone"));
     assert_eq!(answers(&index), answers(&dir.join("fresh-alone")));
@@ -333,6 +338,7 @@ fn adding_an_older_release_takes_the_mapping_index_and_equals_a_full_rebuild() {
     assert_equals_a_fresh_build(&added, &both, &dir.join("fresh"));
     // The installed full text is taken whole: the newer release's documents, which now count
     // from a later id, still name its concepts.
+    assert!(stages.any("taking the full text whole"), "{}", stages.all());
     assert_eq!(answers(&index), answers(&dir.join("fresh")));
     // The current release's cross-reference still names its own source and release, though
     // the older release now sits before it.
