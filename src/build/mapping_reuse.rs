@@ -23,10 +23,7 @@ use crate::index::{BuildLayout, FORMAT_VERSION};
 
 /// The digest of the mapping index's inputs other than the current sources: the format, the
 /// registry's files, the declared prefixes and every mapping set's entry and files.
-pub(super) fn fixed_inputs(
-    catalog: &Catalog,
-    registry: &RegistryRecord,
-) -> Result<String, BuildError> {
+fn fixed_inputs(catalog: &Catalog, registry: &RegistryRecord) -> Result<String, BuildError> {
     let mut digest = Sha256::new();
     let mut note = |part: &str| {
         digest.update(part.as_bytes());
@@ -54,10 +51,7 @@ pub(super) fn fixed_inputs(
 
 /// The digest of everything the mapping index is made of: `fixed` ([`fixed_inputs`]) and the
 /// build's current source records in load order.
-pub(super) fn mapping_inputs<'r>(
-    fixed: &str,
-    current: impl Iterator<Item = &'r SourceRecord>,
-) -> String {
+fn mapping_inputs<'r>(fixed: &str, current: impl Iterator<Item = &'r SourceRecord>) -> String {
     let mut digest = Sha256::new();
     digest.update(fixed.as_bytes());
     for record in current {
@@ -76,7 +70,7 @@ pub(super) fn mapping_inputs<'r>(
 
 /// The digest a build will record when every current source is reused (the reused records
 /// stand for them); `None` when some current source is read, so its inputs are not yet known.
-pub(super) fn planned_inputs(
+fn planned_inputs(
     fixed: &str,
     catalog: &Catalog,
     loadable: &[bool],
@@ -103,7 +97,7 @@ pub(super) struct TakenMappings {
 /// source is reused (`planned` is then the digest of the inputs), the installed build
 /// recorded the same digest, and its mapping files match the checksums it recorded (damage is
 /// never carried: the build then says so and reads every mapping set).
-pub(super) fn takeable(
+fn takeable(
     catalog: &Catalog,
     previous: Option<&Previous>,
     planned: Option<&str>,
@@ -134,6 +128,57 @@ pub(super) fn takeable(
             .cloned()
             .collect(),
     })
+}
+
+/// The build's plan for its mapping index, made before the sources are read.
+pub(super) struct MappingPlan {
+    /// [`fixed_inputs`].
+    fixed: String,
+    /// [`planned_inputs`].
+    planned: Option<String>,
+    /// The installed mapping index, when the plan is to take it.
+    pub(super) taken: Option<TakenMappings>,
+}
+
+impl MappingPlan {
+    pub(super) fn new(
+        (catalog, registry): (&Catalog, &RegistryRecord),
+        (loadable, reuse): (&[bool], &[Option<SourceRecord>]),
+        previous: Option<&Previous>,
+        observer: &dyn BuildObserver,
+    ) -> Result<MappingPlan, BuildError> {
+        let fixed = fixed_inputs(catalog, registry)?;
+        let planned = planned_inputs(&fixed, catalog, loadable, reuse);
+        let taken = takeable(catalog, previous, planned.as_deref(), observer);
+        Ok(MappingPlan {
+            fixed,
+            planned,
+            taken,
+        })
+    }
+
+    /// Once the sources are read: the digest this build records, and the installed mapping
+    /// index when the plan took it and the inputs are still the planned ones.
+    pub(super) fn settle(
+        self,
+        records: &[SourceRecord],
+        observer: &dyn BuildObserver,
+    ) -> Result<(String, Option<TakenMappings>), BuildError> {
+        let inputs = mapping_inputs(&self.fixed, records.iter().filter(|r| r.current));
+        match self.taken {
+            Some(taken) if self.planned.as_deref() == Some(inputs.as_str()) => {
+                observer.stage(&format!(
+                    "taking the mapping index and its {} mapping-set files from the installed build (nothing they are made of changed)",
+                    taken.sets.len()
+                ));
+                Ok((inputs, Some(taken)))
+            }
+            // Only a current source that failed to load could change the inputs midway, and
+            // its cross-references were never read: nothing is built from half of them.
+            Some(_) => Err(BuildError::TakenSourceFailed),
+            None => Ok((inputs, None)),
+        }
+    }
 }
 
 /// Links (or copies, across file systems) the installed mapping files, which [`takeable`]

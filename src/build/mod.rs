@@ -152,33 +152,21 @@ pub fn build(
     )
     .inspect_err(|why| observer.stage(&format!("reading every source: {why}")));
     let reuse = reuse_plan(&catalog, &loadable, previous.as_ref().ok(), observer)?;
-    let fixed_mapping_inputs = mapping_reuse::fixed_inputs(&catalog, &registry_record)?;
-    let planned = mapping_reuse::planned_inputs(&fixed_mapping_inputs, &catalog, &loadable, &reuse);
-    let taken = mapping_reuse::takeable(
-        &catalog,
+    let mapping_plan = mapping_reuse::MappingPlan::new(
+        (&catalog, &registry_record),
+        (&loadable, &reuse),
         previous.as_ref().ok(),
-        planned.as_deref(),
         observer,
-    );
+    )?;
     let store = open_store(&layout, &catalog, previous.as_ref().ok(), &reuse, observer)?;
     let carried = carried_prefix(&catalog, &loadable, &reuse, previous.as_ref().ok());
-    if let Some(c) = &carried {
-        observer.stage(&format!(
-            "taking the first {} sources' {} concepts from the installed build as stored",
-            c.sources, c.concepts
-        ));
-    }
-    let fulltext_whole = previous
-        .as_ref()
-        .is_ok_and(|p| p.all_reused(reuse.iter().flatten()));
-    if fulltext_whole {
-        observer.stage("taking the full text whole from the installed build (every installed release is reused)");
-    }
-    let installed = previous.as_ref().ok().map(|previous| write::Installed {
-        previous,
-        carried: carried.as_ref().map_or(0, |c| c.concepts),
-        fulltext_whole,
-    });
+    let installed = write::Installed::plan(
+        previous.as_ref().ok(),
+        &reuse,
+        carried.as_ref().map(|c| (c.sources, c.concepts)),
+        observer,
+    );
+    let fulltext_whole = installed.as_ref().is_some_and(|i| i.fulltext_whole);
     let mut writer = write::IndexWriter::create(&layout, rules.as_ref(), installed)?;
     let mut mappings = mappings::MappingBuilder::new(&layout, &registry);
     let mut sinks = Sinks {
@@ -187,7 +175,7 @@ pub fn build(
         store: &store,
         writer: &mut writer,
         mappings: &mut mappings,
-        xrefs: taken.is_none(),
+        xrefs: mapping_plan.taken.is_none(),
     };
     let read = SourcePlan {
         loadable: &loadable,
@@ -199,24 +187,20 @@ pub fn build(
         read_concept_sources(&catalog, options, observer, &mut sinks, &read, &mut skipped)?;
     // Only a reused source that failed under keep_going could go missing: its documents are
     // in the copied full text.
-    if fulltext_whole && records.len() < reuse.iter().flatten().count() {
+    if fulltext_whole
+        && previous
+            .as_ref()
+            .is_ok_and(|p| !p.all_reused(records.iter()))
+    {
         return Err(BuildError::TakenSourceFailed);
     }
-    let mapping_inputs =
-        mapping_reuse::mapping_inputs(&fixed_mapping_inputs, records.iter().filter(|r| r.current));
-    // The installed build stays leased while its mapping files are taken.
+    let (mapping_inputs, taken) = mapping_plan.settle(&records, observer)?;
     let taken = match taken {
-        Some(taken) if planned.as_deref() == Some(mapping_inputs.as_str()) => {
-            observer.stage(&format!(
-                "taking the mapping index and its {} mapping-set files from the installed build (nothing they are made of changed)",
-                taken.sets.len()
-            ));
+        // The installed build stays leased while its mapping files are taken.
+        Some(taken) => {
             skipped.extend(taken.skipped.iter().cloned());
             previous.ok().map(|previous| (previous, taken))
         }
-        // Only a current source that failed to load could change the inputs midway, and its
-        // cross-references were never read: nothing is built from half of them.
-        Some(_) => return Err(BuildError::TakenSourceFailed),
         None => {
             drop(previous);
             read_mapping_sets(

@@ -78,6 +78,35 @@ pub(super) struct Installed<'p> {
     pub(super) fulltext_whole: bool,
 }
 
+impl<'p> Installed<'p> {
+    /// What the build takes from the installed build as stored, said as it is decided;
+    /// `carried` counts the leading sources and concepts carried.
+    pub(super) fn plan(
+        previous: Option<&'p Previous>,
+        reuse: &[Option<SourceRecord>],
+        carried: Option<(usize, u32)>,
+        observer: &dyn BuildObserver,
+    ) -> Option<Installed<'p>> {
+        let previous = previous?;
+        if let Some((sources, concepts)) = carried {
+            observer.stage(&format!(
+                "taking the first {sources} sources' {concepts} concepts from the installed build as stored"
+            ));
+        }
+        let fulltext_whole = previous.all_reused(reuse.iter().flatten());
+        if fulltext_whole {
+            observer.stage(
+                "taking the full text whole from the installed build (every installed release is reused)",
+            );
+        }
+        Some(Installed {
+            previous,
+            carried: carried.map_or(0, |(_, concepts)| concepts),
+            fulltext_whole,
+        })
+    }
+}
+
 impl<'a> IndexWriter<'a> {
     /// A writer for a new build, which starts with what it takes from the installed build
     /// as stored ([`Installed`]).
