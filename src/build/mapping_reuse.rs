@@ -196,6 +196,6 @@ pub(super) fn take_files(previous: &Previous, layout: &BuildLayout) -> Result<()
 
 /// A build directory's files are never changed once written, so a hard link is as good as a
 /// copy.
-fn link_or_copy(from: &Path, to: &Path) -> std::io::Result<()> {
+pub(super) fn link_or_copy(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::hard_link(from, to).or_else(|_| std::fs::copy(from, to).map(|_| ()))
 }

@@ -327,21 +327,16 @@ pub(super) fn installed_table_error(e: FileError) -> BuildError {
 }
 
 /// Checks every installed file whose contents a build may take (the concept table and flags,
-/// the lexicons, the full text) against the checksums its build recorded, so that damage is
+/// the lexicon segments, the full text) against the checksums its build recorded, so that damage is
 /// never carried into a new build: a damaged file means every source is read again.
 fn verify_taken_files(layout: &BuildLayout, manifest: &Manifest) -> Result<(), NoReuse> {
     let mut files = vec![
         layout.concepts_data(),
         layout.concepts_index(),
         layout.concept_flags(),
-        layout.ids_fst(),
-        layout.ids_postings(),
-        layout.labels_fst(),
-        layout.labels_postings(),
     ];
-    if manifest.name_rules.is_some() {
-        files.extend([layout.variants_fst(), layout.variants_postings()]);
-    }
+    let origins = crate::index::release_origins(manifest);
+    files.extend(layout.lexicon_files(&origins, manifest.name_rules.is_some()));
     crate::index::integrity::verify_these(&files, manifest)
         .map_err(|e| format!("the installed build is damaged: {e}"))?;
     match crate::index::integrity::verify_fulltext(&layout.fulltext()) {

@@ -72,8 +72,14 @@ pub(super) fn read_concept_sources(
                 let fresh = plan.reuse[at].is_none();
                 let prefixes: &dyn Prefixes = if fresh { &prefix_use } else { sinks.registry };
                 let xref_number = current_count(&records);
-                let mut record =
-                    write_concept_source(xref_number, record, concepts, sinks, prefixes)?;
+                let installed = (!fresh).then(|| plan.previous.map(|p| &p.layout)).flatten();
+                let mut record = write_concept_source(
+                    (xref_number, installed),
+                    record,
+                    concepts,
+                    sinks,
+                    prefixes,
+                )?;
                 if fresh {
                     record.prefix_use = Some(prefix_use.footprint());
                 }
@@ -133,9 +139,6 @@ fn read_source(
     }
 }
 
-/// Writes one read source into the index and the mapping builder a chunk of concepts at a
-/// time, so that a large source's concepts are never all in memory. A failure here is the
-/// build's, never the source's (no keep_going).
 /// How many of `records` are current releases: the number a source's cross-references get
 /// when it is current (`Manifest::xref_source`). Never over `u16::MAX`, as source numbers.
 fn current_count(records: &[SourceRecord]) -> u16 {
@@ -143,8 +146,12 @@ fn current_count(records: &[SourceRecord]) -> u16 {
     u16::try_from(count).unwrap_or(u16::MAX)
 }
 
+/// Writes one read source into the index and the mapping builder a chunk of concepts at a
+/// time, so that a large source's concepts are never all in memory. A failure here is the
+/// build's, never the source's (no keep_going).
+/// Its lexicon segments are taken from the `installed` build when it holds the release.
 fn write_concept_source(
-    xref_number: u16,
+    (xref_number, installed): (u16, Option<&crate::index::BuildLayout>),
     mut record: SourceRecord,
     mut concepts: SourceConcepts,
     sinks: &mut Sinks<'_, '_>,
@@ -154,6 +161,8 @@ fn write_concept_source(
     let mut shapes = IdShapes::default();
     let source_key = record.key();
     record.first_concept = sinks.writer.next_concept();
+    let origin = write::document_origin(&record).origin;
+    sinks.writer.begin_release(origin, installed)?;
     while let Some(chunk) = concepts.next_chunk(write::KEY_CHUNK) {
         let chunk = chunk.map_err(io_err(format!(
             "{}: reading its concepts back from the build directory",
@@ -171,6 +180,7 @@ fn write_concept_source(
             sinks.mappings.add_source_xrefs(xref_number, &chunk);
         }
     }
+    sinks.writer.end_release();
     record.top_concepts = tops.finish();
     record.id_shapes = shapes.finish();
     Ok(record)
@@ -184,6 +194,9 @@ fn carry_concept_source(
     previous: &reuse::Previous,
     sinks: &mut Sinks<'_, '_>,
 ) -> Result<SourceRecord, BuildError> {
+    let origin = write::document_origin(record).origin;
+    sinks.writer.begin_release(origin, Some(&previous.layout))?;
+    sinks.writer.end_release();
     if record.current && sinks.xrefs {
         for chunk in previous.identities(record)? {
             sinks.mappings.add_identity_xrefs(xref_number, &chunk?);

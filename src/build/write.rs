@@ -1,7 +1,9 @@
 //! Writing the read side of a build: the concept table, the full-text index and the lexicons.
 
+use std::cmp::Reverse;
 use std::collections::HashSet;
 use std::fs;
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -13,7 +15,10 @@ use crate::index::manifest::{Counts, SourceRecord};
 use crate::index::names::NameRules;
 use crate::index::normalize::{id_key, label_key};
 use crate::index::spelling::Spelling;
-use crate::index::{BuildLayout, FullTextWriter, Lexicon, LexiconWriter, Posting, TableWriter};
+use crate::index::{
+    BuildLayout, FullTextWriter, Lexicon, LexiconCounts, LexiconKind, LexiconWriter, Posting,
+    TableWriter,
+};
 use crate::model::{Concept, Prefixes, obo_purl};
 
 /// Where a source release's full-text documents count from.
@@ -57,10 +62,15 @@ pub(super) struct IndexWriter<'a> {
     table: TableWriter<Concept>,
     flags: FlagsWriter,
     fulltext: FullTextWriter,
-    ids: LexiconWriter,
-    labels: LexiconWriter,
-    /// Name variant keys, when the catalogue has name rules.
-    variants: Option<(LexiconWriter, &'a NameRules)>,
+    rules: Option<&'a NameRules>,
+    /// The keys of the release being written, unless its segments were taken as stored.
+    release: Option<ReleaseKeys>,
+    /// Releases whose keys are all added, their lexicon segments written by `finish`.
+    parked: Vec<ReleaseKeys>,
+    /// What the segments taken as stored hold: ids, labels, variants.
+    taken: [LexiconCounts; 3],
+    /// The releases whose segments were taken as stored.
+    taken_releases: usize,
     next: u32,
     /// The source releases whose documents the full text, copied whole from the installed
     /// build, already holds (by origin): their concepts get no document again.
@@ -138,9 +148,11 @@ impl<'a> IndexWriter<'a> {
             table,
             flags,
             fulltext,
-            ids: LexiconWriter::spilling(&layout.dir, "ids"),
-            labels: LexiconWriter::spilling(&layout.dir, "labels"),
-            variants: rules.map(|r| (LexiconWriter::spilling(&layout.dir, "variants"), r)),
+            rules,
+            release: None,
+            parked: Vec::new(),
+            taken: Default::default(),
+            taken_releases: 0,
             next: 0,
             in_copied_fulltext,
         };
@@ -151,41 +163,80 @@ impl<'a> IndexWriter<'a> {
     }
 
     /// Starts the build with the installed build's first `count` concepts, which keep their
-    /// ids and source numbers: their records and flags are copied as stored and their
-    /// lexicon postings merged in at the end, none decoded or keyed again. Opening
-    /// [`Previous`] checked those files against their recorded checksums.
+    /// ids and source numbers: their records and flags are copied as stored, none decoded
+    /// or keyed again (their sources' lexicon segments are taken by [`Self::begin_release`]).
+    /// Opening [`Previous`] checked those files against their recorded checksums.
     fn carry(&mut self, previous: &Previous, count: u32) -> Result<(), BuildError> {
         let old = &previous.layout;
-        let mut lexicons = vec![
-            (old.ids_fst(), old.ids_postings()),
-            (old.labels_fst(), old.labels_postings()),
-        ];
-        if self.variants.is_some() {
-            lexicons.push((old.variants_fst(), old.variants_postings()));
-        }
-        let damaged = |e: crate::index::FileError| BuildError::Io {
-            context: "opening the installed build's files".into(),
-            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
-        };
         self.table
             .copy_leading(previous.table(), count)
             .map_err(io_err("copying the installed concept table"))?;
-        let flags = Flags::open(&old.concept_flags(), previous.concept_count()).map_err(damaged)?;
+        let flags = Flags::open(&old.concept_flags(), previous.concept_count())
+            .map_err(installed_file_error)?;
         self.flags
             .copy_leading(&flags, count)
             .map_err(io_err("copying the installed concept flags"))?;
-        let mut writers = [Some(&mut self.ids), Some(&mut self.labels), None];
-        if let Some((variants, _)) = &mut self.variants {
-            writers[2] = Some(variants);
-        }
-        for ((fst, postings), writer) in lexicons.iter().zip(writers.into_iter().flatten()) {
-            writer.carry(Lexicon::open(fst, postings).map_err(damaged)?, count);
-        }
         if self.in_copied_fulltext.is_empty() {
             self.add_fulltext_of(previous, count)?;
         }
         self.next = count;
         Ok(())
+    }
+
+    /// The lexicon kinds this build writes.
+    fn kinds(&self) -> &'static [LexiconKind] {
+        match self.rules {
+            Some(_) => &[LexiconKind::Ids, LexiconKind::Labels, LexiconKind::Variants],
+            None => &[LexiconKind::Ids, LexiconKind::Labels],
+        }
+    }
+
+    /// Starts a source release: its keys go to lexicon segments of its own (postings
+    /// counted from its first concept), or, for a release the installed build holds as it
+    /// stands (`installed`), its segments are taken from there and no key is made.
+    pub(super) fn begin_release(
+        &mut self,
+        origin: u64,
+        installed: Option<&BuildLayout>,
+    ) -> Result<(), BuildError> {
+        self.end_release();
+        let Some(old) = installed else {
+            let spill = |kind: LexiconKind| {
+                let name = format!("{}-{origin:016x}", kind.name());
+                LexiconWriter::spilling(&self.layout.dir, &name)
+            };
+            self.release = Some(ReleaseKeys {
+                origin,
+                first: self.next,
+                ids: spill(LexiconKind::Ids),
+                labels: spill(LexiconKind::Labels),
+                variants: self.rules.map(|_| spill(LexiconKind::Variants)),
+            });
+            return Ok(());
+        };
+        for (at, &kind) in self.kinds().iter().enumerate() {
+            let (old_fst, old_postings) = old.lexicon_segment(kind, origin);
+            let (fst, postings) = self.layout.lexicon_segment(kind, origin);
+            for (from, to) in [(&old_fst, &fst), (&old_postings, &postings)] {
+                super::mapping_reuse::link_or_copy(from, to)
+                    .map_err(io_err("taking an installed lexicon segment"))?;
+            }
+            let counts = Lexicon::open(&fst, &postings)
+                .map_err(installed_file_error)?
+                .counts();
+            self.taken[at].keys += counts.keys;
+            self.taken[at].postings += counts.postings;
+        }
+        self.taken_releases += 1;
+        Ok(())
+    }
+
+    /// Ends the release being written: its keys wait, spilled, for `finish`.
+    pub(super) fn end_release(&mut self) {
+        if let Some(mut release) = self.release.take() {
+            release.park();
+            self.parked.push(release);
+        }
     }
 
     /// Full-text documents for the installed build's first `count` concepts, when its full
@@ -244,16 +295,82 @@ impl<'a> IndexWriter<'a> {
             .and_then(|n| first.checked_add(n))
             .ok_or(BuildError::TooLarge("more than 4,294,967,295 concepts"))?;
         // Keys go straight to the spilling writers, so a source's keys are never all in
-        // memory.
+        // memory. A segment counts its postings from its release's first concept.
+        let Some(release) = &mut self.release else {
+            return Ok(());
+        };
+        let first = first - release.first;
         for (n, chunk) in concepts.chunks(KEY_CHUNK).enumerate() {
             let start = first + (n * KEY_CHUNK) as u32;
-            self.add_keys(start, chunk, prefixes);
+            release.add_keys(start, chunk, (prefixes, self.rules));
         }
         Ok(())
     }
 
-    /// `prefixes` is the source's view of the registry, which notes its footprint.
-    fn add_keys(&mut self, start: u32, concepts: &[Concept], prefixes: &dyn Prefixes) {
+    pub(super) fn finish(
+        mut self,
+        records: &[SourceRecord],
+        observer: &dyn BuildObserver,
+    ) -> Result<Counts, BuildError> {
+        self.end_release();
+        observer.stage("writing the concept table and full-text index");
+        let total = self
+            .table
+            .finish()
+            .map_err(io_err("writing the concept table"))?;
+        self.flags
+            .finish()
+            .map_err(io_err("writing the concept flags"))?;
+        self.fulltext.finish()?;
+        let (read, taken) = (self.parked.len(), self.taken_releases);
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        observer.stage(&format!(
+            "writing the lexicon segments of {read} release{} read anew ({taken} taken as stored)",
+            plural(read)
+        ));
+        let written = write_segments(self.layout, self.parked)?;
+        observer.stage("lexicons written");
+        let [mut id_lexicon, mut label_lexicon, mut variant_lexicon] = self.taken;
+        for (kind, counts) in written {
+            let total = match kind {
+                LexiconKind::Ids => &mut id_lexicon,
+                LexiconKind::Labels => &mut label_lexicon,
+                LexiconKind::Variants => &mut variant_lexicon,
+            };
+            total.keys += counts.keys;
+            total.postings += counts.postings;
+        }
+        Ok(Counts {
+            variant_lexicon,
+            concepts: u64::from(total),
+            triples: records.iter().map(|r| r.counts.triples).sum(),
+            id_lexicon,
+            label_lexicon,
+            mappings: Default::default(),
+        })
+    }
+}
+
+/// One source release's keys, for its lexicon segments.
+struct ReleaseKeys {
+    origin: u64,
+    /// The build-wide id of its first concept.
+    first: u32,
+    ids: LexiconWriter,
+    labels: LexiconWriter,
+    /// Name variant keys, when the catalogue has name rules.
+    variants: Option<LexiconWriter>,
+}
+
+impl ReleaseKeys {
+    /// Keys of `concepts`, the first numbered `start` in the release. `prefixes` is the
+    /// source's view of the registry, which notes its footprint.
+    fn add_keys(
+        &mut self,
+        start: u32,
+        concepts: &[Concept],
+        (prefixes, rules): (&dyn Prefixes, Option<&NameRules>),
+    ) {
         let id_entries: Vec<(String, Posting)> = concepts
             .par_iter()
             .enumerate()
@@ -285,8 +402,7 @@ impl<'a> IndexWriter<'a> {
                 })
                 .collect();
         self.labels.extend(label_entries);
-        if let Some((writer, rules)) = &mut self.variants {
-            let rules: &NameRules = rules;
+        if let (Some(writer), Some(rules)) = (&mut self.variants, rules) {
             let variant_entries: Vec<(String, Posting)> = concepts
                 .par_iter()
                 .enumerate()
@@ -312,58 +428,68 @@ impl<'a> IndexWriter<'a> {
         }
     }
 
-    pub(super) fn finish(
-        self,
-        records: &[SourceRecord],
-        observer: &dyn BuildObserver,
-    ) -> Result<Counts, BuildError> {
-        observer.stage("writing the concept table and full-text index");
-        let total = self
-            .table
-            .finish()
-            .map_err(io_err("writing the concept table"))?;
-        self.flags
-            .finish()
-            .map_err(io_err("writing the concept flags"))?;
-        self.fulltext.finish()?;
-        observer.stage("writing the lexicons");
-        let layout = self.layout;
-        let variants = self.variants.map(|(writer, _)| writer);
-        // Label and variant keys are long text, the costly FSTs: each gets a core, and the
-        // short identifier keys follow the labels when there are variants.
-        let mut ids = Some(self.ids);
-        let ids_after_labels = if variants.is_some() { ids.take() } else { None };
-        let labels = self.labels;
-        let failed = || Err(std::io::Error::other("the writing thread failed"));
-        let (id_lexicon, label_lexicon, variant_lexicon) = std::thread::scope(|scope| {
-            let label_thread = scope.spawn(|| {
-                let label = labels.write(&layout.labels_fst(), &layout.labels_postings());
-                let id =
-                    ids_after_labels.map(|w| w.write(&layout.ids_fst(), &layout.ids_postings()));
-                (label, id)
-            });
-            let variant_lexicon = variants
-                .map(|w| w.write(&layout.variants_fst(), &layout.variants_postings()))
-                .transpose();
-            let id_here = ids.map(|w| w.write(&layout.ids_fst(), &layout.ids_postings()));
-            let (label_lexicon, id_there) =
-                label_thread.join().unwrap_or_else(|_| (failed(), None));
-            let id_lexicon = id_here.or(id_there).unwrap_or_else(failed);
-            (id_lexicon, label_lexicon, variant_lexicon)
+    fn park(&mut self) {
+        self.ids.park();
+        self.labels.park();
+        if let Some(variants) = &mut self.variants {
+            variants.park();
+        }
+    }
+}
+
+/// Writes the parked releases' lexicon segments, the largest first, a core each; what each
+/// written segment holds. Each segment is its own files, so the order changes no byte.
+fn write_segments(
+    layout: &BuildLayout,
+    parked: Vec<ReleaseKeys>,
+) -> Result<Vec<(LexiconKind, LexiconCounts)>, BuildError> {
+    let mut jobs: Vec<(LexiconKind, u64, LexiconWriter)> = Vec::new();
+    for release in parked {
+        let origin = release.origin;
+        jobs.push((LexiconKind::Ids, origin, release.ids));
+        jobs.push((LexiconKind::Labels, origin, release.labels));
+        if let Some(variants) = release.variants {
+            jobs.push((LexiconKind::Variants, origin, variants));
+        }
+    }
+    jobs.sort_by_key(|(.., writer)| Reverse(writer.entries()));
+    let count = jobs.len();
+    let jobs = Mutex::new(jobs.into_iter());
+    let written = Mutex::new(Vec::new());
+    let work = || {
+        loop {
+            let next = jobs.lock().ok().and_then(|mut jobs| jobs.next());
+            let Some((kind, origin, writer)) = next else {
+                break;
+            };
+            let (fst, postings) = layout.lexicon_segment(kind, origin);
+            let result = writer.write(&fst, &postings).map(|counts| (kind, counts));
+            if let Ok(mut written) = written.lock() {
+                written.push(result);
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        let other = scope.spawn(work);
+        work();
+        let _ = other.join();
+    });
+    let written = written.into_inner().unwrap_or_default();
+    if written.len() != count {
+        return Err(BuildError::Io {
+            context: "writing the lexicons".into(),
+            source: std::io::Error::other("a writing thread failed"),
         });
-        let id_lexicon = id_lexicon.map_err(io_err("writing the identifier lexicon"))?;
-        let label_lexicon = label_lexicon.map_err(io_err("writing the label lexicon"))?;
-        let variant_lexicon = variant_lexicon
-            .map_err(io_err("writing the name variant lexicon"))?
-            .unwrap_or_default();
-        observer.stage("lexicons written");
-        Ok(Counts {
-            variant_lexicon,
-            concepts: u64::from(total),
-            triples: records.iter().map(|r| r.counts.triples).sum(),
-            id_lexicon,
-            label_lexicon,
-            mappings: Default::default(),
-        })
+    }
+    (written.into_iter())
+        .map(|r| r.map_err(io_err("writing a lexicon segment")))
+        .collect()
+}
+
+/// An installed file that cannot be opened as its build wrote it.
+fn installed_file_error(e: crate::index::FileError) -> BuildError {
+    BuildError::Io {
+        context: "opening the installed build's files".into(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
     }
 }

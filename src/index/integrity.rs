@@ -27,17 +27,19 @@ fn name_of(path: &Path) -> String {
 
 /// The files the manifest must record for this build.
 fn expected_files(layout: &BuildLayout, manifest: &Manifest) -> Vec<PathBuf> {
-    layout.recorded_files(manifest.name_rules.is_some())
+    let origins = super::release_origins(manifest);
+    layout.recorded_files(&origins, manifest.name_rules.is_some())
 }
 
 /// Length and SHA-256 of every file the build wrote itself, sorted by name, so the manifest
 /// does not depend on the order files were hashed in.
 pub fn record_files(
     layout: &BuildLayout,
+    origins: &[u64],
     with_name_rules: bool,
 ) -> Result<Vec<IndexFileRecord>, FileError> {
     let mut records = layout
-        .recorded_files(with_name_rules)
+        .recorded_files(origins, with_name_rules)
         .par_iter()
         .map(|path| {
             let (bytes, sha256) = sha256_file(path)?;

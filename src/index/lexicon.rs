@@ -34,8 +34,6 @@ pub struct LexiconWriter {
     runs: RunWriter,
     /// The first spill failure; reported by `write`, never swallowed.
     error: Option<io::Error>,
-    /// An installed build's lexicon whose postings below a concept id are taken as they are.
-    carried: Option<(Lexicon, u32)>,
 }
 
 impl Default for LexiconWriter {
@@ -43,7 +41,6 @@ impl Default for LexiconWriter {
         LexiconWriter {
             runs: RunWriter::in_memory(),
             error: None,
-            carried: None,
         }
     }
 }
@@ -54,15 +51,20 @@ impl LexiconWriter {
         LexiconWriter {
             runs: RunWriter::new(dir, name),
             error: None,
-            carried: None,
         }
     }
 
-    /// Takes every posting of `old` for a concept below `below` as it is: the keys of those
-    /// concepts are not generated again. Entries added afterwards must be for concepts at or
-    /// above `below`, so that each key's postings stay in order.
-    pub fn carry(&mut self, old: Lexicon, below: u32) {
-        self.carried = Some((old, below));
+    /// Spills the entries held in memory, so that a writer left waiting for `write` holds
+    /// next to nothing.
+    pub fn park(&mut self) {
+        if let Err(e) = self.runs.spill_held() {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    /// Entries added so far (duplicates included): what writing it will cost.
+    pub fn entries(&self) -> u64 {
+        self.runs.entries()
     }
 
     pub fn add(&mut self, key: String, posting: Posting) {
@@ -77,93 +79,23 @@ impl LexiconWriter {
         }
     }
 
-    /// Sorts, deduplicates and writes the FST and the postings file, merging in the carried
-    /// lexicon's postings key by key.
+    /// Sorts, deduplicates and writes the FST and the postings file.
     pub fn write(self, fst_path: &Path, postings_path: &Path) -> io::Result<LexiconCounts> {
         if let Some(e) = self.error {
             return Err(e);
         }
         let mut merge = self.runs.into_sorted()?;
-        let mut carried = self.carried.as_ref().map(|(old, below)| CarriedKeys {
-            keys: old.map.stream(),
-            old,
-            below: *below,
-        });
         let mut out = PostingsOut::create(fst_path, postings_path)?;
-        let mut old = carried
-            .as_mut()
-            .map(CarriedKeys::next_key)
-            .transpose()?
-            .flatten();
-        let mut new = merge.next_entry()?;
         let mut group: Vec<Posting> = Vec::new();
-        loop {
-            // The smaller of the two next keys; carried postings come first, being lower ids.
-            let key = match (&old, &new) {
-                (None, None) => break,
-                (Some((k, _)), None) => k.clone(),
-                (None, Some((k, _))) => k.clone(),
-                (Some((a, _)), Some((b, _))) => a.min(b).clone(),
-            };
-            if old.as_ref().is_some_and(|(k, _)| *k == key)
-                && let Some((_, postings)) = old.take()
-            {
-                group.extend(postings);
-                old = carried
-                    .as_mut()
-                    .map(CarriedKeys::next_key)
-                    .transpose()?
-                    .flatten();
+        let mut next = merge.next_entry()?;
+        while let Some((key, posting)) = next {
+            group.push(posting);
+            next = merge.next_entry()?;
+            if next.as_ref().is_none_or(|(k, _)| *k != key) {
+                out.flush(&key, &mut group)?;
             }
-            while let Some((k, posting)) = &new
-                && *k == key
-            {
-                group.push(*posting);
-                new = merge.next_entry()?;
-            }
-            out.flush(&key, &mut group)?;
         }
         out.finish()
-    }
-}
-
-/// The keys of a carried lexicon in order, each with its postings below a concept id; keys
-/// left with none are skipped.
-struct CarriedKeys<'a> {
-    keys: fst::map::Stream<'a>,
-    old: &'a Lexicon,
-    below: u32,
-}
-
-impl CarriedKeys<'_> {
-    fn next_key(&mut self) -> io::Result<Option<(String, Vec<Posting>)>> {
-        while let Some((key, offset)) = self.keys.next() {
-            let list = self.old.posting_list(offset).ok_or_else(|| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "{}: a posting list lies beyond the file",
-                        self.old.postings_path.display()
-                    ),
-                )
-            })?;
-            let postings: Vec<Posting> = list
-                .chunks_exact(POSTING_BYTES)
-                .map(decode_posting)
-                .filter(|p| p.concept < self.below)
-                .collect();
-            if postings.is_empty() {
-                continue;
-            }
-            let key = String::from_utf8(key.to_vec()).map_err(|_| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("{}: a key is not UTF-8", self.old.postings_path.display()),
-                )
-            })?;
-            return Ok(Some((key, postings)));
-        }
-        Ok(None)
     }
 }
 
@@ -275,6 +207,16 @@ impl Lexicon {
 
     pub fn len(&self) -> usize {
         self.map.len()
+    }
+
+    /// Its keys, and its postings as the postings file's length gives them.
+    pub fn counts(&self) -> LexiconCounts {
+        let keys = self.map.len() as u64;
+        let body = self.postings.body().len() as u64;
+        LexiconCounts {
+            keys,
+            postings: body.saturating_sub(4 * keys) / POSTING_BYTES as u64,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -512,5 +454,7 @@ fn check_fst_layout(bytes: &[u8]) -> Result<(), FileProblem> {
 }
 
 mod near;
+mod segments;
+pub use segments::{LexiconKind, ReleaseSpan, SegmentWalk, SegmentedLexicon};
 #[cfg(test)]
 mod tests;

@@ -32,7 +32,10 @@ pub use counts::{LexiconCounts, MappingIndexCounts, RegistryCounts};
 pub use fulltext::{FullText, FullTextWriter, TextHit};
 pub use header::FORMAT_VERSION;
 pub use header::{FileError, FileProblem};
-pub use lexicon::{FuzzyHit, KeyWalk, Lexicon, LexiconWriter, Posting};
+pub use lexicon::{
+    FuzzyHit, KeyWalk, Lexicon, LexiconKind, LexiconWriter, Posting, ReleaseSpan, SegmentWalk,
+    SegmentedLexicon,
+};
 pub use manifest::Manifest;
 pub use registry::RegistryFiles;
 pub use table::{Table, TableWriter};
@@ -60,23 +63,31 @@ impl BuildLayout {
     pub fn store(&self) -> PathBuf {
         self.dir.join("store")
     }
-    pub fn ids_fst(&self) -> PathBuf {
-        self.dir.join("ids.fst")
+    /// One source release's segment of a concept lexicon (its FST and postings), named by
+    /// the release's origin (`fulltext::origin_of` its graph), so the names do not change
+    /// when the release moves in the catalogue.
+    pub fn lexicon_segment(&self, kind: LexiconKind, origin: u64) -> (PathBuf, PathBuf) {
+        let stem = format!("{}-{origin:016x}", kind.name());
+        (
+            self.dir.join(format!("{stem}.fst")),
+            self.dir.join(format!("{stem}.postings")),
+        )
     }
-    pub fn ids_postings(&self) -> PathBuf {
-        self.dir.join("ids.postings")
-    }
-    pub fn labels_fst(&self) -> PathBuf {
-        self.dir.join("labels.fst")
-    }
-    pub fn labels_postings(&self) -> PathBuf {
-        self.dir.join("labels.postings")
-    }
-    pub fn variants_fst(&self) -> PathBuf {
-        self.dir.join("variants.fst")
-    }
-    pub fn variants_postings(&self) -> PathBuf {
-        self.dir.join("variants.postings")
+    /// Every segment file of the concept lexicons for these releases (by origin).
+    pub fn lexicon_files(&self, origins: &[u64], with_name_rules: bool) -> Vec<PathBuf> {
+        let kinds: &[LexiconKind] = if with_name_rules {
+            &[LexiconKind::Ids, LexiconKind::Labels, LexiconKind::Variants]
+        } else {
+            &[LexiconKind::Ids, LexiconKind::Labels]
+        };
+        let mut files = Vec::new();
+        for &origin in origins {
+            for &kind in kinds {
+                let (fst, postings) = self.lexicon_segment(kind, origin);
+                files.extend([fst, postings]);
+            }
+        }
+        files
     }
     /// The build's copy of the name variant rules.
     pub fn name_rules(&self) -> PathBuf {
@@ -115,14 +126,11 @@ impl BuildLayout {
     /// The files of a build this program writes itself, whose length and checksum the
     /// manifest records: everything but the manifest, `fulltext/` (tantivy keeps its own
     /// checksums, and its file names are not the same from build to build) and `store/`
-    /// (RocksDB's). The name variant files exist only when the build had name rules.
-    pub fn recorded_files(&self, with_name_rules: bool) -> Vec<PathBuf> {
+    /// (RocksDB's). `origins` are the source releases' (each has its lexicon segments); the
+    /// name variant files exist only when the build had name rules.
+    pub fn recorded_files(&self, origins: &[u64], with_name_rules: bool) -> Vec<PathBuf> {
         let mappings = self.mappings();
         let mut files = vec![
-            self.ids_fst(),
-            self.ids_postings(),
-            self.labels_fst(),
-            self.labels_postings(),
             self.concept_flags(),
             self.concepts_data(),
             self.concepts_index(),
@@ -143,12 +151,9 @@ impl BuildLayout {
             mappings.postings,
         ];
         if with_name_rules {
-            files.extend([
-                self.variants_fst(),
-                self.variants_postings(),
-                self.name_rules(),
-            ]);
+            files.push(self.name_rules());
         }
+        files.extend(self.lexicon_files(origins, with_name_rules));
         files
     }
 
@@ -218,10 +223,10 @@ pub fn active_build(index_dir: &Path) -> Result<BuildLayout, OpenError> {
 pub struct IndexFiles {
     pub layout: BuildLayout,
     pub manifest: Manifest,
-    pub ids: Lexicon,
-    pub labels: Lexicon,
+    pub ids: SegmentedLexicon,
+    pub labels: SegmentedLexicon,
     /// Name variant keys and the rules that made them, when the build had rules.
-    pub variants: Option<(Lexicon, names::NameRules)>,
+    pub variants: Option<(SegmentedLexicon, names::NameRules)>,
     pub table: Table<Concept>,
     pub flags: flags::Flags,
     pub fulltext: FullText,
@@ -247,8 +252,8 @@ impl IndexFiles {
             return Err(FileError::new(&manifest_path, problem).into());
         }
         integrity::verify_lengths(&layout, &manifest)?;
-        let ids = Lexicon::open(&layout.ids_fst(), &layout.ids_postings())?;
-        let labels = Lexicon::open(&layout.labels_fst(), &layout.labels_postings())?;
+        let ids = open_segments(&layout, &manifest, LexiconKind::Ids)?;
+        let labels = open_segments(&layout, &manifest, LexiconKind::Labels)?;
         let variants = match &manifest.name_rules {
             None => None,
             Some(_) => {
@@ -256,7 +261,7 @@ impl IndexFiles {
                 let text = std::fs::read_to_string(&path).map_err(|e| FileError::io(&path, &e))?;
                 let rules = names::NameRules::from_toml(&text)
                     .map_err(|e| FileError::new(&path, FileProblem::Inconsistent(e)))?;
-                let lexicon = Lexicon::open(&layout.variants_fst(), &layout.variants_postings())?;
+                let lexicon = open_segments(&layout, &manifest, LexiconKind::Variants)?;
                 Some((lexicon, rules))
             }
         };
@@ -298,4 +303,42 @@ impl IndexFiles {
             fulltext,
         })
     }
+}
+
+/// The origin of each source release of a manifest, in concept order.
+pub fn release_origins(manifest: &Manifest) -> Vec<u64> {
+    (manifest.sources.iter())
+        .map(|s| fulltext::origin_of(&s.graph))
+        .collect()
+}
+
+/// A concept lexicon over the segments of every source release the manifest lists.
+fn open_segments(
+    layout: &BuildLayout,
+    manifest: &Manifest,
+    kind: LexiconKind,
+) -> Result<SegmentedLexicon, OpenError> {
+    let mut files = Vec::new();
+    for source in &manifest.sources {
+        let count = u32::try_from(source.counts.concepts).map_err(|_| {
+            let problem = FileProblem::Inconsistent(format!(
+                "source {} counts {} concepts, more than an index holds",
+                source.key(),
+                source.counts.concepts
+            ));
+            FileError::new(&layout.manifest(), problem)
+        })?;
+        let span = ReleaseSpan {
+            first: source.first_concept,
+            count,
+        };
+        files.push((
+            layout.lexicon_segment(kind, fulltext::origin_of(&source.graph)),
+            span,
+        ));
+    }
+    let segments = files
+        .iter()
+        .map(|((f, p), span)| ((f.as_path(), p.as_path()), *span));
+    Ok(SegmentedLexicon::open(segments)?)
 }

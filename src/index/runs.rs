@@ -36,6 +36,8 @@ pub struct RunWriter {
     runs: Vec<PathBuf>,
     /// Entries held before a run is spilled.
     run_entries: usize,
+    /// Entries pushed so far.
+    pushed: u64,
 }
 
 impl RunWriter {
@@ -46,6 +48,7 @@ impl RunWriter {
             buffer: Vec::new(),
             runs: Vec::new(),
             run_entries: RUN_ENTRIES,
+            pushed: 0,
         }
     }
 
@@ -65,6 +68,7 @@ impl RunWriter {
             buffer: Vec::new(),
             runs: Vec::new(),
             run_entries: RUN_ENTRIES,
+            pushed: 0,
         }
     }
 
@@ -73,9 +77,25 @@ impl RunWriter {
             return Ok(());
         }
         self.buffer.push((key, posting));
+        self.pushed += 1;
         if self.buffer.len() >= self.run_entries && self.dir.is_some() {
             self.spill()?;
         }
+        Ok(())
+    }
+
+    /// Entries pushed so far, duplicates included.
+    pub fn entries(&self) -> u64 {
+        self.pushed
+    }
+
+    /// Spills what is held in memory, if anything and if this writer spills at all.
+    pub fn spill_held(&mut self) -> io::Result<()> {
+        if self.buffer.is_empty() || self.dir.is_none() {
+            return Ok(());
+        }
+        self.spill()?;
+        self.buffer = Vec::new();
         Ok(())
     }
 

@@ -35,7 +35,7 @@ use crate::index::lease::{Lease, LeaseError};
 pub use crate::index::manifest::{MappingSetRecord, ReleaseOrigin, SourceRecord};
 use crate::index::normalize::{id_key, label_key};
 pub use crate::index::schema::GraphShapes;
-use crate::index::{FileError, IndexFiles, Lexicon, OpenError};
+use crate::index::{FileError, IndexFiles, OpenError};
 use crate::model::{Concept, Label, LinkKind, Prefixes, SourceIdx};
 use crate::registry::Registry;
 pub use crate::registry::{PatternCheck, RecordId, percent_decode};
@@ -253,10 +253,6 @@ impl Resolver {
         (0..self.concept_count()).map(ConceptId)
     }
 
-    pub fn label_lexicon(&self) -> &Lexicon {
-        &self.files.labels
-    }
-
     /// The RDF store, opened read-only on first use.
     pub fn store(&self) -> Result<&StoreReader, ResolveError> {
         let store = self.store.get_or_init(|| {
@@ -330,7 +326,7 @@ impl Resolver {
                 }),
                 None => {
                     damage::report(&format_args!(
-                        "ids.postings: concept {} has spelling detail {}, which no build writes",
+                        "the identifier lexicon: concept {} has spelling detail {}, which no build writes",
                         p.concept, p.detail
                     ));
                     None

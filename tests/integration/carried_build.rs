@@ -178,6 +178,38 @@ fn a_damaged_installed_file_is_never_carried_and_every_source_is_read_again() {
     assert_eq!(file_checksums(&rebuilt), file_checksums(&first));
 }
 
+#[test]
+fn a_damaged_lexicon_segment_is_never_taken_and_every_source_is_read_again() {
+    let dir = scratch("carried-damaged-segment");
+    let (alone, with_extra) = catalogues(&dir);
+    let index = dir.join("index");
+    let (first, _) = build_watched(&alone, &index);
+
+    let segment = (first.manifest.files.iter())
+        .map(|f| f.name.clone())
+        .find(|n| n.starts_with("labels-") && n.ends_with(".postings"))
+        .expect("a label segment");
+    let path = first.dir.join(&segment);
+    let mut bytes = std::fs::read(&path).expect("read the segment");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&path, bytes).expect("damage the segment");
+
+    let (rebuilt, stages) = build_watched(&with_extra, &index);
+    assert!(
+        stages.any("reading every source: the installed build is damaged"),
+        "{}",
+        stages.all()
+    );
+    assert!(stages.all().contains(&segment), "{}", stages.all());
+    assert!(
+        stages.all().contains("read anew (0 taken as stored)"),
+        "{}",
+        stages.all()
+    );
+    assert_equals_a_fresh_build(&rebuilt, &with_extra, &dir.join("fresh"));
+}
+
 /// The fixtures followed by OBO sources, each `(id, declared prefix, URI prefix, body)`, and
 /// the fixture mapping set.
 fn fixtures_with_obo(dir: &Path, name: &str, sources: &[(&str, &str, &str, &str)]) -> PathBuf {
@@ -336,6 +368,16 @@ fn adding_an_older_release_takes_the_mapping_index_and_equals_a_full_rebuild() {
         stages.all()
     );
     assert_equals_a_fresh_build(&added, &both, &dir.join("fresh"));
+    // Only the added release's keys are written: the newer release's lexicon segments count
+    // its concepts from its own first, so they are taken as stored though it moved.
+    let releases = added.manifest.sources.len() - 1;
+    assert!(
+        stages.any(&format!(
+            "writing the lexicon segments of 1 release read anew ({releases} taken as stored)"
+        )),
+        "{}",
+        stages.all()
+    );
     // The installed full text is taken whole: the newer release's documents, which now count
     // from a later id, still name its concepts.
     assert!(stages.any("taking the full text whole"), "{}", stages.all());

@@ -86,8 +86,8 @@ fn check_passes_a_sound_index_and_lists_every_file() {
         "concepts.dat",
         "concepts.idx",
         "concepts.flags",
-        "labels.fst",
-        "labels.postings",
+        &segment(&build, "labels", "fst"),
+        &segment(&build, "labels", "postings"),
         "registry.dat",
         "mapping-hops.idx",
         "fulltext/",
@@ -141,7 +141,8 @@ fn a_truncated_table_file_fails_check_and_open_naming_it() {
 #[test]
 fn a_flipped_byte_in_a_postings_file_fails_check_naming_it() {
     let (index, build) = sound_index("flipped-postings");
-    let postings = build.join("labels.postings");
+    let name = segment(&build, "labels", "postings");
+    let postings = build.join(&name);
     let len = std::fs::metadata(&postings).expect("stat").len() as usize;
     flip_byte(&postings, len / 2);
     let (code, stdout, stderr) = check(&index);
@@ -152,7 +153,7 @@ fn a_flipped_byte_in_a_postings_file_fails_check_naming_it() {
         .collect();
     assert_eq!(damaged.len(), 1, "{stdout}");
     assert!(
-        damaged[0].contains("labels.postings") && damaged[0].contains("checksum mismatch"),
+        damaged[0].contains(&name) && damaged[0].contains("checksum mismatch"),
         "{stdout}"
     );
     // Opening stays cheap: it checks lengths and headers, not every byte.
@@ -162,9 +163,10 @@ fn a_flipped_byte_in_a_postings_file_fails_check_naming_it() {
 #[test]
 fn a_truncated_file_makes_serve_refuse_naming_it_instead_of_serving_or_rebuilding() {
     let (index, build) = sound_index("truncated-serve");
-    truncate(&build.join("labels.fst"), 3);
+    let name = segment(&build, "labels", "fst");
+    truncate(&build.join(&name), 3);
     let (path, _) = open_failure(&index);
-    assert_eq!(path, build.join("labels.fst"));
+    assert_eq!(path, build.join(&name));
     let current = std::fs::read_to_string(index.join("CURRENT")).expect("CURRENT");
     let out = exe()
         .args(["serve", "--index"])
@@ -177,7 +179,7 @@ fn a_truncated_file_makes_serve_refuse_naming_it_instead_of_serving_or_rebuildin
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("labels.fst") && stderr.contains("damaged index file"),
+        stderr.contains(&name) && stderr.contains("damaged index file"),
         "{stderr}"
     );
     assert!(out.stdout.is_empty(), "nothing was served");
@@ -249,17 +251,18 @@ fn a_missing_file_or_one_the_manifest_leaves_out_is_named() {
     let mut manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&manifest_path).expect("read")).expect("json");
     let files = manifest["files"].as_array_mut().expect("files");
-    files.retain(|f| f["name"] != "ids.postings");
+    let ids = segment(&build, "ids", "postings");
+    files.retain(|f| f["name"] != ids.as_str());
     std::fs::write(&manifest_path, manifest.to_string()).expect("write");
     let (path, problem) = open_failure(&index);
     assert_eq!(
         (path, problem),
-        (build.join("ids.postings"), FileProblem::NotRecorded)
+        (build.join(&ids), FileProblem::NotRecorded)
     );
     let (code, stdout, _) = check(&index);
     assert_eq!(code, Some(1), "{stdout}");
     assert!(
-        stdout.contains("DAMAGED  ids.postings: the manifest does not record it"),
+        stdout.contains(&format!("DAMAGED  {ids}: the manifest does not record it")),
         "{stdout}"
     );
 }
@@ -422,4 +425,16 @@ fn a_damaged_record_met_inside_an_answer_fails_the_request_not_just_the_log() {
         log.contains("concepts.dat"),
         "the log names the file: {log}"
     );
+}
+
+/// The name of the first (in name order) release segment file of a concept lexicon, such as
+/// `labels-<origin>.fst`.
+fn segment(build: &std::path::Path, kind: &str, extension: &str) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(build)
+        .expect("read the build directory")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(&format!("{kind}-")) && n.ends_with(&format!(".{extension}")))
+        .collect();
+    names.sort();
+    names.into_iter().next().expect("a lexicon segment")
 }

@@ -227,17 +227,9 @@ fn near_keys_are_exactly_the_keys_within_the_allowed_edits() {
     }
 }
 
-/// Writes `entries` into `name.fst` and `name.postings` under `dir`, carrying `carried`.
-fn write_entries(
-    dir: &Path,
-    name: &str,
-    entries: &[(&str, u32)],
-    carried: Option<(Lexicon, u32)>,
-) -> (Vec<u8>, Vec<u8>, LexiconCounts) {
+/// Writes `entries` into `name.fst` and `name.postings` under `dir`; the two paths.
+fn write_entries(dir: &Path, name: &str, entries: &[(&str, u32)]) -> (PathBuf, PathBuf) {
     let mut writer = LexiconWriter::spilling(dir, name);
-    if let Some((old, below)) = carried {
-        writer.carry(old, below);
-    }
     for (key, concept) in entries {
         writer.add(
             key.to_string(),
@@ -247,44 +239,63 @@ fn write_entries(
             },
         );
     }
+    writer.park();
     let (fst, postings) = (
         dir.join(format!("{name}.fst")),
         dir.join(format!("{name}.postings")),
     );
-    let counts = writer.write(&fst, &postings).expect("write");
-    (
-        std::fs::read(fst).expect("fst"),
-        std::fs::read(postings).expect("postings"),
-        counts,
-    )
+    writer.write(&fst, &postings).expect("write");
+    (fst, postings)
 }
 
 #[test]
-fn a_carried_lexicon_merged_with_new_keys_is_the_lexicon_written_whole() {
+fn release_segments_read_as_one_answer_as_the_lexicon_written_whole() {
     let dir = tempfile::tempdir().expect("tempdir");
-    // Concepts 0-2 stay; 3 and 4 were the installed build's last source and are dropped;
-    // 3-5 are the new build's (another source now in that place).
-    let installed = [
-        ("alpha", 0),
-        ("beta", 1),
-        ("beta", 4),
-        ("gamma", 3),
-        ("omega", 2),
-    ];
-    let added = [("beta", 3), ("delta", 5), ("omega", 4), ("zeta", 3)];
-    let kept: Vec<(&str, u32)> = installed.iter().copied().filter(|(_, c)| *c < 3).collect();
-    let whole: Vec<(&str, u32)> = kept.iter().chain(&added).copied().collect();
-
-    write_entries(dir.path(), "installed", &installed, None);
-    let old = Lexicon::open(
-        &dir.path().join("installed.fst"),
-        &dir.path().join("installed.postings"),
-    )
+    // Release A holds concepts 0-2, release B concepts 3-5 (0-2 in its own segment).
+    let a = [("alpha", 0), ("beta", 1), ("omega", 2), ("gamma", 0)];
+    let b = [("beta", 0), ("delta", 2), ("omega", 1), ("gamma", 0)];
+    let whole: Vec<(&str, u32)> = (a.iter().copied())
+        .chain(b.iter().map(|(k, c)| (*k, c + 3)))
+        .collect();
+    let (a_fst, a_postings) = write_entries(dir.path(), "a", &a);
+    let (b_fst, b_postings) = write_entries(dir.path(), "b", &b);
+    let (w_fst, w_postings) = write_entries(dir.path(), "whole", &whole);
+    let span = |first| ReleaseSpan { first, count: 3 };
+    let segmented = SegmentedLexicon::open([
+        ((a_fst.as_path(), a_postings.as_path()), span(0)),
+        ((b_fst.as_path(), b_postings.as_path()), span(3)),
+    ])
     .expect("open");
-    let carried = write_entries(dir.path(), "carried", &added, Some((old, 3)));
-    let written = write_entries(dir.path(), "whole", &whole, None);
-    assert_eq!(carried.0, written.0, "the same FST");
-    assert_eq!(carried.1, written.1, "the same postings");
-    assert_eq!(carried.2.keys, 5, "gamma's only posting was dropped");
-    assert_eq!(carried.2.postings, 7);
+    let whole = Lexicon::open(&w_fst, &w_postings).expect("open");
+    for key in ["alpha", "beta", "gamma", "delta", "omega", "zeta"] {
+        assert_eq!(segmented.get(key), whole.get(key), "{key}");
+    }
+    assert_eq!(segmented.prefixed("", 10), whole.prefixed("", 10));
+    assert_eq!(segmented.prefixed("", 3), whole.prefixed("", 3));
+    assert_eq!(segmented.fuzzy("gamme", 1, 10), whole.fuzzy("gamme", 1, 10));
+    assert_eq!(segmented.fuzzy("bata", 2, 10), whole.fuzzy("bata", 2, 10));
+    let at = segmented.walk(segmented.walk_start(), b"gam").expect("gam");
+    assert!(at.started() && !segmented.walk_is_key(&at));
+    let at = segmented.walk(at, b"ma").expect("gamma");
+    assert!(segmented.walk_is_key(&at));
+    assert!(segmented.walk(at, b"x").is_none());
+    assert_eq!(segmented.counts().keys, 8, "gamma, beta and omega in both");
+}
+
+#[test]
+fn a_segment_posting_beyond_its_release_is_dropped_as_damage() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (fst, postings) = write_entries(dir.path(), "a", &[("alpha", 0), ("alpha", 7)]);
+    let span = ReleaseSpan {
+        first: 10,
+        count: 2,
+    };
+    let segmented =
+        SegmentedLexicon::open([((fst.as_path(), postings.as_path()), span)]).expect("open");
+    let found: Vec<u32> = segmented.get("alpha").iter().map(|p| p.concept).collect();
+    assert_eq!(
+        found,
+        [10],
+        "concept 7 of a release of 2 is damage, not an answer"
+    );
 }

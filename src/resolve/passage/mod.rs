@@ -19,7 +19,7 @@ use tokens::{Token, tokens};
 
 use super::search::{MatchKind, NameCandidate, NameQuery};
 use super::{ConceptId, ResolveError, Resolver};
-use crate::index::{KeyWalk, Lexicon};
+use crate::index::{SegmentWalk, SegmentedLexicon};
 
 /// Passages longer than this are refused: a passage is an abstract or a page, not a book.
 pub const MAX_PASSAGE_BYTES: usize = 20_480;
@@ -217,16 +217,26 @@ impl Resolver {
         let mut spans = Vec::new();
         let labels = &self.files.labels;
         let variants = self.files.variants.as_ref();
+        // A word that starts no label starts none wherever it recurs: each distinct first
+        // word is walked once over every release's segment.
+        let mut first_steps: HashMap<&str, Option<SegmentWalk>> = HashMap::new();
         for first in 0..words.len() {
-            let mut exact = Some(labels.walk_start());
+            let mut exact = None;
             let mut variant =
                 variants.map(|(lexicon, rules)| (lexicon, rules, lexicon.walk_start()));
             for (last, word) in words.iter().enumerate().skip(first).take(MAX_NAME_WORDS) {
                 if last > first && word.breaks_before {
                     break;
                 }
-                exact = exact.and_then(|at| extend(labels, at, last > first, &word.key));
-                if let Some(at) = exact
+                exact = if last == first {
+                    let step = first_steps
+                        .entry(word.key.as_str())
+                        .or_insert_with(|| extend(labels, labels.walk_start(), false, &word.key));
+                    step.clone()
+                } else {
+                    exact.and_then(|at| extend(labels, at, true, &word.key))
+                };
+                if let Some(at) = &exact
                     && labels.walk_is_key(at)
                 {
                     spans.push(Span {
@@ -371,19 +381,19 @@ fn then_unseen(first: &mut Vec<NameCandidate>, rest: impl IntoIterator<Item = Na
 /// One word of a variant walk: a stop word is skipped inside a name (never first); the
 /// word as a head ends a name here, and as an inner word the walk goes on.
 fn variant_step(
-    lexicon: &Lexicon,
+    lexicon: &SegmentedLexicon,
     rules: &crate::index::names::NameRules,
-    at: KeyWalk,
+    at: SegmentWalk,
     (first, last): (usize, usize),
     word: &Token,
     spans: &mut Vec<Span>,
-) -> Option<KeyWalk> {
+) -> Option<SegmentWalk> {
     let Some((inner, head)) = rules.word_forms(&word.key, word.symbol) else {
         return (last > first).then_some(at);
     };
-    let started = at != lexicon.walk_start();
-    if let Some(end) = extend(lexicon, at, started, &head)
-        && lexicon.walk_is_key(end)
+    let started = at.started();
+    if let Some(end) = extend(lexicon, at.clone(), started, &head)
+        && lexicon.walk_is_key(&end)
         && !spans.iter().any(|s| s.first == first && s.last == last)
     {
         spans.push(Span {
@@ -396,7 +406,12 @@ fn variant_step(
 }
 
 /// The walk extended by one word (with the space before it when the name already started).
-fn extend(lexicon: &Lexicon, at: KeyWalk, space: bool, word: &str) -> Option<KeyWalk> {
+fn extend(
+    lexicon: &SegmentedLexicon,
+    at: SegmentWalk,
+    space: bool,
+    word: &str,
+) -> Option<SegmentWalk> {
     let at = if space { lexicon.walk(at, b" ")? } else { at };
     lexicon.walk(at, word.as_bytes())
 }
