@@ -194,6 +194,8 @@ pub fn build(
     {
         return Err(BuildError::TakenSourceFailed);
     }
+    // Files hard-linked from the installed build keep the checksums it recorded.
+    let linked = (previous.as_ref().ok()).map(|p| (p.layout.clone(), p.manifest.clone()));
     let (mapping_inputs, taken) = mapping_plan.settle(&records, observer)?;
     let taken = match taken {
         // The installed build stays leased while its mapping files are taken.
@@ -221,7 +223,7 @@ pub fn build(
         writer,
         (mappings, taken.as_ref()),
         &records,
-        &layout,
+        (&layout, linked.as_ref().map(|(l, m)| (l, m))),
         rules_record.is_some(),
         observer,
     )?;
@@ -287,7 +289,7 @@ fn finish_files(
         Option<&(reuse::Previous, mapping_reuse::TakenMappings)>,
     ),
     records: &[SourceRecord],
-    layout: &BuildLayout,
+    (layout, linked): (&BuildLayout, Option<(&BuildLayout, &Manifest)>),
     has_rules: bool,
     observer: &dyn BuildObserver,
 ) -> Result<(Counts, Vec<MappingSetRecord>, Vec<IndexFileRecord>), BuildError> {
@@ -318,7 +320,7 @@ fn finish_files(
     let origins: Vec<u64> = (records.iter())
         .map(|r| crate::index::fulltext::origin_of(&r.graph))
         .collect();
-    let files = crate::index::integrity::record_files(layout, &origins, has_rules)
+    let files = crate::index::integrity::record_files(layout, &origins, has_rules, linked)
         .map_err(|e| io_err("recording the index files' checksums")(e.into()))?;
     Ok((counts, mapping_sets, files))
 }

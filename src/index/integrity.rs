@@ -33,15 +33,23 @@ fn expected_files(layout: &BuildLayout, manifest: &Manifest) -> Vec<PathBuf> {
 
 /// Length and SHA-256 of every file the build wrote itself, sorted by name, so the manifest
 /// does not depend on the order files were hashed in.
+///
+/// A file hard-linked from the installed build (`linked`: its layout and recorded files) is
+/// the installed file itself, checked against its recorded checksum when the build took it:
+/// its record is taken instead of hashing it again.
 pub fn record_files(
     layout: &BuildLayout,
     origins: &[u64],
     with_name_rules: bool,
+    linked: Option<(&BuildLayout, &Manifest)>,
 ) -> Result<Vec<IndexFileRecord>, FileError> {
     let mut records = layout
         .recorded_files(origins, with_name_rules)
         .par_iter()
         .map(|path| {
+            if let Some(record) = linked.and_then(|l| linked_record(path, l)) {
+                return Ok(record);
+            }
             let (bytes, sha256) = sha256_file(path)?;
             Ok(IndexFileRecord {
                 name: name_of(path),
@@ -52,6 +60,32 @@ pub fn record_files(
         .collect::<Result<Vec<_>, FileError>>()?;
     records.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(records)
+}
+
+/// The installed build's record of `path` when `path` is a hard link to that very file.
+fn linked_record(
+    path: &Path,
+    (layout, manifest): (&BuildLayout, &Manifest),
+) -> Option<IndexFileRecord> {
+    let name = name_of(path);
+    let record = manifest.file(&name)?;
+    let installed = layout.dir.join(&name);
+    let (here, there) = (
+        std::fs::metadata(path).ok()?,
+        std::fs::metadata(installed).ok()?,
+    );
+    (same_inode(&here, &there) && here.len() == record.bytes).then(|| record.clone())
+}
+
+#[cfg(unix)]
+fn same_inode(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
 }
 
 fn sha256_file(path: &Path) -> Result<(u64, String), FileError> {
