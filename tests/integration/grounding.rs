@@ -491,3 +491,21 @@ fn a_head_word_read_as_its_equivalent_ranks_the_equivalent_above_a_name_rewritte
         );
     }
 }
+
+#[test]
+fn a_disorder_meets_the_heading_that_calls_it_a_disease_and_the_reverse() {
+    // MeSH heads some names "Disorders" and others "Diseases": either word finds either.
+    for (text, curie) in [
+        ("peroxisomal disease", "MESH:D018901"),
+        ("neuromuscular disorder", "MESH:D009468"),
+    ] {
+        let answer = find(default_index(), text, Some(&["mesh"]));
+        let found = candidate(&answer, curie);
+        assert_eq!(
+            found.map(|(rank, c)| (rank, c["match_kind"].clone())),
+            Some((0, Value::from("name_variant"))),
+            "{text}:\n{}",
+            listing(&answer)
+        );
+    }
+}
