@@ -7,6 +7,8 @@ use crate::model::{LabelKind, XrefKind};
 
 const OWL_DEPRECATED: &str = "http://www.w3.org/2002/07/owl#deprecated";
 const MESHV: &str = "http://id.nlm.nih.gov/mesh/vocab#";
+const RDFS_SUBCLASS_OF: &str = "http://www.w3.org/2000/01/rdf-schema#subClassOf";
+const SKOS_BROADER: &str = "http://www.w3.org/2004/02/skos/core#broader";
 
 /// Characters the IRIREF production forbids, which could end an IRI's `<…>` early.
 fn forbidden_in_iri(c: char) -> bool {
@@ -231,19 +233,33 @@ pub fn concept_names(concepts: &[&str], graphs: &[&str]) -> String {
 /// The candidates' names, as [`concept_names`], and the mapping statements between each
 /// via-mapping candidate and the concept whose name led to it (`pairs`: origin and target
 /// IRIs), as SSSOM axioms of a set or as a source's own cross-reference triple.
+/// `pairs` are mapping hops; `parents` (child, parent) are the hierarchy hops a broader
+/// candidate climbed before its mapping.
 pub fn names_and_via_mappings(
     concepts: &[&str],
     graphs: &[&str],
     pairs: &[(&str, &str)],
+    parents: &[(&str, &str)],
 ) -> String {
-    let pairs: String = pairs
-        .iter()
-        .map(|(origin, target)| format!("(<{}> <{}>)", iri(origin), iri(target)))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let values = |pairs: &[(&str, &str)]| {
+        pairs
+            .iter()
+            .map(|(origin, target)| format!("(<{}> <{}>)", iri(origin), iri(target)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let climbed = if parents.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " UNION {{ VALUES (?origin ?concept) {{ {} }} GRAPH ?graph {{ ?origin ?predicate ?concept VALUES ?predicate {{ <{RDFS_SUBCLASS_OF}> <{SKOS_BROADER}> <{MESHV}broaderDescriptor> }} }} }}",
+            values(parents)
+        )
+    };
+    let pairs = values(pairs);
     let xref_predicates = bracketed(XrefKind::ALL.iter().map(|k| k.predicate()));
     compact(&format!(
-        "# The candidates' names and graphs; for via-mapping candidates, the statements that map the matched concept to them.
+        "# The candidates' names and graphs; for via-mapping candidates, the statements that map the matched concept to them (for a broader one, its ancestors' too).
          PREFIX owl: <http://www.w3.org/2002/07/owl#>
          PREFIX sssom: <https://w3id.org/sssom/>
          SELECT ?concept ?label ?graph ?origin ?predicate ?justification WHERE {{
@@ -254,7 +270,7 @@ pub fn names_and_via_mappings(
              ?axiom owl:annotatedProperty ?predicate ; sssom:mapping_justification ?justification .
              FILTER NOT EXISTS {{ ?axiom sssom:predicate_modifier ?modifier }} }} }}
            UNION
-           {{ VALUES (?origin ?concept) {{ {pairs} }} GRAPH ?graph {{ {{ ?origin ?predicate ?concept }} UNION {{ ?concept ?predicate ?origin }} VALUES ?predicate {{ {xref_predicates} }} }} }}
+           {{ VALUES (?origin ?concept) {{ {pairs} }} GRAPH ?graph {{ {{ ?origin ?predicate ?concept }} UNION {{ ?concept ?predicate ?origin }} VALUES ?predicate {{ {xref_predicates} }} }} }}{climbed}
          }}",
         bracketed(concepts.iter().copied()),
         graph_values(graphs),

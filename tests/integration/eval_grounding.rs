@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::support::{Missing, default_index_dir, repo, scratch, shared_data, skip};
 
 /// Floors for `find_concepts` with `sources=["mesh"]` on the develop set, just under its
-/// figures (recall@10 0.704, recall@1 0.631 when they were set): a drop in grounding fails CI.
-const RECALL_AT_10_FLOOR: f64 = 0.69;
+/// figures (recall@10 0.715, recall@1 0.635 when they were set): a drop in grounding fails CI.
+const RECALL_AT_10_FLOOR: f64 = 0.70;
 const RECALL_AT_1_FLOOR: f64 = 0.62;
 
 fn number(value: &Value, path: &str) -> f64 {

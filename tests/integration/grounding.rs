@@ -509,3 +509,62 @@ fn a_disorder_meets_the_heading_that_calls_it_a_disease_and_the_reverse() {
         );
     }
 }
+
+#[test]
+fn a_name_whose_concept_maps_nowhere_reaches_what_its_nearest_mapped_ancestor_maps_to_as_broader() {
+    // MONDO's "autosomal recessive disease" maps to no MeSH heading; its ancestor "hereditary
+    // disease", two levels up, maps to MeSH's Genetic Diseases, Inborn: broader, and said so.
+    let answer = find(
+        default_index(),
+        "autosomal recessive disease",
+        Some(&["mesh"]),
+    );
+    let (rank, mesh) = candidate(&answer, "MESH:D030342").expect("the broader heading");
+    assert_eq!(rank, 0, "{}", listing(&answer));
+    assert_eq!(mesh["match_kind"], "broader_via_mapping", "{mesh:#}");
+    let via = &mesh["via"];
+    assert_eq!(via["identifier"], "MONDO:0006025", "{via:#}");
+    assert_eq!(
+        via["through"],
+        serde_json::json!(["MONDO:0000429", "MONDO:0003847"]),
+        "{via:#}"
+    );
+    assert!(
+        mesh["score"]
+            .as_f64()
+            .is_some_and(|s| s < MatchKind::NearSpelling.weight()),
+        "ranked below every name of the concept itself: {mesh:#}"
+    );
+    // The SPARQL returns the climb (each parent edge) and the ancestor's mapping.
+    let rows = default_index()
+        .store()
+        .expect("store")
+        .select(answer["sparql"].as_str().expect("sparql"))
+        .expect("the SPARQL runs");
+    let get = |row: &Vec<(String, String)>, name: &str| {
+        (row.iter().find(|(k, _)| k == name)).map_or(String::new(), |(_, v)| v.clone())
+    };
+    for (child, parent) in [
+        ("MONDO_0006025", "MONDO_0000429"),
+        ("MONDO_0000429", "MONDO_0003847"),
+    ] {
+        assert!(
+            rows.iter().any(|row| get(row, "origin").contains(child)
+                && get(row, "concept").contains(parent)
+                && get(row, "predicate").contains("subClassOf")),
+            "{child} under {parent}: {}",
+            answer["sparql"]
+        );
+    }
+    assert!(
+        sparql_lists_mapping(&answer, "MONDO_0003847", "D030342", ""),
+        "{}",
+        answer["sparql"]
+    );
+    // Unfiltered, the name's own concept comes first; a passage never takes a broader one.
+    let all = find(default_index(), "autosomal recessive disease", None);
+    assert_eq!(
+        candidate(&all, "MONDO:0006025").map(|(rank, _)| rank),
+        Some(0)
+    );
+}

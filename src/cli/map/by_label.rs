@@ -189,7 +189,7 @@ fn name_predicate(kind: MatchKind) -> MappingPredicate {
     match kind {
         Identifier | AltId | Label | ApprovedSymbol | ApprovedName | EntryTerm | ExactSynonym
         | AltLabel | Notation | ViaMapping => MappingPredicate::ExactMatch,
-        NarrowSynonym => MappingPredicate::BroadMatch,
+        NarrowSynonym | BroaderViaMapping => MappingPredicate::BroadMatch,
         BroadSynonym => MappingPredicate::NarrowMatch,
         RelatedSynonym | FullText => MappingPredicate::RelatedMatch,
         AliasSymbol | PreviousSymbol | HiddenLabel | NameVariant | FormerLabel | NearSpelling => {

@@ -7,8 +7,8 @@ use super::*;
 use crate::mcp::dto::*;
 use crate::resolve::sparql;
 use crate::resolve::{
-    ConceptId, FULL_TEXT_DEPTH, NameCandidate, NameQuery, NameSearch, NameStep, Resolver,
-    SkipReason, Stage, TextReach, ViaMapping,
+    ConceptId, FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, NameStep,
+    Resolver, SkipReason, Stage, TextReach, ViaMapping,
 };
 
 pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
@@ -303,29 +303,44 @@ fn find_sparql(
     // Via-mapping candidates: the mapping statements between each and its origin, as the
     // mapping index names them (registry IRIs), in every graph.
     // A chain gives each of its hops.
-    let pairs: Vec<(String, String)> = search.candidates[page]
-        .iter()
-        .filter_map(|c| {
-            let via = c.via.as_ref()?;
-            let mut path = vec![mapping_iri(r, via.from)?];
-            for between in &via.through {
-                path.push(curie_iri(r, between)?);
-            }
-            path.push(mapping_iri(r, c.concept)?);
-            Some(
-                path.windows(2)
-                    .map(|hop| (hop[0].clone(), hop[1].clone()))
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .flatten()
-        .collect();
+    // A broader candidate climbs its origin's ancestors first: every hop but the last is a
+    // parent edge.
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut parents: Vec<(String, String)> = Vec::new();
+    for c in &search.candidates[page] {
+        let Some(via) = c.via.as_ref() else {
+            continue;
+        };
+        let mut path = vec![mapping_iri(r, via.from)];
+        path.extend(via.through.iter().map(|between| curie_iri(r, between)));
+        path.push(mapping_iri(r, c.concept));
+        let Some(path) = path.into_iter().collect::<Option<Vec<String>>>() else {
+            continue;
+        };
+        let climbed = if c.kind == MatchKind::BroaderViaMapping {
+            via.through.len()
+        } else {
+            0
+        };
+        for (at, hop) in path.windows(2).enumerate() {
+            let hops = if at < climbed {
+                &mut parents
+            } else {
+                &mut pairs
+            };
+            hops.push((hop[0].clone(), hop[1].clone()));
+        }
+    }
     if !pairs.is_empty() {
         let pairs: Vec<(&str, &str)> = pairs
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
-        return sparql::names_and_via_mappings(&concepts, &graphs, &pairs);
+        let parents: Vec<(&str, &str)> = parents
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        return sparql::names_and_via_mappings(&concepts, &graphs, &pairs, &parents);
     }
     match search.stages_matched.as_slice() {
         [Stage::Identifier] => sparql::concepts_in_graphs(&concepts, &graphs),

@@ -115,6 +115,7 @@ wire_names!(MatchKind, "match_kind" {
     NameVariant => "name_variant",
     FormerLabel => "former_label",
     NearSpelling => "near_spelling",
+    BroaderViaMapping => "broader_via_mapping",
     FullText => "full_text",
 });
 

@@ -32,12 +32,15 @@ pub enum MatchKind {
     /// searched no longer does.
     FormerLabel,
     NearSpelling,
+    /// A concept another source holds for an ancestor of a concept whose name matched, when
+    /// that concept maps to no loaded concept itself: broader than what the name means.
+    BroaderViaMapping,
     FullText,
 }
 
 impl MatchKind {
     /// Every kind, in rank order.
-    pub const ALL: [MatchKind; 20] = [
+    pub const ALL: [MatchKind; 21] = [
         MatchKind::Identifier,
         MatchKind::AltId,
         MatchKind::Label,
@@ -57,6 +60,7 @@ impl MatchKind {
         MatchKind::NameVariant,
         MatchKind::FormerLabel,
         MatchKind::NearSpelling,
+        MatchKind::BroaderViaMapping,
         MatchKind::FullText,
     ];
 
@@ -97,6 +101,7 @@ impl MatchKind {
             MatchKind::NameVariant => 0.72,
             MatchKind::FormerLabel => 0.71,
             MatchKind::NearSpelling => 0.7,
+            MatchKind::BroaderViaMapping => 0.6,
             MatchKind::FullText => 0.5,
         }
     }
@@ -122,15 +127,19 @@ impl MatchKind {
             MatchKind::NameVariant => "name_variant",
             MatchKind::FormerLabel => "former_label",
             MatchKind::NearSpelling => "near_spelling",
+            MatchKind::BroaderViaMapping => "broader_via_mapping",
             MatchKind::FullText => "full_text",
         }
     }
 
     /// Whether a match of this kind is a name match (the input names the concept, possibly
-    /// after folding), as opposed to a near spelling or a full-text hit. Ambiguity is judged
+    /// after folding), as opposed to a near spelling, a broader concept or a full-text hit. Ambiguity is judged
     /// among name matches.
     pub fn names_the_concept(self) -> bool {
-        !matches!(self, MatchKind::NearSpelling | MatchKind::FullText)
+        !matches!(
+            self,
+            MatchKind::NearSpelling | MatchKind::BroaderViaMapping | MatchKind::FullText
+        )
     }
 
     /// The rank tier: identifier, the concept's own name, another of its names, a name
@@ -152,7 +161,7 @@ impl MatchKind {
             | MatchKind::Notation => 2,
             MatchKind::ViaMapping => 3,
             MatchKind::NameVariant | MatchKind::FormerLabel => 4,
-            MatchKind::NearSpelling => 5,
+            MatchKind::NearSpelling | MatchKind::BroaderViaMapping => 5,
             MatchKind::FullText => 6,
         }
     }

@@ -283,7 +283,8 @@ impl Resolver {
             names.extend(variants);
         }
         out.stages_tried.push(Stage::ViaMapping);
-        let (via, via_limited) = self.via_mapping_stage(&names)?;
+        // A passage's names (names only) never take a broader concept.
+        let (via, via_limited) = self.via_mapping_stage(&names, !names_only)?;
         out.via_limited = via_limited;
         names.extend(via);
         kept.extend(self.keep(names, query, &mut hidden));

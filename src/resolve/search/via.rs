@@ -28,6 +28,10 @@ const MAX_CHAIN_READS: usize = 48;
 /// How far each hop past the first lowers a via candidate's weight: a chain ranks below a
 /// single mapping from the same name, and three hops still rank above name variants.
 const CHAIN_HOP_STEP: f64 = 0.004;
+/// How many levels of ancestors a broader candidate is looked for in.
+const MAX_BROADER_LEVELS: usize = 2;
+/// Parents of one concept followed for broader candidates.
+const MAX_BROADER_PARENTS: usize = 4;
 
 /// The mapping a via-mapping candidate was reached by.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,9 +69,12 @@ impl Resolver {
     /// mapping, as candidates of their own. A damaged mapping record is an error.
     /// Also says whether a limit cut the stage short (more origins or candidates than
     /// [`MAX_VIA_ORIGINS`] or [`MAX_VIA_CANDIDATES`]).
+    /// With `broader`, an origin that leads to no loaded concept leads to what its nearest
+    /// ancestors map to ([`MatchKind::BroaderViaMapping`]).
     pub(super) fn via_mapping_stage(
         &self,
         direct: &[NameCandidate],
+        broader: bool,
     ) -> Result<(Vec<NameCandidate>, bool), ResolveError> {
         // Only names matched as typed lead on: a variant followed through a mapping would
         // stack two approximations under one match kind.
@@ -89,7 +96,12 @@ impl Resolver {
         let mut limited = origins.len() > MAX_VIA_ORIGINS;
         let mut chain_reads = MAX_CHAIN_READS;
         for origin in origins.into_iter().take(MAX_VIA_ORIGINS) {
-            for found in self.via_targets(origin.concept, &mut chain_reads)? {
+            let mut targets = self.via_targets(origin.concept, &mut chain_reads)?;
+            let broader = broader && targets.is_empty();
+            if broader {
+                targets = self.broader_targets(origin.concept, &mut chain_reads)?;
+            }
+            for found in targets {
                 if direct_ids.contains(&found.target) {
                     continue;
                 }
@@ -97,8 +109,17 @@ impl Resolver {
                     limited = true;
                     continue;
                 }
-                let kind = MatchKind::ViaMapping;
-                let weight = via_weight(origin.kind, found.through.len());
+                let kind = if broader {
+                    MatchKind::BroaderViaMapping
+                } else {
+                    MatchKind::ViaMapping
+                };
+                let weight = via_weight(origin.kind, found.through.len())
+                    - if broader {
+                        MatchKind::ViaMapping.weight() - MatchKind::BroaderViaMapping.weight()
+                    } else {
+                        0.0
+                    };
                 let mut candidate =
                     NameCandidate::new(found.target, Stage::ViaMapping, kind, origin.case_exact);
                 candidate.text = origin.text.clone();
@@ -106,7 +127,11 @@ impl Resolver {
                 candidate.via = Some(ViaMapping {
                     from: origin.concept,
                     from_kind: origin.kind,
-                    predicate: MappingPredicate::ExactMatch,
+                    predicate: if broader {
+                        MappingPredicate::BroadMatch
+                    } else {
+                        MappingPredicate::ExactMatch
+                    },
                     evidence: found.evidence,
                     through: found.through,
                 });
@@ -115,6 +140,62 @@ impl Resolver {
             }
         }
         Ok((out, limited))
+    }
+
+    /// The loaded concepts the nearest ancestors of a concept (its parents, else its
+    /// grandparents) map to by a curated exact mapping, each with the ancestors passed, from
+    /// the parent up.
+    fn broader_targets(
+        &self,
+        concept: ConceptId,
+        chain_reads: &mut usize,
+    ) -> Result<Vec<Chained>, ResolveError> {
+        let Some(start) = self.concept(concept) else {
+            return Ok(Vec::new());
+        };
+        let mut level: Vec<(Vec<String>, crate::model::Concept)> = vec![(Vec::new(), start)];
+        let mut seen = HashSet::from([concept]);
+        for _ in 0..MAX_BROADER_LEVELS {
+            let mut next = Vec::new();
+            for (path, at) in &level {
+                for link in at.parents.iter().take(MAX_BROADER_PARENTS) {
+                    let Some((id, parent)) = self.by_iri_any(&link.iri, at.source) else {
+                        continue;
+                    };
+                    if seen.insert(id) {
+                        let mut path = path.clone();
+                        path.push(parent.curie.clone().unwrap_or_else(|| parent.iri.clone()));
+                        next.push((path, parent));
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            for (path, parent) in &next {
+                let Some(curie) = &parent.curie else {
+                    continue;
+                };
+                if *chain_reads == 0 {
+                    return Ok(out);
+                }
+                *chain_reads -= 1;
+                for (other, evidence) in self.curated_exact_edges(curie)? {
+                    if let Some(target) = self.loaded_curie(&other)
+                        && !seen.contains(&target)
+                    {
+                        out.push(Chained {
+                            target,
+                            through: path.clone(),
+                            evidence,
+                        });
+                    }
+                }
+            }
+            if !out.is_empty() || next.is_empty() {
+                return Ok(out);
+            }
+            level = next;
+        }
+        Ok(Vec::new())
     }
 
     /// The loaded concepts a matched concept leads to: those it maps to by a curated exact
