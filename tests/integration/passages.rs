@@ -292,3 +292,26 @@ fn a_modifier_coordinated_with_a_name_is_read_with_its_head() {
         "{plain:#}"
     );
 }
+
+#[test]
+fn a_passage_never_grounds_a_name_to_a_broader_concept() {
+    // find_concepts offers MeSH's Genetic Diseases, Inborn for MONDO's "autosomal recessive
+    // disease" as broader; a mention names its concept, so the passage finds none in MeSH.
+    let answer = ground(
+        "Wolman disease is an autosomal recessive disease of lipid storage.",
+        Some(&["mesh"]),
+        Some(10),
+    );
+    for mention in mentions(&answer) {
+        assert!(!curies(&mention).contains(&"MESH:D030342"), "{mention:#}");
+        for c in mention["candidates"].as_array().into_iter().flatten() {
+            assert_ne!(c["match_kind"], "broader_via_mapping", "{c:#}");
+        }
+    }
+    assert!(
+        mentions(&answer)
+            .iter()
+            .any(|m| m["text"] == "Wolman disease"),
+        "{answer:#}"
+    );
+}

@@ -114,12 +114,11 @@ impl Resolver {
                 } else {
                     MatchKind::ViaMapping
                 };
-                let weight = via_weight(origin.kind, found.through.len())
-                    - if broader {
-                        MatchKind::ViaMapping.weight() - MatchKind::BroaderViaMapping.weight()
-                    } else {
-                        0.0
-                    };
+                let weight = if broader {
+                    broader_weight(origin.kind, found.through.len())
+                } else {
+                    via_weight(origin.kind, found.through.len())
+                };
                 let mut candidate =
                     NameCandidate::new(found.target, Stage::ViaMapping, kind, origin.case_exact);
                 candidate.text = origin.text.clone();
@@ -353,6 +352,12 @@ fn via_weight(origin: MatchKind, chain_between: usize) -> f64 {
     tier - VIA_ORIGIN_SPREAD * (1.0 - origin.weight()) - CHAIN_HOP_STEP * chain_between as f64
 }
 
+/// A broader candidate's weight: as a via candidate's, moved down to its own tier.
+fn broader_weight(origin: MatchKind, ancestors: usize) -> f64 {
+    via_weight(origin, ancestors)
+        - (MatchKind::ViaMapping.weight() - MatchKind::BroaderViaMapping.weight())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,6 +369,20 @@ mod tests {
         assert!(label > alias);
         assert!(label <= MatchKind::ViaMapping.weight());
         assert!(via_weight(MatchKind::RelatedSynonym, 0) > MatchKind::NameVariant.weight());
+    }
+
+    #[test]
+    fn a_broader_candidate_ranks_below_near_spellings_and_above_full_text() {
+        assert_eq!(
+            MatchKind::BroaderViaMapping.tier(),
+            MatchKind::NearSpelling.tier()
+        );
+        assert!(MatchKind::BroaderViaMapping.weight() < MatchKind::NearSpelling.weight());
+        let highest = broader_weight(MatchKind::Label, 1);
+        let lowest = broader_weight(MatchKind::RelatedSynonym, MAX_BROADER_LEVELS);
+        assert!(highest <= MatchKind::BroaderViaMapping.weight());
+        assert!(lowest > MatchKind::FullText.weight());
+        assert!(!MatchKind::BroaderViaMapping.names_the_concept());
     }
 
     #[test]
