@@ -317,9 +317,7 @@ fn finish_files(
     // The store holds the sets' axioms too.
     counts.triples += mapping_sets.iter().map(|s| s.counts.triples).sum::<u64>();
     observer.stage("recording the index files' lengths and checksums");
-    let origins: Vec<u64> = (records.iter())
-        .map(|r| crate::index::fulltext::origin_of(&r.graph))
-        .collect();
+    let origins = crate::index::release_origins(records);
     let files = crate::index::integrity::record_files(layout, &origins, has_rules, linked)
         .map_err(|e| io_err("recording the index files' checksums")(e.into()))?;
     Ok((counts, mapping_sets, files))

@@ -335,7 +335,7 @@ fn verify_taken_files(layout: &BuildLayout, manifest: &Manifest) -> Result<(), N
         layout.concepts_index(),
         layout.concept_flags(),
     ];
-    let origins = crate::index::release_origins(manifest);
+    let origins = crate::index::release_origins(&manifest.sources);
     files.extend(layout.lexicon_files(&origins, manifest.name_rules.is_some()));
     crate::index::integrity::verify_these(&files, manifest)
         .map_err(|e| format!("the installed build is damaged: {e}"))?;

@@ -27,7 +27,7 @@ fn name_of(path: &Path) -> String {
 
 /// The files the manifest must record for this build.
 fn expected_files(layout: &BuildLayout, manifest: &Manifest) -> Vec<PathBuf> {
-    let origins = super::release_origins(manifest);
+    let origins = super::release_origins(&manifest.sources);
     layout.recorded_files(&origins, manifest.name_rules.is_some())
 }
 

@@ -305,9 +305,9 @@ impl IndexFiles {
     }
 }
 
-/// The origin of each source release of a manifest, in concept order.
-pub fn release_origins(manifest: &Manifest) -> Vec<u64> {
-    (manifest.sources.iter())
+/// The origin of each source release, in concept order (a manifest's `sources`).
+pub fn release_origins(sources: &[manifest::SourceRecord]) -> Vec<u64> {
+    (sources.iter())
         .map(|s| fulltext::origin_of(&s.graph))
         .collect()
 }

@@ -567,4 +567,23 @@ fn a_name_whose_concept_maps_nowhere_reaches_what_its_nearest_mapped_ancestor_ma
         candidate(&all, "MONDO:0006025").map(|(rank, _)| rank),
         Some(0)
     );
+
+    // Broader candidates that climb through the same ancestor list its edge once.
+    let answer = find(default_index(), "thymic lymphoma", Some(&["mesh"]));
+    let broader = candidates(&answer)
+        .iter()
+        .filter(|c| c["match_kind"] == "broader_via_mapping")
+        .count();
+    assert!(broader >= 2, "{}", listing(&answer));
+    let sparql = answer["sparql"].as_str().expect("sparql");
+    let climb = sparql
+        .split("UNION")
+        .find(|block| block.contains("subClassOf"))
+        .expect("the parent edges");
+    let values = climb.split('{').nth(2).unwrap_or_default();
+    let mut hops: Vec<&str> = values.split(") (").collect();
+    let listed = hops.len();
+    hops.sort_unstable();
+    hops.dedup();
+    assert_eq!(hops.len(), listed, "{climb}");
 }

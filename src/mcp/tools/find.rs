@@ -328,7 +328,11 @@ fn find_sparql(
             } else {
                 &mut pairs
             };
-            hops.push((hop[0].clone(), hop[1].clone()));
+            let hop = (hop[0].clone(), hop[1].clone());
+            // Candidates that share an ancestor or a mapping share hops: each is listed once.
+            if !hops.contains(&hop) {
+                hops.push(hop);
+            }
         }
     }
     if !pairs.is_empty() {
