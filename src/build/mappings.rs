@@ -1,19 +1,21 @@
 //! The mapping part of a build: cross-references inside the loaded sources and the rows of
-//! every mapping set go, normalized through the registry, into the mapping index; each set's
-//! rows also go into the RDF store as SSSOM-style axioms, one named graph per set.
+//! every mapping set go, normalized through the registry, into the mapping index (a segment
+//! per current release, one for the sets: `mapping_segments`); each set's rows also go into
+//! the RDF store as SSSOM-style axioms, one named graph per set.
 
 use std::path::Path;
 
 use oxrdf::{Literal, NamedNode, Triple};
 
+use super::mapping_segments::MappingSegments;
 use super::registry::input_file;
-use super::{BuildError, BuildObserver, io_err};
+use super::{BuildError, BuildObserver};
 use crate::catalog::SourceSpec;
 use crate::index::BuildLayout;
 use crate::index::manifest::{
-    MappingIndexCounts, MappingSetCounts, MappingSetRecord, MetadataOrigin,
+    MappingIndexCounts, MappingSegmentRecord, MappingSetCounts, MappingSetRecord, MetadataOrigin,
 };
-use crate::index::mappings::{MappingIndexWriter, Statement};
+use crate::index::mappings::Statement;
 use crate::ingest::MappingFormat;
 use crate::ingest::sssom::{self, MappingRow, RowId, SetHeader};
 use crate::model::{
@@ -36,11 +38,10 @@ pub const SEMAPV: &str = "https://w3id.org/semapv/vocab/";
 
 /// Statements for the mapping index, collected over the whole build.
 pub(super) struct MappingBuilder<'a> {
-    writer: MappingIndexWriter,
+    pub(super) segments: MappingSegments,
     registry: &'a Registry,
     pub(super) sets: Vec<MappingSetRecord>,
-    /// The footprint of the mapping set being read (none while sources' xrefs are added:
-    /// those are read again by every build).
+    /// The footprint of the release's cross-references or the mapping set being read.
     footprint: std::sync::Mutex<Option<FootprintRecorder>>,
 }
 
@@ -54,43 +55,72 @@ struct MappedId {
 impl<'a> MappingBuilder<'a> {
     pub(super) fn new(layout: &BuildLayout, registry: &'a Registry) -> MappingBuilder<'a> {
         MappingBuilder {
-            writer: MappingIndexWriter::spilling(&layout.dir),
+            segments: MappingSegments::new(layout),
             registry,
             sets: Vec::new(),
             footprint: std::sync::Mutex::new(None),
         }
     }
 
-    /// The cross-references of one source's concepts. An xref that states no predicate stays
-    /// hasDbXref; MeSH mapped-to is the record's broader heading.
-    /// `xref_number` is the source's number among the build's current sources.
-    pub(super) fn add_source_xrefs(&mut self, xref_number: u16, concepts: &[Concept]) {
+    /// Starts a current release's segment (`name`: `index::release_segment_name`), whose
+    /// cross-references follow; its footprint is recorded from here.
+    pub(super) fn begin_release(&mut self, name: String) {
+        self.segments.begin_release(name);
+        self.set_footprint(Some(FootprintRecorder::default()));
+    }
+
+    /// Ends the release segment begun last.
+    pub(super) fn end_release(&mut self) {
+        let footprint = self.set_footprint(None).map(|f| f.finish());
+        self.segments.end_release(footprint.unwrap_or_default());
+    }
+
+    /// Takes a current release's segment from the installed build as it stands.
+    pub(super) fn take_release(
+        &mut self,
+        record: MappingSegmentRecord,
+        installed: &crate::index::BuildLayout,
+    ) {
+        self.segments.take_release(record, installed);
+    }
+
+    /// Takes the mapping sets' segment from the installed build: the sets are not read.
+    pub(super) fn take_sets(
+        &mut self,
+        taken: super::mapping_reuse::TakenMappings,
+        installed: &crate::index::BuildLayout,
+    ) {
+        self.sets = taken.sets;
+        self.segments.take_sets(taken.segment, installed);
+    }
+
+    /// The cross-references of one source's concepts, into the release segment begun last. An
+    /// xref that states no predicate stays hasDbXref; MeSH mapped-to is the record's broader
+    /// heading.
+    pub(super) fn add_source_xrefs(&mut self, concepts: &[Concept]) {
         for concept in concepts {
             if let Some(subject) = &concept.curie {
-                self.add_xrefs(xref_number, subject, &concept.xrefs);
+                self.add_xrefs(subject, &concept.xrefs);
             }
         }
     }
 
     /// [`Self::add_source_xrefs`] for concepts read as their identities alone.
-    pub(super) fn add_identity_xrefs(
-        &mut self,
-        xref_number: u16,
-        concepts: &[crate::model::ConceptIdentity],
-    ) {
+    pub(super) fn add_identity_xrefs(&mut self, concepts: &[crate::model::ConceptIdentity]) {
         for concept in concepts {
             if let Some(subject) = &concept.curie {
-                self.add_xrefs(xref_number, subject, &concept.xrefs);
+                self.add_xrefs(subject, &concept.xrefs);
             }
         }
     }
 
-    fn add_xrefs(&mut self, xref_number: u16, subject: &str, xrefs: &[crate::model::Xref]) {
+    fn add_xrefs(&mut self, subject: &str, xrefs: &[crate::model::Xref]) {
         for xref in xrefs {
             let object = self.normalize(&xref.target);
             let (predicate, source_predicate) = xref_predicate(xref.kind);
+            // The segment's place among the current sources numbers it on reading.
             let evidence = Evidence {
-                set: xref_number,
+                set: 0,
                 origin: EvidenceOrigin::SourceXref,
                 justification: SOURCE_XREF_JUSTIFICATION.to_string(),
                 confidence_milli: None,
@@ -102,7 +132,7 @@ impl<'a> MappingBuilder<'a> {
                 line: None,
                 comment: xref.qualifier.as_ref().map(|q| format!("qualifier {q}")),
             };
-            self.writer.add(&Statement {
+            self.segments.add_xref(&Statement {
                 subject,
                 predicate: &predicate,
                 object: &object.curie,
@@ -323,7 +353,7 @@ impl<'a> MappingBuilder<'a> {
             [subject_iri, &predicate_iri, object_iri],
         )
         .ok_or_else(|| "an identifier or the justification is not a valid IRI".to_string())?;
-        if !self.writer.add(&Statement {
+        if !self.segments.add_set_statement(&Statement {
             subject: &subject.curie,
             predicate: &predicate,
             object: &object.curie,
@@ -345,20 +375,30 @@ impl<'a> MappingBuilder<'a> {
         Ok(triples)
     }
 
+    /// Writes the segments; the index's counts, the mapping sets and each segment's record.
     pub(super) fn finish(
         self,
         layout: &BuildLayout,
-    ) -> Result<(MappingIndexCounts, Vec<MappingSetRecord>), BuildError> {
+        observer: &dyn BuildObserver,
+    ) -> Result<MappingsWritten, BuildError> {
         let predicted: Vec<u16> = (0..self.sets.len())
             .filter(|&i| self.sets[i].predicted)
             .filter_map(|i| u16::try_from(i).ok())
             .collect();
-        let counts = self
-            .writer
-            .finish(&layout.mappings(), &predicted)
-            .map_err(io_err("writing the mapping index"))?;
-        Ok((counts, self.sets))
+        let (counts, segments) = self.segments.finish(layout, &predicted, observer)?;
+        Ok(MappingsWritten {
+            counts,
+            sets: self.sets,
+            segments,
+        })
     }
+}
+
+/// What the manifest says of the mapping index once written.
+pub(super) struct MappingsWritten {
+    pub(super) counts: MappingIndexCounts,
+    pub(super) sets: Vec<MappingSetRecord>,
+    pub(super) segments: Vec<MappingSegmentRecord>,
 }
 
 /// A mapping set's rows as its reader yields them.

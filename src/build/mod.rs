@@ -11,6 +11,7 @@
 mod footprint;
 mod install;
 mod mapping_reuse;
+mod mapping_segments;
 mod mappings;
 mod read;
 mod registry;
@@ -27,8 +28,8 @@ use sha2::{Digest, Sha256};
 
 use crate::catalog::{Catalog, CatalogError, SourceSpec};
 use crate::index::manifest::{
-    BuildTime, Counts, IndexFileRecord, MappingSetRecord, NameRulesRecord, RegistryRecord,
-    SkippedSource, SourceRecord,
+    BuildTime, Counts, IndexFileRecord, NameRulesRecord, RegistryRecord, SkippedSource,
+    SourceRecord,
 };
 use crate::index::names::NameRules;
 use crate::index::{BuildLayout, FORMAT_VERSION, Manifest};
@@ -152,12 +153,13 @@ pub fn build(
     )
     .inspect_err(|why| observer.stage(&format!("reading every source: {why}")));
     let reuse = reuse_plan(&catalog, &loadable, previous.as_ref().ok(), observer)?;
-    let mapping_plan = mapping_reuse::MappingPlan::new(
-        (&catalog, &registry_record),
-        (&loadable, &reuse),
+    let mapping_set_inputs = mapping_reuse::set_inputs(&catalog, &registry_record)?;
+    let taken_sets = mapping_reuse::takeable_sets(
+        &catalog,
         previous.as_ref().ok(),
+        &mapping_set_inputs,
         observer,
-    )?;
+    );
     let store = open_store(&layout, &catalog, previous.as_ref().ok(), &reuse, observer)?;
     let carried = carried_prefix(&catalog, &loadable, &reuse, previous.as_ref().ok());
     let installed = write::Installed::plan(
@@ -175,7 +177,6 @@ pub fn build(
         store: &store,
         writer: &mut writer,
         mappings: &mut mappings,
-        xrefs: mapping_plan.taken.is_none(),
     };
     let read = SourcePlan {
         loadable: &loadable,
@@ -196,44 +197,39 @@ pub fn build(
     }
     // Files hard-linked from the installed build keep the checksums it recorded.
     let linked = (previous.as_ref().ok()).map(|p| (p.layout.clone(), p.manifest.clone()));
-    let (mapping_inputs, taken) = mapping_plan.settle(&records, observer)?;
-    let taken = match taken {
-        // The installed build stays leased while its mapping files are taken.
-        Some(taken) => {
+    match (taken_sets, previous.as_ref()) {
+        (Some(taken), Ok(installed)) => {
             skipped.extend(taken.skipped.iter().cloned());
-            previous.ok().map(|previous| (previous, taken))
+            mappings.take_sets(taken, &installed.layout);
         }
-        None => {
-            drop(previous);
-            read_mapping_sets(
-                &catalog,
-                &mut mappings,
-                &store,
-                observer,
-                options.keep_going,
-                &mut skipped,
-            )?;
-            None
-        }
-    };
+        _ => read_mapping_sets(
+            &catalog,
+            &mut mappings,
+            &store,
+            observer,
+            options.keep_going,
+            &mut skipped,
+        )?,
+    }
     observer.stage("flushing the RDF store");
     write_graph_shapes(store, &layout)?;
 
-    let (counts, mapping_sets, files) = finish_files(
+    // The installed build stays leased while its files are taken.
+    let (counts, mapped, files) = finish_files(
         writer,
-        (mappings, taken.as_ref()),
+        mappings,
         &records,
         (&layout, linked.as_ref().map(|(l, m)| (l, m))),
         rules_record.is_some(),
         observer,
     )?;
-    drop(taken);
+    drop(previous);
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
         build_id: build_id(
             &catalog,
             &records,
-            &mapping_sets,
+            &mapped.sets,
             &registry_record,
             rules_record.as_ref(),
         ),
@@ -242,10 +238,11 @@ pub fn build(
         prefixes: declared_prefixes(&catalog),
         registry: registry_record,
         counts,
-        mapping_sets,
+        mapping_sets: mapped.sets,
         name_rules: rules_record,
         files,
-        mapping_inputs,
+        mapping_set_inputs,
+        mapping_segments: mapped.segments,
         built: build_time(started),
     };
     manifest
@@ -284,43 +281,34 @@ fn read_mapping_sets(
 /// checksum: the counts, mapping sets and file list the manifest states.
 fn finish_files(
     writer: write::IndexWriter,
-    (mappings, taken): (
-        mappings::MappingBuilder,
-        Option<&(reuse::Previous, mapping_reuse::TakenMappings)>,
-    ),
+    mappings: mappings::MappingBuilder,
     records: &[SourceRecord],
     (layout, linked): (&BuildLayout, Option<(&BuildLayout, &Manifest)>),
     has_rules: bool,
     observer: &dyn BuildObserver,
-) -> Result<(Counts, Vec<MappingSetRecord>, Vec<IndexFileRecord>), BuildError> {
+) -> Result<(Counts, mappings::MappingsWritten, Vec<IndexFileRecord>), BuildError> {
     // The mapping index and the lexicons share no file: each is written on its own core.
     let (written, mapped) = std::thread::scope(|scope| {
-        let mapped = scope.spawn(|| match taken {
-            Some((previous, taken)) => mapping_reuse::take_files(previous, layout)
-                .map(|()| (taken.counts, taken.sets.clone())),
-            None => {
-                observer.stage("writing the mapping index");
-                let mapped = mappings.finish(layout);
-                observer.stage("mapping index written");
-                mapped
-            }
+        let mapped = scope.spawn(|| {
+            let mapped = mappings.finish(layout, observer);
+            observer.stage("mapping index written");
+            mapped
         });
         let written = writer.finish(records, observer);
         (written, mapped.join())
     });
     let mut counts = written?;
-    let (mapping_counts, mapping_sets) = mapped.map_err(|_| BuildError::Io {
+    let mapped = mapped.map_err(|_| BuildError::Io {
         context: "writing the mapping index".into(),
         source: io::Error::other("the writing thread failed"),
     })??;
-    counts.mappings = mapping_counts;
+    counts.mappings = mapped.counts;
     // The store holds the sets' axioms too.
-    counts.triples += mapping_sets.iter().map(|s| s.counts.triples).sum::<u64>();
+    counts.triples += mapped.sets.iter().map(|s| s.counts.triples).sum::<u64>();
     observer.stage("recording the index files' lengths and checksums");
-    let origins = crate::index::release_origins(records);
-    let files = crate::index::integrity::record_files(layout, &origins, has_rules, linked)
+    let files = crate::index::integrity::record_files(layout, records, has_rules, linked)
         .map_err(|e| io_err("recording the index files' checksums")(e.into()))?;
-    Ok((counts, mapping_sets, files))
+    Ok((counts, mapped, files))
 }
 
 /// The catalogue's prefix registry written alone into `dir` and opened, for commands that read
@@ -364,9 +352,6 @@ struct Sinks<'s, 'b> {
     store: &'s StoreWriter,
     writer: &'s mut write::IndexWriter<'b>,
     mappings: &'s mut mappings::MappingBuilder<'b>,
-    /// Whether current sources' cross-references go to `mappings` (not when the installed
-    /// mapping index is taken as it stands).
-    xrefs: bool,
 }
 
 /// Which concept sources the build loads (by catalogue position) and, of those, which it takes

@@ -161,7 +161,7 @@ impl Previous {
     }
 
     /// The first prefix declared anew or dropped that touches `footprint` (any, without one).
-    fn touched(&self, footprint: Option<&PrefixFootprint>) -> Option<&PrefixRule> {
+    pub(super) fn touched(&self, footprint: Option<&PrefixFootprint>) -> Option<&PrefixRule> {
         self.new_prefixes.iter().find(|rule| {
             footprint.is_none_or(|footprint| {
                 footprint.touches(&rule.prefix, &rule.uri_prefix)

@@ -37,8 +37,7 @@ pub(super) fn read_concept_sources(
             && let (Some(record), Some(previous)) = (&plan.reuse[at], plan.previous)
         {
             observer.source_reused(&spec.id, record);
-            let xref_number = current_count(&records);
-            records.push(carry_concept_source(xref_number, record, previous, sinks)?);
+            records.push(carry_concept_source(record, previous, sinks, observer)?);
             continue;
         }
         let started = Instant::now();
@@ -71,15 +70,14 @@ pub(super) fn read_concept_sources(
                 // A reused source keeps the footprint it was read with.
                 let fresh = plan.reuse[at].is_none();
                 let prefixes: &dyn Prefixes = if fresh { &prefix_use } else { sinks.registry };
-                let xref_number = current_count(&records);
-                let installed = (!fresh).then(|| plan.previous.map(|p| &p.layout)).flatten();
-                let mut record = write_concept_source(
-                    (xref_number, installed),
-                    record,
-                    concepts,
-                    sinks,
-                    prefixes,
-                )?;
+                let installed = (!fresh).then_some(plan.previous).flatten();
+                let xrefs = begin_xrefs(&record, installed, sinks, observer);
+                let installed = installed.map(|p| &p.layout);
+                let mut record =
+                    write_concept_source((xrefs, installed), record, concepts, sinks, prefixes)?;
+                if xrefs {
+                    sinks.mappings.end_release();
+                }
                 if fresh {
                     record.prefix_use = Some(prefix_use.footprint());
                 }
@@ -139,19 +137,43 @@ fn read_source(
     }
 }
 
-/// How many of `records` are current releases: the number a source's cross-references get
-/// when it is current (`Manifest::xref_source`). Never over `u16::MAX`, as source numbers.
-fn current_count(records: &[SourceRecord]) -> u16 {
-    let count = records.iter().filter(|r| r.current).count();
-    u16::try_from(count).unwrap_or(u16::MAX)
+/// Where a release's cross-references go: a current release's segment of the mapping index
+/// is taken from the `installed` build when it holds it unchanged, else begun, and then true
+/// (its cross-references follow). An older release states no mappings: an older release's
+/// xrefs would still read as asserted after the source dropped them.
+fn begin_xrefs(
+    record: &SourceRecord,
+    installed: Option<&reuse::Previous>,
+    sinks: &mut Sinks<'_, '_>,
+    observer: &dyn BuildObserver,
+) -> bool {
+    if !record.current {
+        return false;
+    }
+    let taken = installed.and_then(|previous| {
+        super::mapping_reuse::takeable_release(previous, record, observer)
+            .map(|segment| (segment, previous))
+    });
+    match taken {
+        Some((segment, previous)) => {
+            sinks.mappings.take_release(segment, &previous.layout);
+            false
+        }
+        None => {
+            let name = crate::index::release_segment_name(&record.graph);
+            sinks.mappings.begin_release(name);
+            true
+        }
+    }
 }
 
 /// Writes one read source into the index and the mapping builder a chunk of concepts at a
 /// time, so that a large source's concepts are never all in memory. A failure here is the
 /// build's, never the source's (no keep_going).
-/// Its lexicon segments are taken from the `installed` build when it holds the release.
+/// Its lexicon segments are taken from the `installed` build when it holds the release; its
+/// cross-references go to the mapping segment begun when `xrefs`.
 fn write_concept_source(
-    (xref_number, installed): (u16, Option<&crate::index::BuildLayout>),
+    (xrefs, installed): (bool, Option<&crate::index::BuildLayout>),
     mut record: SourceRecord,
     mut concepts: SourceConcepts,
     sinks: &mut Sinks<'_, '_>,
@@ -174,10 +196,8 @@ fn write_concept_source(
         sinks
             .writer
             .add_concepts((&source_key, from), &chunk, prefixes)?;
-        // Mappings answer from current releases: an older release's xrefs would still read
-        // as asserted after the source dropped them.
-        if record.current && sinks.xrefs {
-            sinks.mappings.add_source_xrefs(xref_number, &chunk);
+        if xrefs {
+            sinks.mappings.add_source_xrefs(&chunk);
         }
     }
     sinks.writer.end_release();
@@ -186,21 +206,22 @@ fn write_concept_source(
     Ok(record)
 }
 
-/// A source the index writer carried as stored: its record stands, and only its
-/// cross-references are read again, for the mapping index.
+/// A source the index writer carried as stored: its record stands, and its cross-references
+/// are read again only when its mapping segment cannot be taken.
 fn carry_concept_source(
-    xref_number: u16,
     record: &SourceRecord,
     previous: &reuse::Previous,
     sinks: &mut Sinks<'_, '_>,
+    observer: &dyn BuildObserver,
 ) -> Result<SourceRecord, BuildError> {
     let origin = write::document_origin(record).origin;
     sinks.writer.begin_release(origin, Some(&previous.layout))?;
     sinks.writer.end_release();
-    if record.current && sinks.xrefs {
+    if begin_xrefs(record, Some(previous), sinks, observer) {
         for chunk in previous.identities(record)? {
-            sinks.mappings.add_identity_xrefs(xref_number, &chunk?);
+            sinks.mappings.add_identity_xrefs(&chunk?);
         }
+        sinks.mappings.end_release();
     }
     Ok(record.clone())
 }

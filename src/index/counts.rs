@@ -17,7 +17,8 @@ pub struct RegistryCounts {
     pub patterns: u64,
 }
 
-/// What the mapping index holds.
+/// What the mapping index (or one of its segments) holds. The index's counts add up its
+/// segments': an identifier or mapping that several segments name counts in each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MappingIndexCounts {
     /// Identifiers named by at least one mapping.
@@ -26,4 +27,12 @@ pub struct MappingIndexCounts {
     pub mappings: u64,
     /// Statements: one per row or source cross-reference, several per mapping when sets agree.
     pub statements: u64,
+}
+
+impl std::ops::AddAssign for MappingIndexCounts {
+    fn add_assign(&mut self, other: MappingIndexCounts) {
+        self.identifiers += other.identifiers;
+        self.mappings += other.mappings;
+        self.statements += other.statements;
+    }
 }

@@ -14,7 +14,7 @@ use memmap2::Mmap;
 /// Bumped whenever a file layout under a build directory changes. 7: binary files start with
 /// a header and the manifest records every file's length and checksum. 9: a mapping hub's
 /// edges span several records. 11: the concept lexicons are a segment per source release.
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;

@@ -27,8 +27,7 @@ fn name_of(path: &Path) -> String {
 
 /// The files the manifest must record for this build.
 fn expected_files(layout: &BuildLayout, manifest: &Manifest) -> Vec<PathBuf> {
-    let origins = super::release_origins(&manifest.sources);
-    layout.recorded_files(&origins, manifest.name_rules.is_some())
+    layout.recorded_files(&manifest.sources, manifest.name_rules.is_some())
 }
 
 /// Length and SHA-256 of every file the build wrote itself, sorted by name, so the manifest
@@ -39,12 +38,12 @@ fn expected_files(layout: &BuildLayout, manifest: &Manifest) -> Vec<PathBuf> {
 /// its record is taken instead of hashing it again.
 pub fn record_files(
     layout: &BuildLayout,
-    origins: &[u64],
+    sources: &[super::manifest::SourceRecord],
     with_name_rules: bool,
     linked: Option<(&BuildLayout, &Manifest)>,
 ) -> Result<Vec<IndexFileRecord>, FileError> {
     let mut records = layout
-        .recorded_files(origins, with_name_rules)
+        .recorded_files(sources, with_name_rules)
         .par_iter()
         .map(|path| {
             if let Some(record) = linked.and_then(|l| linked_record(path, l)) {

@@ -36,11 +36,15 @@ pub struct Manifest {
     /// by name, with its length and checksum. Empty only in manifests of older versions.
     #[serde(default)]
     pub files: Vec<IndexFileRecord>,
-    /// A digest of everything the mapping index is made of (format, registry, declared
-    /// prefixes, the current sources, every mapping set's entry and files): a later build with
-    /// the same digest takes the mapping index as it stands. Empty in older manifests.
+    /// A digest of what the mapping sets' segment of the mapping index is made of (format,
+    /// registry files, every mapping set's entry and files): a later build with the same
+    /// digest, whose new prefixes touch no set's footprint, takes that segment as it stands.
     #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub mapping_inputs: String,
+    pub mapping_set_inputs: String,
+    /// The mapping index's segments (`index::mapping_segments` orders them), with what each
+    /// holds.
+    #[serde(default)]
+    pub mapping_segments: Vec<MappingSegmentRecord>,
     /// When and how long; the only fields that differ between builds of the same inputs.
     pub built: BuildTime,
 }
@@ -100,6 +104,18 @@ pub struct Counts {
     pub variant_lexicon: LexiconCounts,
     #[serde(default)]
     pub mappings: MappingIndexCounts,
+}
+
+/// One segment of the mapping index.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MappingSegmentRecord {
+    /// Its name (`index::mapping_segments`).
+    pub name: String,
+    pub counts: MappingIndexCounts,
+    /// For a release's cross-references: what their reading could not take from the
+    /// Bioregistry alone (a later build re-reads them when a new prefix touches it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix_use: Option<PrefixFootprint>,
 }
 
 /// One mapping set (one file) as the build read it.

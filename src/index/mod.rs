@@ -128,8 +128,11 @@ impl BuildLayout {
     /// checksums, and its file names are not the same from build to build) and `store/`
     /// (RocksDB's). `origins` are the source releases' (each has its lexicon segments); the
     /// name variant files exist only when the build had name rules.
-    pub fn recorded_files(&self, origins: &[u64], with_name_rules: bool) -> Vec<PathBuf> {
-        let mappings = self.mappings();
+    pub fn recorded_files(
+        &self,
+        sources: &[manifest::SourceRecord],
+        with_name_rules: bool,
+    ) -> Vec<PathBuf> {
         let mut files = vec![
             self.concept_flags(),
             self.concepts_data(),
@@ -141,35 +144,62 @@ impl BuildLayout {
             self.registry_data(),
             self.registry_index(),
             self.schema(),
-            mappings.data,
-            mappings.index,
-            mappings.hops_data,
-            mappings.hops_index,
-            mappings.fan_out_data,
-            mappings.fan_out_index,
-            mappings.fst,
-            mappings.postings,
         ];
+        for (name, _) in mapping_segments(sources) {
+            files.extend(self.mapping_segment(&name).all().into_iter().cloned());
+        }
         if with_name_rules {
             files.push(self.name_rules());
         }
-        files.extend(self.lexicon_files(origins, with_name_rules));
+        files.extend(self.lexicon_files(&release_origins(sources), with_name_rules));
         files
     }
 
-    pub fn mappings(&self) -> mappings::MappingFiles {
+    /// One segment of the mapping index ([`mapping_segments`] names them).
+    pub fn mapping_segment(&self, name: &str) -> mappings::MappingFiles {
+        let file = |stem: &str, ext: &str| self.dir.join(format!("{stem}-{name}.{ext}"));
         mappings::MappingFiles {
             spill: self.dir.clone(),
-            data: self.dir.join("mappings.dat"),
-            index: self.dir.join("mappings.idx"),
-            hops_data: self.dir.join("mapping-hops.dat"),
-            hops_index: self.dir.join("mapping-hops.idx"),
-            fan_out_data: self.dir.join("mapping-fanout.dat"),
-            fan_out_index: self.dir.join("mapping-fanout.idx"),
-            fst: self.dir.join("mappings.fst"),
-            postings: self.dir.join("mappings.postings"),
+            data: file("mappings", "dat"),
+            index: file("mappings", "idx"),
+            hops_data: file("mapping-hops", "dat"),
+            hops_index: file("mapping-hops", "idx"),
+            fan_out_data: file("mapping-fanout", "dat"),
+            fan_out_index: file("mapping-fanout", "idx"),
+            fst: file("mappings", "fst"),
+            postings: file("mappings", "postings"),
         }
     }
+}
+
+/// The name of the mapping index's segment that holds every mapping set.
+pub const MAPPING_SETS_SEGMENT: &str = "sets";
+
+/// The mapping index's segments, in reading order: one per current source release (named by
+/// its origin, as its lexicon segments), holding its cross-references, then the mapping sets'.
+pub fn mapping_segments(
+    sources: &[manifest::SourceRecord],
+) -> Vec<(String, mappings::SegmentRole)> {
+    let current = sources.iter().filter(|s| s.current);
+    let mut segments: Vec<(String, mappings::SegmentRole)> = current
+        .zip(0u16..)
+        .map(|(source, xref_number)| {
+            (
+                release_segment_name(&source.graph),
+                mappings::SegmentRole::Release { xref_number },
+            )
+        })
+        .collect();
+    segments.push((
+        MAPPING_SETS_SEGMENT.to_string(),
+        mappings::SegmentRole::MappingSets,
+    ));
+    segments
+}
+
+/// The name of a source release's mapping segment: its origin in hex.
+pub fn release_segment_name(graph: &str) -> String {
+    format!("{:016x}", fulltext::origin_of(graph))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -290,7 +320,11 @@ impl IndexFiles {
                 path: layout.fulltext(),
                 message: e.to_string(),
             })?;
-        let mappings = mappings::MappingIndex::open(&layout.mappings())?;
+        let segments: Vec<_> = mapping_segments(&manifest.sources)
+            .into_iter()
+            .map(|(name, role)| (layout.mapping_segment(&name), role))
+            .collect();
+        let mappings = mappings::MappingIndex::open(&segments)?;
         Ok(IndexFiles {
             mappings,
             layout,

@@ -481,7 +481,8 @@ fn adding_a_second_mondo_release_rebuilds_neither_mesh_nor_hgnc() {
     );
     // An older release states no mappings: no mapping set is read again.
     assert!(
-        log.contains("taking the mapping index and its"),
+        log.contains("taking the mapping sets' segment of the mapping index and its")
+            && log.contains("writing 0 segment(s) of the mapping index"),
         "the mapping index is taken: {log}"
     );
     let mut both = releases(&ws.manifest());

@@ -1,7 +1,7 @@
 //! A build that keeps the installed build's leading sources takes their records, flags,
-//! lexicon postings and full text as stored, and the mapping index when nothing it is made of
-//! changed: the result is byte for byte the build a full rebuild gives, answers alike, and a
-//! damaged installed file is never carried.
+//! lexicon postings and full text as stored, and each segment of the mapping index when
+//! nothing it is made of changed: the result is byte for byte the build a full rebuild gives,
+//! answers alike, and a damaged installed file is never carried.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -363,7 +363,7 @@ fn adding_an_older_release_takes_the_mapping_index_and_equals_a_full_rebuild() {
 
     let (added, stages) = build_watched(&both, &index);
     assert!(
-        stages.any("taking the mapping index"),
+        stages.any("taking the mapping sets' segment") && stages.any(NO_SEGMENT_WRITTEN),
         "an older release feeds no mapping: {}",
         stages.all()
     );
@@ -400,32 +400,67 @@ fn adding_an_older_release_takes_the_mapping_index_and_equals_a_full_rebuild() {
 
     // Removing the older release again changes nothing the mapping index is made of.
     let (_, stages) = build_watched(&newer_only, &index);
-    assert!(stages.any("taking the mapping index"), "{}", stages.all());
+    assert!(stages.any(NO_SEGMENT_WRITTEN), "{}", stages.all());
 }
 
+/// The stage of a build that takes every segment of the mapping index as stored.
+const NO_SEGMENT_WRITTEN: &str = "writing 0 segment(s) of the mapping index";
+
 #[test]
-fn a_changed_current_source_or_a_damaged_mapping_file_means_every_mapping_set_is_read() {
+fn a_current_source_added_or_removed_writes_only_its_mapping_segment_and_damage_is_read_anew() {
     let dir = scratch("carried-mappings-changed");
     let (newer_only, both) = two_releases(&dir);
     let (alone, _) = catalogues(&dir);
     let index = dir.join("index");
     build_watched(&newer_only, &index);
-    // The current source goes: its cross-references leave the mapping index.
-    let (_, stages) = build_watched(&alone, &index);
-    assert!(!stages.any("taking the mapping index"), "{}", stages.all());
+    // The current source goes: its segment leaves, every other is taken.
+    let (removed, stages) = build_watched(&alone, &index);
+    assert!(stages.any(NO_SEGMENT_WRITTEN), "{}", stages.all());
+    assert!(
+        stages.any("taking the mapping sets' segment"),
+        "{}",
+        stages.all()
+    );
+    assert_equals_a_fresh_build(&removed, &alone, &dir.join("fresh-alone"));
+    // It comes back: only its own cross-references are read.
+    let (added, stages) = build_watched(&newer_only, &index);
+    assert!(
+        stages.any("writing 1 segment(s) of the mapping index"),
+        "{}",
+        stages.all()
+    );
+    assert_equals_a_fresh_build(&added, &newer_only, &dir.join("fresh-newer"));
 
-    let (installed, _) = build_watched(&newer_only, &index);
-    let data = installed.dir.join("mappings.dat");
-    let mut bytes = std::fs::read(&data).expect("read the mapping records");
-    let last = bytes.len() - 1;
-    bytes[last] ^= 1;
-    std::fs::write(&data, bytes).expect("damage the mapping records");
+    let damage = |name: &str| {
+        let data = added.dir.join(name);
+        let mut bytes = std::fs::read(&data).expect("read the mapping records");
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&data, bytes).expect("damage the mapping records");
+    };
+    let xe = (added.manifest.sources.iter())
+        .find(|s| s.id == "xe" && s.current)
+        .expect("xe");
+    let xe_segment = ontoresolve::index::release_segment_name(&xe.graph);
+    damage("mappings-sets.dat");
+    damage(&format!("mappings-{xe_segment}.dat"));
     let (rebuilt, stages) = build_watched(&both, &index);
     assert!(
         stages.any("reading every mapping set: the installed mapping index is damaged"),
         "{}",
         stages.all()
     );
-    assert!(!stages.any("taking the mapping index"), "{}", stages.all());
+    assert!(
+        stages.any(
+            "reading the cross-references of xe again: its installed mapping segment is damaged"
+        ),
+        "{}",
+        stages.all()
+    );
+    assert!(
+        !stages.any("taking the mapping sets' segment"),
+        "{}",
+        stages.all()
+    );
     assert_equals_a_fresh_build(&rebuilt, &both, &dir.join("fresh"));
 }

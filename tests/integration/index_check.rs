@@ -89,7 +89,7 @@ fn check_passes_a_sound_index_and_lists_every_file() {
         &segment(&build, "labels", "fst"),
         &segment(&build, "labels", "postings"),
         "registry.dat",
-        "mapping-hops.idx",
+        "mapping-hops-sets.idx",
         "fulltext/",
         "store/",
     ] {
@@ -193,7 +193,7 @@ fn a_truncated_file_makes_serve_refuse_naming_it_instead_of_serving_or_rebuildin
 #[test]
 fn a_file_with_the_wrong_magic_is_named_by_open_and_check() {
     let (index, build) = sound_index("wrong-magic");
-    let file = build.join("mappings.dat");
+    let file = build.join("mappings-sets.dat");
     let mut bytes = std::fs::read(&file).expect("read");
     bytes[..8].copy_from_slice(b"ORPOSTNG");
     std::fs::write(&file, bytes).expect("write");
@@ -211,7 +211,7 @@ fn a_file_with_the_wrong_magic_is_named_by_open_and_check() {
     assert!(
         stdout
             .lines()
-            .any(|l| l.starts_with("DAMAGED  mappings.dat: not a record table data file")),
+            .any(|l| l.starts_with("DAMAGED  mappings-sets.dat: not a record table data file")),
         "{stdout}"
     );
 }

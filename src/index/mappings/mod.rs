@@ -1,6 +1,12 @@
 //! The mapping index: for every identifier a mapping names, one record of its mappings from
 //! its own side, so that both directions are one lookup.
 //!
+//! The index is made of segments (`read.rs` reads them as one): one per current source
+//! release, holding its cross-references, and one for every mapping set. A segment's bytes
+//! depend only on what it holds (a release's cross-references name their source by the
+//! segment's place, filled in on reading), so a build takes an unchanged segment from the
+//! installed build as it stands.
+//!
 //! Writer: each statement becomes two entries (the subject's side and the object's, marked
 //! inverted), sorted in bounded runs and merged, then grouped into one `MappingNode` per
 //! identifier (a record table) with an FST from the identifier to its record. Statements of
@@ -17,12 +23,17 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
+
 use super::counts::MappingIndexCounts;
-use super::header::FileError;
-use super::lexicon::{Lexicon, LexiconWriter, Posting};
+use super::lexicon::{LexiconWriter, Posting};
 use super::runs::RunWriter;
-use super::table::{Table, TableWriter};
+use super::table::TableWriter;
 use crate::model::{Evidence, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND};
+
+mod read;
+
+pub use read::{MappingIndex, MappingSegment, NodeRead, SegmentRole};
 
 /// Entries held before a run is spilled; mapping entries are a few hundred bytes each.
 const MAPPING_RUN_ENTRIES: usize = 1 << 18;
@@ -31,9 +42,11 @@ const FIELD: char = '\u{1f}';
 /// An identifier longer than this is not indexed (no real one comes close).
 pub const MAX_MAPPED_ID_BYTES: usize = 512;
 
-/// Collects statements and writes the mapping index.
+/// Collects statements and writes one segment of the mapping index.
 pub struct MappingIndexWriter {
     runs: RunWriter,
+    /// The segment's name, which its spilled runs carry.
+    segment: String,
     statements: u64,
     error: Option<io::Error>,
 }
@@ -48,12 +61,29 @@ pub struct Statement<'a> {
 }
 
 impl MappingIndexWriter {
-    /// A writer that spills its runs into `dir`.
-    pub fn spilling(dir: &Path) -> MappingIndexWriter {
+    /// A writer of segment `segment` that spills its runs into `dir`.
+    pub fn spilling(dir: &Path, segment: &str) -> MappingIndexWriter {
         MappingIndexWriter {
-            runs: RunWriter::with_run_entries(dir, "mappings", MAPPING_RUN_ENTRIES),
+            runs: RunWriter::with_run_entries(
+                dir,
+                &format!("mappings-{segment}"),
+                MAPPING_RUN_ENTRIES,
+            ),
+            segment: segment.to_string(),
             statements: 0,
             error: None,
+        }
+    }
+
+    /// Statements added so far: what writing the segment will cost.
+    pub fn statements(&self) -> u64 {
+        self.statements
+    }
+
+    /// Spills the entries held in memory, while other segments are filled.
+    pub fn park(&mut self) {
+        if let Err(e) = self.runs.spill_held() {
+            self.error.get_or_insert(e);
         }
     }
 
@@ -126,7 +156,8 @@ impl MappingIndexWriter {
             hops: TableWriter::create(&layout.hops_data, &layout.hops_index)?,
             fan_out: TableWriter::create(&layout.fan_out_data, &layout.fan_out_index)?,
         };
-        let mut keys = LexiconWriter::spilling(&layout.spill, "mapping-keys");
+        let mut keys =
+            LexiconWriter::spilling(&layout.spill, &format!("mapping-keys-{}", self.segment));
         let mut counts = MappingIndexCounts {
             statements: self.statements,
             ..MappingIndexCounts::default()
@@ -166,8 +197,31 @@ struct Tables {
     fan_out: TableWriter<FanOut>,
 }
 
-/// Distinct identifiers an identifier maps to (positive statements), per prefix.
-pub type FanOut = Vec<(String, u32)>;
+/// Distinct identifiers an identifier maps to (positive exact statements) in one prefix, with
+/// the first of them, so that segments merge without counting one target twice when it is
+/// the only one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrefixFanOut {
+    #[serde(rename = "p")]
+    pub prefix: String,
+    #[serde(rename = "n")]
+    pub count: u32,
+    #[serde(rename = "f")]
+    pub first: String,
+}
+
+/// A record of the fan-out table: one entry per prefix, in prefix order.
+pub type FanOut = Vec<PrefixFanOut>;
+
+/// Evidence in origin and set order, then line; a statement repeated in one file counts once.
+pub(crate) fn order_evidence(evidence: &mut Vec<Evidence>) {
+    evidence.sort_by(|a, b| {
+        (a.origin, a.set, a.line)
+            .cmp(&(b.origin, b.set, b.line))
+            .then_with(|| a.cmp(b))
+    });
+    evidence.dedup();
+}
 
 fn prefix_of(curie: &str) -> &str {
     curie.split_once(':').map_or(curie, |(p, _)| p)
@@ -192,9 +246,9 @@ struct NodePages<'p> {
     edge: Option<MappingEdge>,
     page: Vec<MappingEdge>,
     earlier_pages: u32,
-    /// Distinct exact targets per prefix, and the last one counted (edges to one identifier
-    /// arrive together).
-    fan_out: std::collections::BTreeMap<String, u32>,
+    /// Distinct exact targets per prefix (with the first), and the last one counted (edges
+    /// to one identifier arrive together).
+    fan_out: std::collections::BTreeMap<String, (u32, String)>,
     last_counted: Option<String>,
     predicted: &'p [u16],
 }
@@ -240,22 +294,16 @@ impl<'p> NodePages<'p> {
 
     /// An edge whose evidence is all in: sorted, counted and put on the page.
     fn complete(&mut self, mut edge: MappingEdge, counts: &mut MappingIndexCounts) {
-        // Evidence in set order, then line; a statement repeated in one file counts once.
-        edge.evidence.sort_by(|a, b| {
-            (a.origin, a.set, a.line)
-                .cmp(&(b.origin, b.set, b.line))
-                .then_with(|| a.cmp(b))
-        });
-        edge.evidence.dedup();
+        order_evidence(&mut edge.evidence);
         // Each mapping is counted once, from its subject's side.
         if !edge.inverted || edge.other == NO_TERM_FOUND {
             counts.mappings += 1;
         }
         if self.counts_in_fan_out(&edge) && self.last_counted.as_ref() != Some(&edge.other) {
-            *self
-                .fan_out
+            self.fan_out
                 .entry(prefix_of(&edge.other).to_string())
-                .or_default() += 1;
+                .or_insert_with(|| (0, edge.other.clone()))
+                .0 += 1;
             self.last_counted = Some(edge.other.clone());
         }
         self.page.push(edge);
@@ -308,7 +356,14 @@ impl<'p> NodePages<'p> {
             self.complete(done, counts);
         }
         counts.identifiers += 1;
-        let fan_out = std::mem::take(&mut self.fan_out).into_iter().collect();
+        let fan_out = std::mem::take(&mut self.fan_out)
+            .into_iter()
+            .map(|(prefix, (count, first))| PrefixFanOut {
+                prefix,
+                count,
+                first,
+            })
+            .collect();
         let id = self.write_page(tables, fan_out)?;
         keys.add(
             std::mem::take(&mut self.curie),
@@ -343,14 +398,7 @@ fn parse_entry(entry: &str) -> io::Result<(&str, MappingEdge, Evidence)> {
     Ok((id, edge, evidence))
 }
 
-/// An identifier's mappings, or how many there are when too many to read for one answer.
-#[derive(Debug)]
-pub enum NodeRead {
-    Whole(MappingNode),
-    TooMany { edges: u64 },
-}
-
-/// Where the mapping index's files are.
+/// Where one segment's files are.
 #[derive(Clone, Debug)]
 pub struct MappingFiles {
     /// Where sorted runs may be spilled while writing.
@@ -366,7 +414,7 @@ pub struct MappingFiles {
 }
 
 impl MappingFiles {
-    /// Every file of the mapping index.
+    /// Every file of the segment.
     pub fn all(&self) -> [&PathBuf; 8] {
         [
             &self.data,
@@ -381,279 +429,5 @@ impl MappingFiles {
     }
 }
 
-/// The mapping index, memory-mapped.
-pub struct MappingIndex {
-    keys: Lexicon,
-    table: Table<MappingNode>,
-    hops: Table<MappingNode>,
-    fan_out: Table<FanOut>,
-}
-
-impl MappingIndex {
-    pub fn open(files: &MappingFiles) -> Result<MappingIndex, FileError> {
-        Ok(MappingIndex {
-            keys: Lexicon::open(&files.fst, &files.postings)?,
-            table: Table::open(&files.data, &files.index)?,
-            hops: Table::open(&files.hops_data, &files.hops_index)?,
-            fan_out: Table::open(&files.fan_out_data, &files.fan_out_index)?,
-        })
-    }
-
-    /// The edges a chain may take from `curie` and its negative statements.
-    pub fn hops(&self, curie: &str) -> io::Result<Option<MappingNode>> {
-        let Some(posting) = self.keys.get_first(curie) else {
-            return Ok(None);
-        };
-        Ok(Some(read_pages(&self.hops, posting.concept, curie)?))
-    }
-
-    /// How many distinct identifiers `curie` maps to, per prefix.
-    pub fn fan_out(&self, curie: &str) -> io::Result<FanOut> {
-        let Some(posting) = self.keys.get_first(curie) else {
-            return Ok(Vec::new());
-        };
-        Ok(self.fan_out.get_checked(posting.concept)?)
-    }
-
-    /// Every mapping that names `curie` (a normalized CURIE), or `None` when none does. A
-    /// record the index points at but cannot read is an error, never "no mappings".
-    pub fn node(&self, curie: &str) -> io::Result<Option<MappingNode>> {
-        let Some(posting) = self.keys.get_first(curie) else {
-            return Ok(None);
-        };
-        Ok(Some(read_pages(&self.table, posting.concept, curie)?))
-    }
-
-    /// Every mapping that names `curie`, unless more than `max_edges` do: then only how many
-    /// (read from the last of its records, without joining the earlier pages).
-    pub fn node_within(&self, curie: &str, max_edges: u64) -> io::Result<Option<NodeRead>> {
-        read_within(&self.keys, &self.table, curie, max_edges)
-    }
-
-    /// The edges a chain may take from `curie`, unless its node spans more than `max_edges`
-    /// edges (hops are a subset of them; `TooMany` then counts the earlier pages' edges and
-    /// the last page's hops).
-    pub fn hops_within(&self, curie: &str, max_edges: u64) -> io::Result<Option<NodeRead>> {
-        read_within(&self.keys, &self.hops, curie, max_edges)
-    }
-
-    /// Whether any mapping names `curie`.
-    pub fn contains(&self, curie: &str) -> bool {
-        self.keys.get_first(curie).is_some()
-    }
-
-    /// Identifiers with mappings that start with `prefix`, for completion.
-    pub fn complete(&self, prefix: &str, limit: usize) -> Vec<String> {
-        self.keys
-            .prefixed(prefix, limit)
-            .into_iter()
-            .map(|(key, _)| key)
-            .collect()
-    }
-}
-
-/// The record keyed by `curie` in `table`, pages joined, unless its node has more than
-/// `max_edges` edges: every earlier page holds exactly `PAGE_EDGES` of the node's edges.
-fn read_within(
-    keys: &Lexicon,
-    table: &Table<MappingNode>,
-    curie: &str,
-    max_edges: u64,
-) -> io::Result<Option<NodeRead>> {
-    let Some(posting) = keys.get_first(curie) else {
-        return Ok(None);
-    };
-    let last = table.get_checked(posting.concept)?;
-    let edges = u64::from(last.earlier_pages) * PAGE_EDGES as u64 + last.edges.len() as u64;
-    if edges > max_edges {
-        return Ok(Some(NodeRead::TooMany { edges }));
-    }
-    Ok(Some(NodeRead::Whole(read_pages(
-        table,
-        posting.concept,
-        curie,
-    )?)))
-}
-
-/// A node's record at `last` with the records of its earlier pages, edges in written order.
-fn read_pages(
-    table: &Table<MappingNode>,
-    last: u32,
-    curie: &str,
-) -> Result<MappingNode, FileError> {
-    let mut node = table.get_checked(last)?;
-    if node.earlier_pages == 0 {
-        return Ok(node);
-    }
-    let first = last
-        .checked_sub(node.earlier_pages)
-        .ok_or_else(|| table.damaged(last, "counts more earlier pages than records before it"))?;
-    let mut edges = Vec::new();
-    for id in first..last {
-        let page = table.get_checked(id)?;
-        if page.curie != curie || page.earlier_pages != id - first {
-            return Err(table.damaged(id, "is not the earlier page its identifier's record names"));
-        }
-        edges.extend(page.edges);
-    }
-    edges.append(&mut node.edges);
-    node.edges = edges;
-    node.earlier_pages = 0;
-    Ok(node)
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::EvidenceOrigin;
-
-    fn evidence(set: u16) -> Evidence {
-        Evidence {
-            set,
-            origin: EvidenceOrigin::MappingSet,
-            justification: "semapv:ManualMappingCuration".into(),
-            confidence_milli: None,
-            author_id: Vec::new(),
-            reviewer_id: Vec::new(),
-            mapping_tool: None,
-            mapping_date: None,
-            source_predicate: None,
-            line: Some(u64::from(set) + 10),
-            comment: None,
-        }
-    }
-
-    #[test]
-    fn a_pair_stated_by_two_sets_is_one_edge_on_each_side() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut writer = MappingIndexWriter::spilling(dir.path());
-        let exact = MappingPredicate::ExactMatch;
-        for set in [0, 1] {
-            assert!(writer.add(&Statement {
-                subject: "MESH:C000089",
-                predicate: &exact,
-                object: "CHEBI:28646",
-                negated: false,
-                evidence: &evidence(set),
-            }));
-        }
-        assert!(writer.add(&Statement {
-            subject: "MESH:C000089",
-            predicate: &exact,
-            object: NO_TERM_FOUND,
-            negated: false,
-            evidence: &evidence(2),
-        }));
-        let files = crate::index::BuildLayout::new(dir.path()).mappings();
-        let counts = writer.finish(&files, &[]).expect("finish");
-        assert_eq!(counts.identifiers, 2);
-        assert_eq!(counts.statements, 3);
-        assert_eq!(counts.mappings, 2);
-        let index = MappingIndex::open(&files).expect("open");
-        let mesh = index.node("MESH:C000089").expect("read").expect("node");
-        let chebi_edge = mesh
-            .edges
-            .iter()
-            .find(|e| e.other == "CHEBI:28646")
-            .expect("edge");
-        assert_eq!(chebi_edge.evidence.len(), 2);
-        assert!(!chebi_edge.inverted);
-        let chebi = index.node("CHEBI:28646").expect("read").expect("node");
-        assert!(chebi.edges[0].inverted);
-        assert_eq!(chebi.edges[0].evidence.len(), 2);
-        assert!(index.node("CHEBI:1").expect("read").is_none());
-        assert_eq!(
-            index.fan_out("MESH:C000089").expect("read"),
-            vec![("CHEBI".to_string(), 1)]
-        );
-        let hops = index.hops("MESH:C000089").expect("read").expect("node");
-        assert_eq!(hops.edges.len(), 1, "the NoTermFound row is no hop");
-        assert!(index.node(NO_TERM_FOUND).expect("read").is_none());
-    }
-
-    #[test]
-    fn a_hub_named_by_more_edges_than_a_page_reads_back_whole_with_its_fan_out_and_hops() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut writer = MappingIndexWriter::spilling(dir.path());
-        let (xref, exact) = (MappingPredicate::DbXref, MappingPredicate::ExactMatch);
-        let mut add = |subject: &str, predicate: &MappingPredicate, set: u16| {
-            assert!(writer.add(&Statement {
-                subject,
-                predicate,
-                object: "GC_ID:1",
-                negated: false,
-                evidence: &evidence(set),
-            }));
-        };
-        let xrefs = 2 * PAGE_EDGES + 100;
-        for i in 0..xrefs {
-            add(&format!("SYNTAX:{i}"), &xref, 0);
-        }
-        let exacts = PAGE_EDGES + 7;
-        for i in 0..exacts {
-            add(&format!("X:{i}"), &exact, 0);
-        }
-        add("X:5", &exact, 1);
-        add("X:7", &xref, 0);
-        let files = crate::index::BuildLayout::new(dir.path()).mappings();
-        let counts = writer.finish(&files, &[]).expect("finish");
-        assert_eq!(counts.identifiers as usize, 1 + xrefs + exacts);
-        assert_eq!(counts.mappings as usize, xrefs + exacts + 1);
-        let index = MappingIndex::open(&files).expect("open");
-        let hub_edges = xrefs + exacts + 1;
-        assert_eq!(
-            index.table.len() as usize,
-            counts.identifiers as usize - 1 + hub_edges.div_ceil(PAGE_EDGES),
-            "the hub spans a record per page"
-        );
-        let hub = index.node("GC_ID:1").expect("read").expect("node");
-        assert_eq!(hub.earlier_pages, 0, "pages are joined on reading");
-        match index.node_within("GC_ID:1", hub_edges as u64 - 1) {
-            Ok(Some(NodeRead::TooMany { edges })) => assert_eq!(edges, hub_edges as u64),
-            other => panic!("a hub over the bound is counted, not read: {other:?}"),
-        }
-        assert!(matches!(
-            index.node_within("GC_ID:1", hub_edges as u64),
-            Ok(Some(NodeRead::Whole(n))) if n.edges.len() == hub_edges
-        ));
-        assert_eq!(hub.edges.len(), hub_edges);
-        assert!(hub.edges.iter().all(|e| e.inverted));
-        let others: Vec<&str> = hub.edges.iter().map(|e| e.other.as_str()).collect();
-        assert!(others.is_sorted(), "edges in identifier order across pages");
-        let x5 = hub.edges.iter().find(|e| e.other == "X:5").expect("X:5");
-        assert_eq!(x5.evidence.len(), 2, "two sets' evidence on one edge");
-        assert_eq!(
-            index.fan_out("GC_ID:1").expect("read"),
-            vec![("X".to_string(), exacts as u32)],
-            "distinct exact targets, X:7 once"
-        );
-        let hops = index.hops("GC_ID:1").expect("read").expect("hops");
-        assert_eq!(
-            hops.edges.len(),
-            exacts,
-            "exact matches chain, xrefs do not"
-        );
-        assert!(
-            matches!(
-                index.hops_within("GC_ID:1", PAGE_EDGES as u64),
-                Ok(Some(NodeRead::TooMany { .. }))
-            ),
-            "a hub's hops are not read past the bound"
-        );
-        assert!(matches!(
-            index.hops_within("GC_ID:1", hub_edges as u64),
-            Ok(Some(NodeRead::Whole(n))) if n.edges.len() == exacts
-        ));
-        // Records after the hub's pages still line up across the three tables.
-        let after = index.node("X:5").expect("read").expect("node");
-        assert_eq!(after.edges.len(), 1);
-        assert_eq!(
-            index.fan_out("X:5").expect("read"),
-            vec![("GC_ID".to_string(), 1)]
-        );
-        assert_eq!(
-            index.hops("X:5").expect("read").expect("hops").edges.len(),
-            1
-        );
-    }
-}
+mod tests;

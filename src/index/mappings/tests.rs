@@ -1,0 +1,239 @@
+//! The mapping index's writer and reader on small hand-made segments: hubs over pages, fan-out,
+//! hops, and segments read as one.
+
+use super::*;
+use crate::model::EvidenceOrigin;
+
+fn evidence(set: u16) -> Evidence {
+    Evidence {
+        set,
+        origin: EvidenceOrigin::MappingSet,
+        justification: "semapv:ManualMappingCuration".into(),
+        confidence_milli: None,
+        author_id: Vec::new(),
+        reviewer_id: Vec::new(),
+        mapping_tool: None,
+        mapping_date: None,
+        source_predicate: None,
+        line: Some(u64::from(set) + 10),
+        comment: None,
+    }
+}
+
+#[test]
+fn a_pair_stated_by_two_sets_is_one_edge_on_each_side() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut writer = MappingIndexWriter::spilling(dir.path(), "test");
+    let exact = MappingPredicate::ExactMatch;
+    for set in [0, 1] {
+        assert!(writer.add(&Statement {
+            subject: "MESH:C000089",
+            predicate: &exact,
+            object: "CHEBI:28646",
+            negated: false,
+            evidence: &evidence(set),
+        }));
+    }
+    assert!(writer.add(&Statement {
+        subject: "MESH:C000089",
+        predicate: &exact,
+        object: NO_TERM_FOUND,
+        negated: false,
+        evidence: &evidence(2),
+    }));
+    let files = crate::index::BuildLayout::new(dir.path()).mapping_segment("test");
+    let counts = writer.finish(&files, &[]).expect("finish");
+    assert_eq!(counts.identifiers, 2);
+    assert_eq!(counts.statements, 3);
+    assert_eq!(counts.mappings, 2);
+    let index = MappingIndex::open(&[(files, SegmentRole::MappingSets)]).expect("open");
+    let mesh = index.node("MESH:C000089").expect("read").expect("node");
+    let chebi_edge = mesh
+        .edges
+        .iter()
+        .find(|e| e.other == "CHEBI:28646")
+        .expect("edge");
+    assert_eq!(chebi_edge.evidence.len(), 2);
+    assert!(!chebi_edge.inverted);
+    let chebi = index.node("CHEBI:28646").expect("read").expect("node");
+    assert!(chebi.edges[0].inverted);
+    assert_eq!(chebi.edges[0].evidence.len(), 2);
+    assert!(index.node("CHEBI:1").expect("read").is_none());
+    assert_eq!(
+        index.fan_out("MESH:C000089").expect("read"),
+        vec![("CHEBI".to_string(), 1)]
+    );
+    let hops = index.hops("MESH:C000089").expect("read").expect("node");
+    assert_eq!(hops.edges.len(), 1, "the NoTermFound row is no hop");
+    assert!(index.node(NO_TERM_FOUND).expect("read").is_none());
+}
+
+#[test]
+fn a_hub_named_by_more_edges_than_a_page_reads_back_whole_with_its_fan_out_and_hops() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut writer = MappingIndexWriter::spilling(dir.path(), "test");
+    let (xref, exact) = (MappingPredicate::DbXref, MappingPredicate::ExactMatch);
+    let mut add = |subject: &str, predicate: &MappingPredicate, set: u16| {
+        assert!(writer.add(&Statement {
+            subject,
+            predicate,
+            object: "GC_ID:1",
+            negated: false,
+            evidence: &evidence(set),
+        }));
+    };
+    let xrefs = 2 * PAGE_EDGES + 100;
+    for i in 0..xrefs {
+        add(&format!("SYNTAX:{i}"), &xref, 0);
+    }
+    let exacts = PAGE_EDGES + 7;
+    for i in 0..exacts {
+        add(&format!("X:{i}"), &exact, 0);
+    }
+    add("X:5", &exact, 1);
+    add("X:7", &xref, 0);
+    let files = crate::index::BuildLayout::new(dir.path()).mapping_segment("test");
+    let counts = writer.finish(&files, &[]).expect("finish");
+    assert_eq!(counts.identifiers as usize, 1 + xrefs + exacts);
+    assert_eq!(counts.mappings as usize, xrefs + exacts + 1);
+    let index = MappingIndex::open(&[(files, SegmentRole::MappingSets)]).expect("open");
+    let hub_edges = xrefs + exacts + 1;
+    assert_eq!(
+        index.records() as usize,
+        counts.identifiers as usize - 1 + hub_edges.div_ceil(PAGE_EDGES),
+        "the hub spans a record per page"
+    );
+    let hub = index.node("GC_ID:1").expect("read").expect("node");
+    assert_eq!(hub.earlier_pages, 0, "pages are joined on reading");
+    match index.node_within("GC_ID:1", hub_edges as u64 - 1) {
+        Ok(Some(NodeRead::TooMany { edges })) => assert_eq!(edges, hub_edges as u64),
+        other => panic!("a hub over the bound is counted, not read: {other:?}"),
+    }
+    assert!(matches!(
+        index.node_within("GC_ID:1", hub_edges as u64),
+        Ok(Some(NodeRead::Whole(n))) if n.edges.len() == hub_edges
+    ));
+    assert_eq!(hub.edges.len(), hub_edges);
+    assert!(hub.edges.iter().all(|e| e.inverted));
+    let others: Vec<&str> = hub.edges.iter().map(|e| e.other.as_str()).collect();
+    assert!(others.is_sorted(), "edges in identifier order across pages");
+    let x5 = hub.edges.iter().find(|e| e.other == "X:5").expect("X:5");
+    assert_eq!(x5.evidence.len(), 2, "two sets' evidence on one edge");
+    assert_eq!(
+        index.fan_out("GC_ID:1").expect("read"),
+        vec![("X".to_string(), exacts as u32)],
+        "distinct exact targets, X:7 once"
+    );
+    let hops = index.hops("GC_ID:1").expect("read").expect("hops");
+    assert_eq!(
+        hops.edges.len(),
+        exacts,
+        "exact matches chain, xrefs do not"
+    );
+    assert!(
+        matches!(
+            index.hops_within("GC_ID:1", PAGE_EDGES as u64),
+            Ok(Some(NodeRead::TooMany { .. }))
+        ),
+        "a hub's hops are not read past the bound"
+    );
+    assert!(matches!(
+        index.hops_within("GC_ID:1", hub_edges as u64),
+        Ok(Some(NodeRead::Whole(n))) if n.edges.len() == exacts
+    ));
+    // Records after the hub's pages still line up across the three tables.
+    let after = index.node("X:5").expect("read").expect("node");
+    assert_eq!(after.edges.len(), 1);
+    assert_eq!(
+        index.fan_out("X:5").expect("read"),
+        vec![("GC_ID".to_string(), 1)]
+    );
+    assert_eq!(
+        index.hops("X:5").expect("read").expect("hops").edges.len(),
+        1
+    );
+}
+
+fn xref_evidence() -> Evidence {
+    Evidence {
+        origin: EvidenceOrigin::SourceXref,
+        line: None,
+        ..evidence(0)
+    }
+}
+
+/// Writes one segment named `name` of these statements `(subject, object, evidence)`.
+fn segment(dir: &Path, name: &str, statements: &[(&str, &str, Evidence)]) -> MappingFiles {
+    let mut writer = MappingIndexWriter::spilling(dir, name);
+    for (subject, object, evidence) in statements {
+        assert!(writer.add(&Statement {
+            subject,
+            predicate: &MappingPredicate::ExactMatch,
+            object,
+            negated: false,
+            evidence,
+        }));
+    }
+    let files = crate::index::BuildLayout::new(dir).mapping_segment(name);
+    writer.finish(&files, &[]).expect("finish");
+    files
+}
+
+#[test]
+fn segments_read_as_one_index_with_a_shared_mapping_as_one_edge_and_xrefs_numbered_by_place() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let release = segment(
+        dir.path(),
+        "release",
+        &[
+            ("MONDO:1", "DOID:1", xref_evidence()),
+            ("MONDO:2", "DOID:2", xref_evidence()),
+        ],
+    );
+    let sets = segment(
+        dir.path(),
+        "sets",
+        &[
+            ("MONDO:1", "DOID:1", evidence(0)),
+            ("MONDO:3", "DOID:2", evidence(1)),
+            ("MONDO:1", "CHEBI:9", evidence(1)),
+        ],
+    );
+    let index = MappingIndex::open(&[
+        (release, SegmentRole::Release { xref_number: 3 }),
+        (sets, SegmentRole::MappingSets),
+    ])
+    .expect("open");
+    let mondo = index.node("MONDO:1").expect("read").expect("node");
+    let others: Vec<&str> = mondo.edges.iter().map(|e| e.other.as_str()).collect();
+    assert_eq!(
+        others,
+        ["CHEBI:9", "DOID:1"],
+        "one edge per mapping, in order"
+    );
+    let doid = &mondo.edges[1].evidence;
+    assert_eq!(doid.len(), 2, "the xref and the set's row: {doid:?}");
+    assert!(
+        doid.iter()
+            .any(|e| e.origin == EvidenceOrigin::SourceXref && e.set == 3),
+        "a release's xref names its source by the segment's place: {doid:?}"
+    );
+    // DOID:1 is mapped from MONDO:1 alone, though both segments say so; DOID:2 from two.
+    assert_eq!(
+        index.fan_out("DOID:1").expect("read"),
+        [("MONDO".to_string(), 1)]
+    );
+    assert_eq!(
+        index.fan_out("DOID:2").expect("read"),
+        [("MONDO".to_string(), 2)]
+    );
+    match index.node_within("MONDO:1", 2) {
+        Ok(Some(NodeRead::TooMany { edges: 3 })) => {}
+        other => panic!("three edges over the segments exceed two: {other:?}"),
+    }
+    assert!(index.contains("MONDO:3") && !index.contains("MONDO:4"));
+    assert_eq!(
+        index.complete("MONDO:", 10),
+        ["MONDO:1", "MONDO:2", "MONDO:3"]
+    );
+}
