@@ -114,7 +114,7 @@ pub fn run(sources: PathBuf, index_dir: PathBuf, keep_going: bool) -> anyhow::Re
 pub(super) fn print_summary(summary: &ontoresolve::build::BuildSummary) {
     let m = &summary.manifest;
     eprintln!(
-        "built {} in {:.1}s: {} sources, {} mapping set files, {} concepts, {} triples, {} identifier keys, {} label keys, {} mappings of {} identifiers{}",
+        "built {} in {:.1}s: {} sources, {} mapping set files, {} concepts, {} triples, {} identifier keys, {} label keys, {} mapping statements in {} segments{}",
         summary.dir.display(),
         m.built.seconds,
         m.sources.len(),
@@ -123,8 +123,8 @@ pub(super) fn print_summary(summary: &ontoresolve::build::BuildSummary) {
         m.counts.triples,
         m.counts.id_lexicon.keys,
         m.counts.label_lexicon.keys,
-        m.counts.mappings.mappings,
-        m.counts.mappings.identifiers,
+        m.counts.mappings.statements,
+        m.mapping_segments.len(),
         if m.skipped.is_empty() {
             String::new()
         } else {
