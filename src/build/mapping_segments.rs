@@ -142,7 +142,7 @@ fn write_segments(
     layout: &BuildLayout,
     predicted: &[u16],
 ) -> Result<Vec<(MappingSegmentRecord, bool)>, BuildError> {
-    let mut results: Vec<Option<std::io::Result<(MappingSegmentRecord, bool)>>> =
+    let mut results: Vec<Option<Result<(MappingSegmentRecord, bool), BuildError>>> =
         Vec::with_capacity(segments.len());
     let mut jobs = Vec::new();
     for (at, segment) in segments.into_iter().enumerate() {
@@ -173,14 +173,17 @@ fn write_segments(
                         break;
                     };
                     let files = layout.mapping_segment(&name);
-                    let result = writer.finish(&files, predicted).map(|counts| {
-                        let record = MappingSegmentRecord {
-                            name,
-                            counts,
-                            prefix_use,
-                        };
-                        (record, false)
-                    });
+                    let result = match writer.finish(&files, predicted) {
+                        Ok(counts) => Ok((
+                            MappingSegmentRecord {
+                                name,
+                                counts,
+                                prefix_use,
+                            },
+                            false,
+                        )),
+                        Err(e) => Err(io_err(format!("writing mapping segment {name}"))(e)),
+                    };
                     if let Ok(mut done) = done.lock() {
                         done.push((at, result));
                     }
@@ -194,8 +197,11 @@ fn write_segments(
     results
         .into_iter()
         .map(|r| {
-            r.unwrap_or_else(|| Err(std::io::Error::other("a segment writer stopped")))
-                .map_err(io_err("writing the mapping index"))
+            r.unwrap_or_else(|| {
+                Err(io_err("writing the mapping index")(std::io::Error::other(
+                    "a segment writer stopped",
+                )))
+            })
         })
         .collect()
 }

@@ -302,6 +302,18 @@ fn finish_files(
         context: "writing the mapping index".into(),
         source: io::Error::other("the writing thread failed"),
     })??;
+    // Readers find the segments from the releases: the written ones must be those.
+    let expected = crate::index::mapping_segments(records);
+    if !expected
+        .iter()
+        .map(|(name, _)| name)
+        .eq(mapped.segments.iter().map(|s| &s.name))
+    {
+        return Err(BuildError::Io {
+            context: "writing the mapping index".into(),
+            source: io::Error::other("its segments are not those of the current releases"),
+        });
+    }
     counts.mappings = mapped.counts;
     // The store holds the sets' axioms too.
     counts.triples += mapped.sets.iter().map(|s| s.counts.triples).sum::<u64>();

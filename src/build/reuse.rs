@@ -11,9 +11,9 @@
 //! catalogue and index still reuse.
 //!
 //! A reused source's concepts come from the installed concept table and its triples from a
-//! copy of the installed store (`store::StoreWriter::from_installed`); the concept table,
-//! lexicons, full text and mapping index are then written as for a source that was read, so
-//! the result is the build a full rebuild would give.
+//! copy of the installed store (`store::StoreWriter::from_installed`); its lexicon and mapping
+//! segments are taken as stored (`mapping_reuse`), and the concept table and full text are
+//! written as for a source that was read, so the result is the build a full rebuild would give.
 
 use std::collections::BTreeSet;
 use std::ops::Range;

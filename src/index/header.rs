@@ -14,6 +14,7 @@ use memmap2::Mmap;
 /// Bumped whenever a file layout under a build directory changes. 7: binary files start with
 /// a header and the manifest records every file's length and checksum. 9: a mapping hub's
 /// edges span several records. 11: the concept lexicons are a segment per source release.
+/// 12: the mapping index is a segment per current release and one for the mapping sets.
 pub const FORMAT_VERSION: u32 = 12;
 use super::mmap::map_file;
 

@@ -107,7 +107,7 @@ pub struct Counts {
 }
 
 /// One segment of the mapping index.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MappingSegmentRecord {
     /// Its name (`index::mapping_segments`).
     pub name: String,

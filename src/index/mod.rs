@@ -126,8 +126,9 @@ impl BuildLayout {
     /// The files of a build this program writes itself, whose length and checksum the
     /// manifest records: everything but the manifest, `fulltext/` (tantivy keeps its own
     /// checksums, and its file names are not the same from build to build) and `store/`
-    /// (RocksDB's). `origins` are the source releases' (each has its lexicon segments); the
-    /// name variant files exist only when the build had name rules.
+    /// (RocksDB's). `sources` are the build's releases: each has its lexicon segments, each
+    /// current one its mapping segment ([`mapping_segments`]); the name variant files exist
+    /// only when the build had name rules.
     pub fn recorded_files(
         &self,
         sources: &[manifest::SourceRecord],
@@ -182,7 +183,7 @@ pub fn mapping_segments(
 ) -> Vec<(String, mappings::SegmentRole)> {
     let current = sources.iter().filter(|s| s.current);
     let mut segments: Vec<(String, mappings::SegmentRole)> = current
-        .zip(0u16..)
+        .zip(0..=u16::MAX)
         .map(|(source, xref_number)| {
             (
                 release_segment_name(&source.graph),

@@ -90,11 +90,23 @@ fn file_checksums(summary: &BuildSummary) -> Vec<(String, String)> {
     files
 }
 
-/// Asserts that `built` has the files and build id of a fresh build of `catalog` in `fresh`.
+/// A manifest without when and how long its build took: what two builds of the same inputs
+/// share.
+fn manifest_without_times(summary: &BuildSummary) -> serde_json::Value {
+    let mut manifest = serde_json::to_value(&summary.manifest).expect("a manifest as JSON");
+    if let Some(fields) = manifest.as_object_mut() {
+        fields.remove("built");
+    }
+    manifest
+}
+
+/// Asserts that `built` has the files, build id and manifest (counts, segments, footprints)
+/// of a fresh build of `catalog` in `fresh`.
 fn assert_equals_a_fresh_build(built: &BuildSummary, catalog: &Path, fresh: &Path) {
     let (full, _) = build_watched(catalog, fresh);
     assert_eq!(file_checksums(built), file_checksums(&full));
     assert_eq!(built.manifest.build_id, full.manifest.build_id);
+    assert_eq!(manifest_without_times(built), manifest_without_times(&full));
 }
 
 /// What full text and exact lookups answer, for comparing two indexes.

@@ -33,7 +33,7 @@ use crate::model::{Evidence, MappingEdge, MappingNode, MappingPredicate, NO_TERM
 
 mod read;
 
-pub use read::{MappingIndex, MappingSegment, NodeRead, SegmentRole};
+pub use read::{MappingIndex, NodeRead, SegmentRole};
 
 /// Entries held before a run is spilled; mapping entries are a few hundred bytes each.
 const MAPPING_RUN_ENTRIES: usize = 1 << 18;

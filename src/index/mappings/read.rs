@@ -28,7 +28,7 @@ pub enum SegmentRole {
 }
 
 /// One segment, memory-mapped.
-pub struct MappingSegment {
+struct MappingSegment {
     keys: Lexicon,
     table: Table<MappingNode>,
     hops: Table<MappingNode>,
@@ -44,7 +44,7 @@ enum Edges {
 }
 
 impl MappingSegment {
-    pub fn open(files: &MappingFiles, role: SegmentRole) -> Result<MappingSegment, FileError> {
+    fn open(files: &MappingFiles, role: SegmentRole) -> Result<MappingSegment, FileError> {
         Ok(MappingSegment {
             keys: Lexicon::open(&files.fst, &files.postings)?,
             table: Table::open(&files.data, &files.index)?,
@@ -208,7 +208,7 @@ impl MappingIndex {
         keys
     }
 
-    /// The segments, for tests of the layout.
+    /// Records over every segment's node table, for tests of the layout.
     #[cfg(test)]
     pub(super) fn records(&self) -> u32 {
         self.segments.iter().map(|s| s.table.len()).sum()

@@ -237,3 +237,125 @@ fn segments_read_as_one_index_with_a_shared_mapping_as_one_edge_and_xrefs_number
         ["MONDO:1", "MONDO:2", "MONDO:3"]
     );
 }
+
+/// One statement of the split-versus-whole test: the segment it belongs to (0 and 1 are
+/// releases, 2 the sets), subject, predicate, object, negated.
+type Stated = (usize, String, MappingPredicate, String, bool);
+
+fn stated_evidence(segment: usize, numbered: bool) -> Evidence {
+    match segment {
+        0 | 1 => Evidence {
+            // A release segment is written unnumbered; the whole index numbers it.
+            set: if numbered { segment as u16 } else { 0 },
+            ..xref_evidence()
+        },
+        _ => evidence(7),
+    }
+}
+
+fn write_statements(
+    files: &MappingFiles,
+    dir: &Path,
+    name: &str,
+    statements: &[&Stated],
+    numbered: bool,
+) {
+    let mut writer = MappingIndexWriter::spilling(dir, name);
+    for (segment, subject, predicate, object, negated) in statements {
+        assert!(writer.add(&Statement {
+            subject,
+            predicate,
+            object,
+            negated: *negated,
+            evidence: &stated_evidence(*segment, numbered),
+        }));
+    }
+    writer.finish(files, &[]).expect("finish");
+}
+
+#[test]
+fn segments_answer_as_one_index_of_the_same_statements_would() {
+    let (exact, xref, broad) = (
+        MappingPredicate::ExactMatch,
+        MappingPredicate::DbXref,
+        MappingPredicate::BroadMatch,
+    );
+    let s = |segment: usize, subject: &str, p: &MappingPredicate, object: &str, negated: bool| {
+        (
+            segment,
+            subject.to_string(),
+            p.clone(),
+            object.to_string(),
+            negated,
+        )
+    };
+    let mut statements: Vec<Stated> = vec![
+        s(0, "MONDO:1", &exact, "DOID:1", false),
+        s(1, "MONDO:1", &exact, "DOID:1", false),
+        s(2, "MONDO:1", &exact, "DOID:1", false),
+        s(2, "MONDO:1", &exact, "DOID:2", true),
+        s(1, "DOID:2", &broad, "MONDO:1", false),
+        s(0, "MONDO:2", &xref, NO_TERM_FOUND, false),
+        s(2, "MONDO:2", &exact, "MESH:D1", false),
+        s(1, "MESH:D1", &exact, "MONDO:3", false),
+    ];
+    // A hub over several pages in two segments.
+    for i in 0..(PAGE_EDGES + 5) {
+        statements.push(s(i % 2, &format!("X:{i}"), &xref, "GC_ID:1", false));
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let layout = crate::index::BuildLayout::new(dir.path());
+    let whole = layout.mapping_segment("whole");
+    write_statements(
+        &whole,
+        dir.path(),
+        "whole",
+        &statements.iter().collect::<Vec<_>>(),
+        true,
+    );
+    let mut parts = Vec::new();
+    for (segment, role) in [
+        SegmentRole::Release { xref_number: 0 },
+        SegmentRole::Release { xref_number: 1 },
+        SegmentRole::MappingSets,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let name = format!("part{segment}");
+        let files = layout.mapping_segment(&name);
+        let own: Vec<&Stated> = statements.iter().filter(|t| t.0 == segment).collect();
+        write_statements(&files, dir.path(), &name, &own, false);
+        parts.push((files, role));
+    }
+    let whole = MappingIndex::open(&[(whole, SegmentRole::MappingSets)]).expect("open");
+    let split = MappingIndex::open(&parts).expect("open");
+    let mut ids: Vec<&str> = statements
+        .iter()
+        .flat_map(|t| [t.1.as_str(), t.3.as_str()])
+        .filter(|id| *id != NO_TERM_FOUND)
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let many = |fan_out: Vec<(String, u32)>| -> Vec<(String, bool)> {
+        fan_out.into_iter().map(|(p, n)| (p, n > 1)).collect()
+    };
+    for id in ids {
+        assert_eq!(
+            whole.node(id).expect("read"),
+            split.node(id).expect("read"),
+            "{id}"
+        );
+        assert_eq!(
+            whole.hops(id).expect("read"),
+            split.hops(id).expect("read"),
+            "{id}"
+        );
+        assert_eq!(
+            many(whole.fan_out(id).expect("read")),
+            many(split.fan_out(id).expect("read")),
+            "{id}"
+        );
+    }
+    assert_eq!(whole.complete("X:1", 5), split.complete("X:1", 5));
+}
