@@ -70,6 +70,11 @@ pub struct NameRules {
     /// "patients"), as label keys: `ground_passage` does not ground them alone.
     #[serde(default)]
     pub generic_names: Vec<String>,
+    /// Last words that make a phrase a class of conditions ("autosomal recessive
+    /// disorder"): `ground_passage` reads such a phrase, when it names a concept only outside
+    /// the wanted sources, as the nearest broader concept they hold.
+    #[serde(default)]
+    pub class_heads: Vec<String>,
 }
 
 /// One change a name went through on its way to a key.
@@ -170,6 +175,7 @@ impl NameRules {
             .chain(self.irregular_plurals.iter().flat_map(|(a, b)| [a, b]))
             .chain(self.plural_endings.iter().flat_map(|(a, b)| [a, b]))
             .chain(self.head_words.iter().flat_map(|(a, b)| [a, b]))
+            .chain(&self.class_heads)
             .chain(self.spellings.iter().flat_map(|r| [&r.from, &r.to]));
         if let Some(bad) = self
             .generic_names

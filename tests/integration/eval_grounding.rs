@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::support::{Missing, default_index_dir, repo, scratch, shared_data, skip};
 
 /// Floors for `find_concepts` with `sources=["mesh"]` on the develop set, just under its
-/// figures (recall@10 0.715, recall@1 0.635 when they were set): a drop in grounding fails CI.
-const RECALL_AT_10_FLOOR: f64 = 0.70;
+/// figures (recall@10 0.724, recall@1 0.638 when they were set): a drop in grounding fails CI.
+const RECALL_AT_10_FLOOR: f64 = 0.71;
 const RECALL_AT_1_FLOOR: f64 = 0.62;
 
 fn number(value: &Value, path: &str) -> f64 {
@@ -118,10 +118,10 @@ fn grounding_on_the_develop_set_stays_above_its_recall_floor_and_reports_latency
 }
 
 /// Floors for `ground_passage` with `sources=["mesh"]` on the develop set, just under its
-/// figures when they were set (mention F1 0.760, concept F1 0.725, recall@10 in context 0.732).
+/// figures when they were set (mention F1 0.761, concept F1 0.729, recall@10 in context 0.738).
 const PASSAGE_MENTION_F1_FLOOR: f64 = 0.75;
-const PASSAGE_CONCEPT_F1_FLOOR: f64 = 0.71;
-const PASSAGE_RECALL_AT_10_FLOOR: f64 = 0.71;
+const PASSAGE_CONCEPT_F1_FLOOR: f64 = 0.72;
+const PASSAGE_RECALL_AT_10_FLOOR: f64 = 0.72;
 
 #[test]
 fn passages_on_the_develop_set_stay_above_their_floors_and_beat_the_plain_dictionary() {

@@ -257,6 +257,20 @@ impl Resolver {
         spans
     }
 
+    /// Words, no symbol among them, that end in a class head (`class_heads`).
+    fn describes_a_class(&self, words: &[Token]) -> bool {
+        let Some((head, modifiers)) = words.split_last() else {
+            return false;
+        };
+        !modifiers.is_empty()
+            && !words.iter().any(|w| w.symbol)
+            && self
+                .files
+                .variants
+                .as_ref()
+                .is_some_and(|(_, rules)| rules.class_heads.contains(&head.key))
+    }
+
     fn is_generic(&self, key: &str) -> bool {
         self.files
             .variants
@@ -275,7 +289,14 @@ impl Resolver {
         span: Span,
         (start, end): (usize, usize),
     ) -> Result<Option<Mention>, ResolveError> {
-        let candidates = self.names_only(scan, surface)?;
+        let mut candidates = self.names_only(scan, surface)?;
+        // A phrase that describes a class of conditions ("autosomal recessive disorder") and
+        // names a concept only outside the wanted sources reads as the nearest broader
+        // concept they hold. A specific name never does (a broader heading is another
+        // concept), nor a symbol (no reading of an abbreviation).
+        if candidates.is_empty() && self.describes_a_class(words) {
+            candidates = self.names_or_broader(scan, surface)?;
+        }
         let Some(first) = candidates.first() else {
             return Ok(None);
         };
@@ -367,6 +388,35 @@ impl Resolver {
         scan.searched
             .borrow_mut()
             .insert(text.to_string(), search.candidates.clone());
+        Ok(search.candidates)
+    }
+}
+
+impl Resolver {
+    /// [`Self::names_only`], with broader concepts through an ancestor's mapping.
+    fn names_or_broader(
+        &self,
+        scan: &Scan<'_>,
+        text: &str,
+    ) -> Result<Vec<NameCandidate>, ResolveError> {
+        // Kept apart from the names-only searches of the same text.
+        let key = format!("\u{1}{text}");
+        if let Some(found) = scan.searched.borrow().get(&key) {
+            return Ok(found.clone());
+        }
+        let mut search = self.find_names_or_broader(&NameQuery {
+            text,
+            sources: scan.query.sources,
+            include_obsolete: false,
+            full_text_beside_names: false,
+            wanted: 0,
+        })?;
+        search
+            .candidates
+            .retain(|c| c.kind.names_the_concept() || c.kind == MatchKind::BroaderViaMapping);
+        scan.searched
+            .borrow_mut()
+            .insert(key, search.candidates.clone());
         Ok(search.candidates)
     }
 }

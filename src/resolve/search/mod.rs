@@ -230,6 +230,17 @@ impl NameSearch {
     }
 }
 
+/// Which stages a name search runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StageSet {
+    /// Every stage: names, broader concepts, near spellings, full text.
+    Every,
+    /// Only the stages that name the concept.
+    Names,
+    /// Those, and broader concepts through an ancestor's mapping.
+    NamesOrBroader,
+}
+
 impl Resolver {
     /// Runs every stage and merges their candidates: each concept once, under its best match,
     /// ranked by match kind (exact label > synonym > via mapping > name variant > near
@@ -239,17 +250,24 @@ impl Resolver {
     /// are counted, and listed on request). For a short input in capitals (an abbreviation or
     /// symbol), case-exact matches rank first.
     pub fn find_by_name(&self, query: &NameQuery) -> Result<NameSearch, ResolveError> {
-        self.run_stages(query, false)
+        self.run_stages(query, StageSet::Every)
     }
 
     /// The stages that name the concept only (identifier, exact name, name variant, via
     /// mapping): no near spellings or full text. A passage's words are no typos, and a name
     /// that matched only in another source is no reason to read definitions.
     pub fn find_names(&self, query: &NameQuery) -> Result<NameSearch, ResolveError> {
-        self.run_stages(query, true)
+        self.run_stages(query, StageSet::Names)
     }
 
-    fn run_stages(&self, query: &NameQuery, names_only: bool) -> Result<NameSearch, ResolveError> {
+    /// [`Self::find_names`], and broader concepts through an ancestor's mapping: for a
+    /// descriptive phrase that names a concept outside the wanted sources only.
+    pub fn find_names_or_broader(&self, query: &NameQuery) -> Result<NameSearch, ResolveError> {
+        self.run_stages(query, StageSet::NamesOrBroader)
+    }
+
+    fn run_stages(&self, query: &NameQuery, set: StageSet) -> Result<NameSearch, ResolveError> {
+        let names_only = set != StageSet::Every;
         let text = query.text.trim();
         let mut out = NameSearch {
             abbreviation: is_abbreviation(text),
@@ -283,8 +301,8 @@ impl Resolver {
             names.extend(variants);
         }
         out.stages_tried.push(Stage::ViaMapping);
-        // A passage's names (names only) never take a broader concept.
-        let (via, via_limited) = self.via_mapping_stage(&names, !names_only)?;
+        // A passage's names take a broader concept only when asked for.
+        let (via, via_limited) = self.via_mapping_stage(&names, set != StageSet::Names)?;
         out.via_limited = via_limited;
         names.extend(via);
         kept.extend(self.keep(names, query, &mut hidden));

@@ -76,11 +76,12 @@ impl Resolver {
         direct: &[NameCandidate],
         broader: bool,
     ) -> Result<(Vec<NameCandidate>, bool), ResolveError> {
-        // Only names matched as typed lead on: a variant followed through a mapping would
-        // stack two approximations under one match kind.
+        // Only names matched as typed lead on through an exact mapping: a variant followed
+        // through one would stack two approximations under one match kind. A variant may lead
+        // to a broader concept, which says it is one.
         let mut origins: Vec<&NameCandidate> = direct
             .iter()
-            .filter(|c| c.stage == Stage::ExactName)
+            .filter(|c| c.stage == Stage::ExactName || (broader && c.stage == Stage::NameVariant))
             .filter(|c| {
                 self.files
                     .flags
@@ -97,6 +98,10 @@ impl Resolver {
         let mut chain_reads = MAX_CHAIN_READS;
         for origin in origins.into_iter().take(MAX_VIA_ORIGINS) {
             let mut targets = self.via_targets(origin.concept, &mut chain_reads)?;
+            let typed = origin.stage == Stage::ExactName;
+            if !typed && !targets.is_empty() {
+                continue;
+            }
             let broader = broader && targets.is_empty();
             if broader {
                 targets = self.broader_targets(origin.concept, &mut chain_reads)?;
