@@ -301,6 +301,7 @@ fn a_class_of_conditions_reads_as_a_broader_heading_and_a_specific_name_never_do
     // not: its broader headings (Anemia, Hemolytic) would be another concept.
     let answer = ground(
         "Wolman disease is an autosomal recessive disease of lipid storage. \
+         Hemochromatosis is an inherited disorder. \
          Paroxysmal nocturnal hemoglobinuria was seen.",
         Some(&["mesh"]),
         Some(10),
@@ -313,6 +314,16 @@ fn a_class_of_conditions_reads_as_a_broader_heading_and_a_specific_name_never_do
     let first = &class["candidates"][0];
     assert_eq!(first["concept"]["curie"], "MESH:D030342", "{class:#}");
     assert_eq!(first["match_kind"], "broader_via_mapping", "{class:#}");
+    // A class phrase as a name variant ("inherited disease", MONDO) leads on through that
+    // concept's own exact mapping, and stays a name variant.
+    let inherited = found
+        .iter()
+        .find(|m| m["text"] == "inherited disorder")
+        .unwrap_or_else(|| panic!("the variant class phrase is a mention: {answer:#}"));
+    let first = &inherited["candidates"][0];
+    assert_eq!(first["concept"]["curie"], "MESH:D030342", "{inherited:#}");
+    assert_eq!(first["match_kind"], "name_variant", "{inherited:#}");
+    assert!(first["via"].is_object(), "{inherited:#}");
     for mention in &found {
         let text = mention["text"].as_str().unwrap_or_default();
         if text.to_lowercase().contains("hemoglobinuria") {

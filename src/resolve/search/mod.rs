@@ -302,7 +302,12 @@ impl Resolver {
         }
         out.stages_tried.push(Stage::ViaMapping);
         // A passage's names take a broader concept only when asked for.
-        let (via, via_limited) = self.via_mapping_stage(&names, set != StageSet::Names)?;
+        let broader = match set {
+            StageSet::Every => via::Broader::FromTypedNames,
+            StageSet::Names => via::Broader::Never,
+            StageSet::NamesOrBroader => via::Broader::FromAnyName,
+        };
+        let (via, via_limited) = self.via_mapping_stage(&names, broader)?;
         out.via_limited = via_limited;
         names.extend(via);
         kept.extend(self.keep(names, query, &mut hidden));

@@ -57,6 +57,16 @@ struct Chained {
     evidence: Vec<Evidence>,
 }
 
+/// Which origins may lead to a broader concept.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Broader {
+    Never,
+    /// Names matched as typed: a variant's broader concept would stack two approximations.
+    FromTypedNames,
+    /// Any name: for a passage's phrase that describes a class of conditions.
+    FromAnyName,
+}
+
 /// A chain being followed: the identifiers after the origin, and every hop's evidence.
 #[derive(Clone)]
 struct Walk {
@@ -69,19 +79,20 @@ impl Resolver {
     /// mapping, as candidates of their own. A damaged mapping record is an error.
     /// Also says whether a limit cut the stage short (more origins or candidates than
     /// [`MAX_VIA_ORIGINS`] or [`MAX_VIA_CANDIDATES`]).
-    /// With `broader`, an origin that leads to no loaded concept leads to what its nearest
-    /// ancestors map to ([`MatchKind::BroaderViaMapping`]).
+    /// An origin that leads to no loaded concept may lead to what its nearest ancestors map
+    /// to ([`MatchKind::BroaderViaMapping`]), as `broader` allows.
     pub(super) fn via_mapping_stage(
         &self,
         direct: &[NameCandidate],
-        broader: bool,
+        broader: Broader,
     ) -> Result<(Vec<NameCandidate>, bool), ResolveError> {
-        // Only names matched as typed lead on through an exact mapping: a variant followed
-        // through one would stack two approximations under one match kind. A variant may lead
-        // to a broader concept, which says it is one.
+        // Names matched as typed lead on. A name variant leads on only for a passage's class
+        // phrase, which names nothing else; what it reaches through an exact mapping stays a
+        // name variant (two approximations never rank as one).
+        let any_name = broader == Broader::FromAnyName;
         let mut origins: Vec<&NameCandidate> = direct
             .iter()
-            .filter(|c| c.stage == Stage::ExactName || (broader && c.stage == Stage::NameVariant))
+            .filter(|c| c.stage == Stage::ExactName || (any_name && c.stage == Stage::NameVariant))
             .filter(|c| {
                 self.files
                     .flags
@@ -99,10 +110,12 @@ impl Resolver {
         for origin in origins.into_iter().take(MAX_VIA_ORIGINS) {
             let mut targets = self.via_targets(origin.concept, &mut chain_reads)?;
             let typed = origin.stage == Stage::ExactName;
-            if !typed && !targets.is_empty() {
-                continue;
-            }
-            let broader = broader && targets.is_empty();
+            let broader = targets.is_empty()
+                && match broader {
+                    Broader::Never => false,
+                    Broader::FromTypedNames => typed,
+                    Broader::FromAnyName => true,
+                };
             if broader {
                 targets = self.broader_targets(origin.concept, &mut chain_reads)?;
             }
@@ -114,15 +127,15 @@ impl Resolver {
                     limited = true;
                     continue;
                 }
-                let kind = if broader {
-                    MatchKind::BroaderViaMapping
+                let (kind, weight) = if broader {
+                    let weight = broader_weight(origin.kind, found.through.len());
+                    (MatchKind::BroaderViaMapping, weight)
+                } else if typed {
+                    let weight = via_weight(origin.kind, found.through.len());
+                    (MatchKind::ViaMapping, weight)
                 } else {
-                    MatchKind::ViaMapping
-                };
-                let weight = if broader {
-                    broader_weight(origin.kind, found.through.len())
-                } else {
-                    via_weight(origin.kind, found.through.len())
+                    let weight = variant_via_weight(found.through.len());
+                    (MatchKind::NameVariant, weight)
                 };
                 let mut candidate =
                     NameCandidate::new(found.target, Stage::ViaMapping, kind, origin.case_exact);
@@ -357,6 +370,13 @@ fn via_weight(origin: MatchKind, chain_between: usize) -> f64 {
     tier - VIA_ORIGIN_SPREAD * (1.0 - origin.weight()) - CHAIN_HOP_STEP * chain_between as f64
 }
 
+/// What a name variant reaches through a mapping: a name variant's weight, below the variant
+/// itself, lower for each identifier between.
+fn variant_via_weight(chain_between: usize) -> f64 {
+    via_weight(MatchKind::NameVariant, chain_between)
+        - (MatchKind::ViaMapping.weight() - MatchKind::NameVariant.weight())
+}
+
 /// A broader candidate's weight: as a via candidate's, moved down to its own tier.
 fn broader_weight(origin: MatchKind, ancestors: usize) -> f64 {
     via_weight(origin, ancestors)
@@ -395,5 +415,15 @@ mod tests {
         assert!(via_weight(MatchKind::Label, 1) < via_weight(MatchKind::Label, 0));
         let longest = via_weight(MatchKind::RelatedSynonym, MAX_CHAIN_HOPS - 1);
         assert!(longest > MatchKind::NameVariant.weight());
+    }
+
+    #[test]
+    fn what_a_name_variant_reaches_through_a_mapping_ranks_below_the_variant_and_above_near_spellings()
+     {
+        let direct = variant_via_weight(0);
+        let chained = variant_via_weight(MAX_CHAIN_HOPS - 1);
+        assert!(direct < MatchKind::NameVariant.weight());
+        assert!(chained < direct);
+        assert!(chained > MatchKind::NearSpelling.weight());
     }
 }
