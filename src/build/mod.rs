@@ -206,8 +206,8 @@ pub fn build(
             &catalog,
             &mut mappings,
             &store,
+            options,
             observer,
-            options.keep_going,
             &mut skipped,
         )?,
     }
@@ -260,10 +260,11 @@ fn read_mapping_sets(
     catalog: &Catalog,
     mappings: &mut mappings::MappingBuilder,
     store: &StoreWriter,
+    options: &BuildOptions,
     observer: &dyn BuildObserver,
-    keep_going: bool,
     skipped: &mut Vec<SkippedSource>,
 ) -> Result<(), BuildError> {
+    let keep_going = options.keep_going;
     for spec in catalog.sources.iter().filter(|s| is_mapping_set(s)) {
         if let Some(reason) =
             read_mapping_set(catalog, spec, mappings, store, observer, keep_going)?

@@ -371,49 +371,51 @@ impl Resolver {
 
     /// A name search whose candidates all name the concept (no near spellings or full text:
     /// a passage's words are not typos of names).
-    /// Each text is searched once per passage (a passage names the same things again).
     fn names_only(&self, scan: &Scan<'_>, text: &str) -> Result<Vec<NameCandidate>, ResolveError> {
-        if let Some(found) = scan.searched.borrow().get(text) {
-            return Ok(found.clone());
-        }
-        let mut search = self.find_names(&NameQuery {
-            text,
-            sources: scan.query.sources,
-            include_obsolete: false,
-            full_text_beside_names: false,
-            // Names only: no full text to rank.
-            wanted: 0,
-        })?;
-        search.candidates.retain(|c| c.kind.names_the_concept());
-        scan.searched
-            .borrow_mut()
-            .insert(text.to_string(), search.candidates.clone());
-        Ok(search.candidates)
+        self.passage_names(scan, text, false)
     }
-}
 
-impl Resolver {
     /// [`Self::names_only`], with broader concepts through an ancestor's mapping.
     fn names_or_broader(
         &self,
         scan: &Scan<'_>,
         text: &str,
     ) -> Result<Vec<NameCandidate>, ResolveError> {
-        // Kept apart from the names-only searches of the same text.
-        let key = format!("\u{1}{text}");
+        self.passage_names(scan, text, true)
+    }
+
+    /// Each text is searched once per passage (a passage names the same things again), with
+    /// broader concepts or without: the two are cached apart.
+    fn passage_names(
+        &self,
+        scan: &Scan<'_>,
+        text: &str,
+        broader: bool,
+    ) -> Result<Vec<NameCandidate>, ResolveError> {
+        let key = if broader {
+            format!("\u{1}{text}")
+        } else {
+            text.to_string()
+        };
         if let Some(found) = scan.searched.borrow().get(&key) {
             return Ok(found.clone());
         }
-        let mut search = self.find_names_or_broader(&NameQuery {
+        let query = NameQuery {
             text,
             sources: scan.query.sources,
             include_obsolete: false,
             full_text_beside_names: false,
+            // Names only: no full text to rank.
             wanted: 0,
-        })?;
-        search
-            .candidates
-            .retain(|c| c.kind.names_the_concept() || c.kind == MatchKind::BroaderViaMapping);
+        };
+        let mut search = if broader {
+            self.find_names_or_broader(&query)?
+        } else {
+            self.find_names(&query)?
+        };
+        search.candidates.retain(|c| {
+            c.kind.names_the_concept() || (broader && c.kind == MatchKind::BroaderViaMapping)
+        });
         scan.searched
             .borrow_mut()
             .insert(key, search.candidates.clone());
