@@ -12,8 +12,9 @@
 //!
 //! A reused source's concepts come from the installed concept table and its triples from a
 //! copy of the installed store (`store::StoreWriter::from_installed`); its lexicon and mapping
-//! segments are taken as stored (`mapping_reuse`), and the concept table and full text are
-//! written as for a source that was read, so the result is the build a full rebuild would give.
+//! segments are taken as stored (`mapping_reuse`), and so is its concept table segment when it
+//! keeps its source number and first id (a carried release). Anything else is written as for a
+//! source that was read, so the result is the build a full rebuild would give.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -26,9 +27,10 @@ use sha2::{Digest, Sha256};
 use super::registry::input_file;
 use super::{BuildError, hex};
 use crate::catalog::{Catalog, SourceSpec};
+use crate::index::concepts::ConceptTable;
 use crate::index::manifest::{NameRulesRecord, RegistryRecord, SourceRecord};
 use crate::index::schema::GraphShapes;
-use crate::index::{BuildLayout, FORMAT_VERSION, FileError, Manifest, Table, active_build, lease};
+use crate::index::{BuildLayout, FORMAT_VERSION, FileError, Manifest, active_build, lease};
 use crate::ingest::SourceConcepts;
 use crate::model::{Concept, ConceptIdentity, PrefixFootprint, PrefixRule, SourceIdx};
 use crate::registry::{Registry, fold_scheme_and_host, other_scheme};
@@ -37,7 +39,7 @@ use crate::registry::{Registry, fold_scheme_and_host, other_scheme};
 pub(super) struct Previous {
     pub(super) layout: BuildLayout,
     pub(super) manifest: Manifest,
-    table: std::sync::Arc<Table<Concept>>,
+    table: std::sync::Arc<ConceptTable>,
     pub(super) shapes: GraphShapes,
     /// Prefixes declared anew or no longer declared that no registry knew otherwise (scheme
     /// and host of the URI prefix in lower case): each touches only some sources.
@@ -112,7 +114,7 @@ impl Previous {
             });
         }
         verify_taken_files(&layout, &manifest)?;
-        let table = Table::open(&layout.concepts_data(), &layout.concepts_index())
+        let table = ConceptTable::open(&layout, &manifest.sources)
             .map_err(|e| format!("the installed concept table cannot be read: {e}"))?;
         let shapes = GraphShapes::read(&layout.schema())
             .map_err(|e| format!("the installed graph shapes cannot be read: {e}"))?;
@@ -260,11 +262,6 @@ impl Previous {
         (sources, concepts)
     }
 
-    /// The installed concept table.
-    pub(super) fn table(&self) -> &Table<Concept> {
-        &self.table
-    }
-
     /// The number of concepts in the installed build.
     pub(super) fn concept_count(&self) -> u32 {
         self.table.len()
@@ -330,12 +327,9 @@ pub(super) fn installed_table_error(e: FileError) -> BuildError {
 /// the lexicon segments, the full text) against the checksums its build recorded, so that damage is
 /// never carried into a new build: a damaged file means every source is read again.
 fn verify_taken_files(layout: &BuildLayout, manifest: &Manifest) -> Result<(), NoReuse> {
-    let mut files = vec![
-        layout.concepts_data(),
-        layout.concepts_index(),
-        layout.concept_flags(),
-    ];
     let origins = crate::index::release_origins(&manifest.sources);
+    let mut files = vec![layout.concept_flags()];
+    files.extend(layout.concept_files(&origins));
     files.extend(layout.lexicon_files(&origins, manifest.name_rules.is_some()));
     crate::index::integrity::verify_these(&files, manifest)
         .map_err(|e| format!("the installed build is damaged: {e}"))?;

@@ -184,7 +184,8 @@ fn write_concept_source(
     let source_key = record.key();
     record.first_concept = sinks.writer.next_concept();
     let origin = write::document_origin(&record).origin;
-    sinks.writer.begin_release(origin, installed)?;
+    let taken = installed.map_or(write::TakenFrom::Nothing, write::TakenFrom::Lexicons);
+    sinks.writer.begin_release(origin, taken)?;
     while let Some(chunk) = concepts.next_chunk(write::KEY_CHUNK) {
         let chunk = chunk.map_err(io_err(format!(
             "{}: reading its concepts back from the build directory",
@@ -200,7 +201,7 @@ fn write_concept_source(
             sinks.mappings.add_source_xrefs(&chunk);
         }
     }
-    sinks.writer.end_release();
+    sinks.writer.end_release()?;
     record.top_concepts = tops.finish();
     record.id_shapes = shapes.finish();
     Ok(record)
@@ -215,8 +216,9 @@ fn carry_concept_source(
     observer: &dyn BuildObserver,
 ) -> Result<SourceRecord, BuildError> {
     let origin = write::document_origin(record).origin;
-    sinks.writer.begin_release(origin, Some(&previous.layout))?;
-    sinks.writer.end_release();
+    let taken = write::TakenFrom::Everything(&previous.layout);
+    sinks.writer.begin_release(origin, taken)?;
+    sinks.writer.end_release()?;
     if begin_xrefs(record, Some(previous), sinks, observer) {
         for chunk in previous.identities(record)? {
             sinks.mappings.add_identity_xrefs(&chunk?);

@@ -1,4 +1,5 @@
-//! Writing the read side of a build: the concept table, the full-text index and the lexicons.
+//! Writing the read side of a build: the concept table, the full-text index and the lexicons,
+//! the table and lexicons a segment per source release.
 
 use std::cmp::Reverse;
 use std::collections::HashSet;
@@ -59,7 +60,8 @@ pub(super) const KEY_CHUNK: usize = 65_536;
 /// in sorted runs.
 pub(super) struct IndexWriter<'a> {
     layout: &'a BuildLayout,
-    table: TableWriter<Concept>,
+    /// The concept table segment of the release being written, unless it was taken as stored.
+    table: Option<TableWriter<Concept>>,
     flags: FlagsWriter,
     fulltext: FullTextWriter,
     rules: Option<&'a NameRules>,
@@ -75,6 +77,19 @@ pub(super) struct IndexWriter<'a> {
     /// The source releases whose documents the full text, copied whole from the installed
     /// build, already holds (by origin): their concepts get no document again.
     in_copied_fulltext: HashSet<u64>,
+}
+
+/// What a release being begun takes from the installed build as stored.
+#[derive(Clone, Copy)]
+pub(super) enum TakenFrom<'l> {
+    /// Nothing: its records and keys are written.
+    Nothing,
+    /// Its lexicon segments, whose postings count from the release's first concept; its
+    /// records are written again (a release that moved is numbered anew).
+    Lexicons(&'l BuildLayout),
+    /// Its lexicon segments and its concept table segment: a carried release, whose source
+    /// number and first id are those it had there.
+    Everything(&'l BuildLayout),
 }
 
 /// What a new build takes from the installed one as stored.
@@ -125,8 +140,6 @@ impl<'a> IndexWriter<'a> {
         rules: Option<&'a NameRules>,
         installed: Option<Installed<'_>>,
     ) -> Result<IndexWriter<'a>, BuildError> {
-        let table = TableWriter::create(&layout.concepts_data(), &layout.concepts_index())
-            .map_err(io_err("creating the concept table"))?;
         let flags = FlagsWriter::create(&layout.concept_flags())
             .map_err(io_err("creating the concept flags"))?;
         fs::create_dir(layout.fulltext()).map_err(io_err("creating the full-text directory"))?;
@@ -145,7 +158,7 @@ impl<'a> IndexWriter<'a> {
             .unwrap_or_default();
         let mut writer = IndexWriter {
             layout,
-            table,
+            table: None,
             flags,
             fulltext,
             rules,
@@ -163,14 +176,11 @@ impl<'a> IndexWriter<'a> {
     }
 
     /// Starts the build with the installed build's first `count` concepts, which keep their
-    /// ids and source numbers: their records and flags are copied as stored, none decoded
-    /// or keyed again (their sources' lexicon segments are taken by [`Self::begin_release`]).
+    /// ids and source numbers: their flags are copied as stored, no record decoded or keyed
+    /// again (their sources' table and lexicon segments are taken by [`Self::begin_release`]).
     /// Opening [`Previous`] checked those files against their recorded checksums.
     fn carry(&mut self, previous: &Previous, count: u32) -> Result<(), BuildError> {
         let old = &previous.layout;
-        self.table
-            .copy_leading(previous.table(), count)
-            .map_err(io_err("copying the installed concept table"))?;
         let flags = Flags::open(&old.concept_flags(), previous.concept_count())
             .map_err(installed_file_error)?;
         self.flags
@@ -191,29 +201,53 @@ impl<'a> IndexWriter<'a> {
         }
     }
 
-    /// Starts a source release: its keys go to lexicon segments of its own (postings
-    /// counted from its first concept), or, for a release the installed build holds as it
-    /// stands (`installed`), its segments are taken from there and no key is made.
+    /// Starts a source release: its records go to a concept table segment of its own and its
+    /// keys to lexicon segments of its own (postings counted from its first concept), except
+    /// what it takes from the installed build as stored (`taken`), where no key is made.
     pub(super) fn begin_release(
         &mut self,
         origin: u64,
-        installed: Option<&BuildLayout>,
+        taken: TakenFrom<'_>,
     ) -> Result<(), BuildError> {
-        self.end_release();
-        let Some(old) = installed else {
-            let spill = |kind: LexiconKind| {
-                let name = format!("{}-{origin:016x}", kind.name());
-                LexiconWriter::spilling(&self.layout.dir, &name)
-            };
-            self.release = Some(ReleaseKeys {
-                origin,
-                first: self.next,
-                ids: spill(LexiconKind::Ids),
-                labels: spill(LexiconKind::Labels),
-                variants: self.rules.map(|_| spill(LexiconKind::Variants)),
-            });
-            return Ok(());
-        };
+        self.end_release()?;
+        let (data, index) = self.layout.concept_segment(origin);
+        match taken {
+            TakenFrom::Everything(old) => {
+                let (old_data, old_index) = old.concept_segment(origin);
+                for (from, to) in [(&old_data, &data), (&old_index, &index)] {
+                    super::mapping_reuse::link_or_copy(from, to)
+                        .map_err(io_err("taking an installed concept table segment"))?;
+                }
+            }
+            TakenFrom::Nothing | TakenFrom::Lexicons(_) => {
+                let table = TableWriter::create(&data, &index)
+                    .map_err(io_err("creating a concept table segment"))?;
+                self.table = Some(table);
+            }
+        }
+        match taken {
+            TakenFrom::Nothing => {
+                let spill = |kind: LexiconKind| {
+                    let name = format!("{}-{origin:016x}", kind.name());
+                    LexiconWriter::spilling(&self.layout.dir, &name)
+                };
+                self.release = Some(ReleaseKeys {
+                    origin,
+                    first: self.next,
+                    ids: spill(LexiconKind::Ids),
+                    labels: spill(LexiconKind::Labels),
+                    variants: self.rules.map(|_| spill(LexiconKind::Variants)),
+                });
+                Ok(())
+            }
+            TakenFrom::Lexicons(old) | TakenFrom::Everything(old) => {
+                self.take_lexicon_segments(old, origin)
+            }
+        }
+    }
+
+    /// Takes a release's lexicon segments from the installed build `old`, as stored.
+    fn take_lexicon_segments(&mut self, old: &BuildLayout, origin: u64) -> Result<(), BuildError> {
         for (at, &kind) in self.kinds().iter().enumerate() {
             let (old_fst, old_postings) = old.lexicon_segment(kind, origin);
             let (fst, postings) = self.layout.lexicon_segment(kind, origin);
@@ -231,12 +265,19 @@ impl<'a> IndexWriter<'a> {
         Ok(())
     }
 
-    /// Ends the release being written: its keys wait, spilled, for `finish`.
-    pub(super) fn end_release(&mut self) {
+    /// Ends the release being written: its concept table segment is finished, and its keys
+    /// wait, spilled, for `finish`.
+    pub(super) fn end_release(&mut self) -> Result<(), BuildError> {
+        if let Some(table) = self.table.take() {
+            table
+                .finish()
+                .map_err(io_err("writing a concept table segment"))?;
+        }
         if let Some(mut release) = self.release.take() {
             release.park();
             self.parked.push(release);
         }
+        Ok(())
     }
 
     /// Full-text documents for the installed build's first `count` concepts, when its full
@@ -278,11 +319,15 @@ impl<'a> IndexWriter<'a> {
     ) -> Result<(), BuildError> {
         let first = self.next;
         let documents = !self.in_copied_fulltext.contains(&from.origin);
-        for concept in concepts {
-            let id = self
-                .table
+        let table = (self.table.as_mut()).ok_or_else(|| BuildError::Io {
+            context: "writing the concept table".into(),
+            source: std::io::Error::other("concepts of a release that was not begun"),
+        })?;
+        for (at, concept) in concepts.iter().enumerate() {
+            table
                 .push(concept)
-                .map_err(io_err("writing the concept table"))?;
+                .map_err(io_err("writing a concept table segment"))?;
+            let id = first.saturating_add(at as u32);
             self.flags
                 .push(ConceptFlags::of(concept))
                 .map_err(io_err("writing the concept flags"))?;
@@ -312,12 +357,9 @@ impl<'a> IndexWriter<'a> {
         records: &[SourceRecord],
         observer: &dyn BuildObserver,
     ) -> Result<Counts, BuildError> {
-        self.end_release();
-        observer.stage("writing the concept table and full-text index");
-        let total = self
-            .table
-            .finish()
-            .map_err(io_err("writing the concept table"))?;
+        self.end_release()?;
+        observer.stage("writing the concept flags and full-text index");
+        let total = self.next;
         self.flags
             .finish()
             .map_err(io_err("writing the concept flags"))?;

@@ -15,7 +15,8 @@ use memmap2::Mmap;
 /// a header and the manifest records every file's length and checksum. 9: a mapping hub's
 /// edges span several records. 11: the concept lexicons are a segment per source release.
 /// 12: the mapping index is a segment per current release and one for the mapping sets.
-pub const FORMAT_VERSION: u32 = 12;
+/// 13: the concept table is a segment per source release.
+pub const FORMAT_VERSION: u32 = 13;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;

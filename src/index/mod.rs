@@ -5,6 +5,7 @@
 //! On disk, `index/CURRENT` names the active build directory; a build writes a new directory
 //! and then replaces `CURRENT` atomically, so readers never see a half-written index.
 
+pub mod concepts;
 pub mod counts;
 pub mod damage;
 pub mod flags;
@@ -25,8 +26,6 @@ pub mod spelling;
 pub mod table;
 
 use std::path::{Path, PathBuf};
-
-use crate::model::Concept;
 
 pub use counts::{LexiconCounts, MappingIndexCounts, RegistryCounts};
 pub use fulltext::{FullText, FullTextWriter, TextHit};
@@ -96,11 +95,20 @@ impl BuildLayout {
     pub fn concept_flags(&self) -> PathBuf {
         self.dir.join("concepts.flags")
     }
-    pub fn concepts_data(&self) -> PathBuf {
-        self.dir.join("concepts.dat")
+    /// A source release's segment of the concept table (`origin` as for its lexicon
+    /// segments): records, then offsets.
+    pub fn concept_segment(&self, origin: u64) -> (PathBuf, PathBuf) {
+        let stem = format!("concepts-{origin:016x}");
+        (
+            self.dir.join(format!("{stem}.dat")),
+            self.dir.join(format!("{stem}.idx")),
+        )
     }
-    pub fn concepts_index(&self) -> PathBuf {
-        self.dir.join("concepts.idx")
+    /// Every segment file of the concept table for these releases (by origin).
+    pub fn concept_files(&self, origins: &[u64]) -> Vec<PathBuf> {
+        (origins.iter())
+            .flat_map(|&origin| <[PathBuf; 2]>::from(self.concept_segment(origin)))
+            .collect()
     }
     pub fn fulltext(&self) -> PathBuf {
         self.dir.join("fulltext")
@@ -123,10 +131,21 @@ impl BuildLayout {
     pub fn registry_index(&self) -> PathBuf {
         self.dir.join("registry.idx")
     }
+    /// The prefix registry's files, all written together.
+    pub fn registry_files(&self) -> [PathBuf; 6] {
+        [
+            self.registry_spellings_fst(),
+            self.registry_spellings_postings(),
+            self.registry_uris_fst(),
+            self.registry_uris_postings(),
+            self.registry_data(),
+            self.registry_index(),
+        ]
+    }
     /// The files of a build this program writes itself, whose length and checksum the
     /// manifest records: everything but the manifest, `fulltext/` (tantivy keeps its own
     /// checksums, and its file names are not the same from build to build) and `store/`
-    /// (RocksDB's). `sources` are the build's releases: each has its lexicon segments, each
+    /// (RocksDB's). `sources` are the build's releases: each has its concept table and lexicon segments, each
     /// current one its mapping segment ([`mapping_segments`]); the name variant files exist
     /// only when the build had name rules.
     pub fn recorded_files(
@@ -134,18 +153,9 @@ impl BuildLayout {
         sources: &[manifest::SourceRecord],
         with_name_rules: bool,
     ) -> Vec<PathBuf> {
-        let mut files = vec![
-            self.concept_flags(),
-            self.concepts_data(),
-            self.concepts_index(),
-            self.registry_spellings_fst(),
-            self.registry_spellings_postings(),
-            self.registry_uris_fst(),
-            self.registry_uris_postings(),
-            self.registry_data(),
-            self.registry_index(),
-            self.schema(),
-        ];
+        let mut files = vec![self.concept_flags(), self.schema()];
+        files.extend(self.registry_files());
+        files.extend(self.concept_files(&release_origins(sources)));
         for (name, _) in mapping_segments(sources) {
             files.extend(self.mapping_segment(&name).all().into_iter().cloned());
         }
@@ -258,7 +268,7 @@ pub struct IndexFiles {
     pub labels: SegmentedLexicon,
     /// Name variant keys and the rules that made them, when the build had rules.
     pub variants: Option<(SegmentedLexicon, names::NameRules)>,
-    pub table: Table<Concept>,
+    pub table: concepts::ConceptTable,
     pub flags: flags::Flags,
     pub fulltext: FullText,
     pub mappings: mappings::MappingIndex,
@@ -296,16 +306,14 @@ impl IndexFiles {
                 Some((lexicon, rules))
             }
         };
-        let table = Table::open(&layout.concepts_data(), &layout.concepts_index())?;
+        let table = concepts::ConceptTable::open(&layout, &manifest.sources)?;
         if u64::from(table.len()) != manifest.counts.concepts {
-            return Err(OpenError::DamagedFile(FileError::new(
-                &layout.concepts_index(),
-                FileProblem::Inconsistent(format!(
-                    "it holds {} records, the manifest counts {} concepts",
-                    table.len(),
-                    manifest.counts.concepts
-                )),
-            )));
+            let problem = FileProblem::Inconsistent(format!(
+                "its releases hold {} concepts, the manifest counts {}",
+                table.len(),
+                manifest.counts.concepts
+            ));
+            return Err(FileError::new(&manifest_path, problem).into());
         }
         let flags = flags::Flags::open(&layout.concept_flags(), table.len())?;
         let origins: Vec<fulltext::DocumentOrigin> = manifest

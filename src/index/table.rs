@@ -47,40 +47,6 @@ impl<T: Serialize> TableWriter<T> {
         Ok((self.offsets.len() - 2) as u32)
     }
 
-    /// Starts the table with the first `count` records of `table`, copied as they are stored
-    /// (ids and bytes unchanged, nothing decoded). Only into an empty writer.
-    pub fn copy_leading(&mut self, table: &Table<T>, count: u32) -> io::Result<()>
-    where
-        T: DeserializeOwned,
-    {
-        if self.offsets.len() != 1 {
-            return Err(io::Error::other(
-                "records copied into a table already written",
-            ));
-        }
-        let end = table
-            .offset(count)
-            .and_then(|end| usize::try_from(end).ok())
-            .filter(|end| *end <= table.data.body().len())
-            .ok_or_else(|| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "{}: fewer than {count} records to copy",
-                        table.data_path.display()
-                    ),
-                )
-            })?;
-        self.data.write_all(&table.data.body()[..end])?;
-        let offsets = table.offsets.body().chunks_exact(OFFSET_BYTES);
-        self.offsets = offsets
-            .take(count as usize + 1)
-            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
-            .collect();
-        self.position = end as u64;
-        Ok(())
-    }
-
     pub fn finish(self) -> io::Result<u32> {
         self.data
             .into_inner()
@@ -210,33 +176,6 @@ mod tests {
         }
         writer.finish().expect("finish");
         (data, index)
-    }
-
-    #[test]
-    fn leading_records_copied_from_a_table_are_the_records_pushed_again() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let (data, index) = written(dir.path(), &["a", "bc", "", "def"]);
-        let table = Table::<String>::open(&data, &index).expect("open");
-        let (copy_data, copy_index) = (dir.path().join("c.dat"), dir.path().join("c.idx"));
-        let mut copy = TableWriter::<String>::create(&copy_data, &copy_index).expect("create");
-        copy.copy_leading(&table, 2).expect("copy");
-        assert_eq!(copy.push(&"xyz".to_string()).expect("push"), 2);
-        copy.finish().expect("finish");
-
-        let sub = dir.path().join("sub");
-        std::fs::create_dir(&sub).expect("dir");
-        let (expected_data, expected_index) = written(&sub, &["a", "bc", "xyz"]);
-        assert_eq!(
-            std::fs::read(&copy_data).ok(),
-            std::fs::read(expected_data).ok()
-        );
-        assert_eq!(
-            std::fs::read(&copy_index).ok(),
-            std::fs::read(expected_index).ok()
-        );
-
-        let mut too_many = TableWriter::<String>::create(&copy_data, &copy_index).expect("create");
-        assert!(too_many.copy_leading(&table, 5).is_err(), "only 4 records");
     }
 
     #[test]

@@ -83,8 +83,8 @@ fn check_passes_a_sound_index_and_lists_every_file() {
     let (code, stdout, stderr) = check(&index);
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
     for file in [
-        "concepts.dat",
-        "concepts.idx",
+        &segment(&build, "concepts", "dat"),
+        &segment(&build, "concepts", "idx"),
         "concepts.flags",
         &segment(&build, "labels", "fst"),
         &segment(&build, "labels", "postings"),
@@ -111,30 +111,35 @@ fn check_passes_a_sound_index_and_lists_every_file() {
         assert_eq!(len, record.bytes, "{}", record.name);
         assert_eq!(record.sha256.len(), 64);
     }
-    assert!(r.manifest().file("concepts.dat").is_some());
+    assert!(
+        r.manifest()
+            .file(&segment(&build, "concepts", "dat"))
+            .is_some()
+    );
     assert!(r.manifest().file("manifest.json").is_none());
 }
 
 #[test]
 fn a_truncated_table_file_fails_check_and_open_naming_it() {
     let (index, build) = sound_index("truncated-table");
-    truncate(&build.join("concepts.dat"), 10);
+    let table = segment(&build, "concepts", "dat");
+    truncate(&build.join(&table), 10);
     let (code, stdout, stderr) = check(&index);
     assert_eq!(code, Some(1), "{stdout}\n{stderr}");
     let line = stdout
         .lines()
-        .find(|l| l.contains("concepts.dat"))
-        .unwrap_or_else(|| panic!("concepts.dat not named:\n{stdout}"));
+        .find(|l| l.contains(&table))
+        .unwrap_or_else(|| panic!("{table} not named:\n{stdout}"));
     assert!(
         line.starts_with("DAMAGED") && line.contains("the manifest records"),
         "{line}"
     );
     assert!(
-        stdout.contains("damaged: 1 of") && stderr.contains("concepts.dat"),
+        stdout.contains("damaged: 1 of") && stderr.contains(&table),
         "{stdout}\n{stderr}"
     );
     let (path, problem) = open_failure(&index);
-    assert_eq!(path, build.join("concepts.dat"));
+    assert_eq!(path, build.join(&table));
     assert!(matches!(problem, FileProblem::Length { .. }), "{problem}");
 }
 
@@ -295,40 +300,62 @@ fn a_damaged_full_text_file_fails_check() {
     );
 }
 
-/// Damages the concept record of `curie` in place (its first byte, `{`, becomes a letter: the
-/// same length, no longer JSON) and returns its id and label.
-fn damage_record(index: &Path, build: &Path, curie: &str) -> (ConceptId, String) {
-    let (id, name) = {
+/// A damaged concept record: its id, its label, its release's table segment (data file name)
+/// and its place there.
+struct DamagedRecord {
+    id: ConceptId,
+    name: String,
+    segment: String,
+    row: usize,
+}
+
+/// Damages the concept record of `curie` in place in its release's table segment (its first
+/// byte, `{`, becomes a letter: the same length, no longer JSON).
+fn damage_record(index: &Path, build: &Path, curie: &str) -> DamagedRecord {
+    let (id, name, origin, row) = {
         let r = Resolver::open(index).expect("open");
         let id = r.lookup_id(curie)[0].concept;
-        let name = r
-            .concept(id)
-            .and_then(|c| c.preferred_label().map(|l| l.text.clone()))
+        let concept = r.concept(id).expect("the record");
+        let name = (concept.preferred_label())
+            .map(|l| l.text.clone())
             .expect("label");
-        (id, name)
+        let release = r.source_of(&concept).expect("its release");
+        let origin = ontoresolve::index::fulltext::origin_of(&release.graph);
+        (id, name, origin, id.row() - release.first_concept as usize)
     };
-    let offsets = std::fs::read(build.join("concepts.idx")).expect("read offsets");
-    let at = 16 + id.row() * 8;
+    let segment = format!("concepts-{origin:016x}.dat");
+    let offsets = std::fs::read(build.join(segment.replace(".dat", ".idx"))).expect("offsets");
+    let at = 16 + row * 8;
     let start = u64::from_le_bytes(offsets[at..at + 8].try_into().expect("8 bytes")) as usize;
-    let data = build.join("concepts.dat");
+    let data = build.join(&segment);
     let mut bytes = std::fs::read(&data).expect("read data");
     assert_eq!(bytes[16 + start], b'{');
     bytes[16 + start] = b'X';
     std::fs::write(&data, bytes).expect("write");
-    (id, name)
+    DamagedRecord {
+        id,
+        name,
+        segment,
+        row,
+    }
 }
 
 #[test]
 fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_nothing() {
     let (index, build) = sound_index("damaged-record");
-    let (id, name) = damage_record(&index, &build, "XD:0000004");
+    let DamagedRecord {
+        id,
+        name,
+        segment,
+        row,
+    } = damage_record(&index, &build, "XD:0000004");
     let r = Resolver::open(&index).expect("lengths and headers still fit");
-    let named = |e: &ResolveError| e.to_string().contains("concepts.dat");
+    let named = |e: &ResolveError| e.to_string().contains(&segment);
     let error = r
         .resolve_identifier("XD:0000004")
         .expect_err("a damaged record is no answer");
     assert!(
-        named(&error) && error.to_string().contains(&format!("record {id}")),
+        named(&error) && error.to_string().contains(&format!("record {row}")),
         "{error}"
     );
     let error = r
@@ -352,7 +379,7 @@ fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_n
 #[test]
 fn a_damaged_record_met_inside_an_answer_fails_the_request_not_just_the_log() {
     let (index, build) = sound_index("damaged-child");
-    damage_record(&index, &build, "XD:0000004");
+    let damaged = damage_record(&index, &build, "XD:0000004");
     let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
     let requests = [
         format!(
@@ -422,7 +449,7 @@ fn a_damaged_record_met_inside_an_answer_fails_the_request_not_just_the_log() {
     );
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(
-        log.contains("concepts.dat"),
+        log.contains(&damaged.segment),
         "the log names the file: {log}"
     );
 }
