@@ -337,3 +337,51 @@ fn a_class_of_conditions_reads_as_a_broader_heading_and_a_specific_name_never_do
         "{answer:#}"
     );
 }
+
+#[test]
+fn a_name_known_only_outside_the_wanted_sources_gives_way_to_the_names_inside_it() {
+    // "familial ovarian cancer" is MONDO's label, with no MeSH mapping here: read in its
+    // place, MeSH's "ovarian cancer" (a name variant of Ovarian Neoplasms) is the mention.
+    let text =
+        "Mutations were found in familial ovarian cancer and in familial adenomatous polyposis.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    let inner = found
+        .iter()
+        .find(|m| m["text"] == "ovarian cancer")
+        .unwrap_or_else(|| panic!("the inner name is a mention: {answer:#}"));
+    assert_eq!(first_curie(inner), "MESH:D010051", "{inner:#}");
+    assert_eq!(
+        spanned(text, &inner["start"], &inner["end"]),
+        "ovarian cancer"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|m| m["text"] == "familial adenomatous polyposis"
+                && first_curie(m) == "MESH:D011125"),
+        "{answer:#}"
+    );
+    assert!(
+        !found.iter().any(|m| m["text"] == "familial ovarian cancer"),
+        "{answer:#}"
+    );
+    // Without a filter the longer name is MONDO's mention, and the inner one an alternative.
+    let all = ground(text, None, None);
+    let outer = mentions(&all)
+        .into_iter()
+        .find(|m| m["text"] == "familial ovarian cancer")
+        .unwrap_or_else(|| panic!("the longer name is a mention: {all:#}"));
+    assert!(first_curie(&outer).starts_with("MONDO:"), "{outer:#}");
+    // A defined abbreviation whose long form is known only outside the wanted sources has no
+    // mention, and nothing inside it is read again and again.
+    let defined = ground(
+        "Familial ovarian cancer (FOC) is rare; FOC runs in families.",
+        Some(&["mesh"]),
+        None,
+    );
+    assert!(
+        !mentions(&defined).iter().any(|m| m["text"] == "FOC"),
+        "{defined:#}"
+    );
+}

@@ -12,7 +12,7 @@ mod coordination;
 mod tokens;
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 pub use abbreviations::{Definition, definitions};
 use tokens::{Token, tokens};
@@ -122,9 +122,9 @@ impl Resolver {
         };
         let spans = self.name_spans(&words);
         let abbreviation_uses = abbreviation_uses(text, &words, &out.definitions);
-        let chosen = choose_longest(&spans, &abbreviation_uses);
+        let mut chosen: VecDeque<_> = choose_longest(&spans, &abbreviation_uses).into();
         let mut names = Vec::new();
-        for (span, alternatives) in chosen {
+        while let Some((span, alternatives)) = chosen.pop_front() {
             let (start, end) = (words[span.first].start, words[span.last].end);
             let mention = match abbreviation_uses.iter().find(|u| u.span == span) {
                 Some(u) => self.abbreviation_mention(&scan, &out.definitions, u, (start, end))?,
@@ -158,7 +158,25 @@ impl Resolver {
                     }
                     out.mentions.push(m);
                 }
-                None => out.outside_sources += 1,
+                None => {
+                    out.outside_sources += 1;
+                    // A name known only outside the wanted sources may hold one they know
+                    // ("kidney cancer" in "hereditary kidney cancer"): the longest names
+                    // inside it are read in its place.
+                    let inside = |s: &Span| {
+                        s.first >= span.first
+                            && s.last <= span.last
+                            && (s.first, s.last) != (span.first, span.last)
+                    };
+                    let inner: Vec<Span> = alternatives.into_iter().filter(inside).collect();
+                    let uses: Vec<AbbreviationUse> = (abbreviation_uses.iter())
+                        .filter(|u| inside(&u.span))
+                        .cloned()
+                        .collect();
+                    for again in choose_longest(&inner, &uses).into_iter().rev() {
+                        chosen.push_front(again);
+                    }
+                }
             }
         }
         self.add_conjuncts(&scan, &words, &names, &mut out.mentions)?;
