@@ -24,7 +24,7 @@ use crate::index::manifest::{
 use crate::index::{FORMAT_VERSION, MAPPING_SETS_SEGMENT, release_segment_name};
 
 /// The digest of what the mapping sets' segment is made of: the format, the registry's files
-/// and every mapping set's entry and files.
+/// and every mapping set's entry, release and files.
 pub(super) fn set_inputs(
     catalog: &Catalog,
     registry: &RegistryRecord,
@@ -41,6 +41,8 @@ pub(super) fn set_inputs(
     for spec in catalog.sources.iter().filter(|s| is_mapping_set(s)) {
         note(&spec.id);
         note(&entry_fingerprint(spec));
+        // Left out of the fingerprint, and a set's only release: it names its graph.
+        note(&super::mappings::set_release(spec));
         let written = std::iter::once(&spec.path).chain(&spec.more_paths);
         for (file, written) in catalog.files(spec).iter().zip(written) {
             if file.is_file() {

@@ -208,7 +208,7 @@ impl<'a> MappingBuilder<'a> {
         };
         let checked = input_file(written, file)?;
         let stem = file_stem(file);
-        let release = spec.release.clone().unwrap_or_else(|| "unknown".into());
+        let release = set_release(spec);
         let graph = if several_files {
             graph_iri(&format!("{}.{stem}", spec.id), &release)
         } else {
@@ -590,4 +590,9 @@ fn axiom_triples(
         ));
     }
     Some(triples)
+}
+
+/// A mapping set's release: the catalogue's (a set states none the build reads).
+pub(super) fn set_release(spec: &SourceSpec) -> String {
+    spec.release.clone().unwrap_or_else(|| "unknown".into())
 }

@@ -173,7 +173,7 @@ impl Previous {
         })
     }
 
-    /// The graphs of mapping-set files whose entry and file are unchanged: the store keeps
+    /// The graphs of mapping-set files whose entry, release and file are unchanged: the store keeps
     /// them, and the build reads their rows for the mapping index only; not a set whose rows
     /// a prefix declared anew or dropped may read differently.
     pub(super) fn unchanged_set_graphs(
@@ -183,15 +183,17 @@ impl Previous {
         let mut graphs = BTreeSet::new();
         for spec in catalog.sources.iter().filter(|s| super::is_mapping_set(s)) {
             let fingerprint = entry_fingerprint(spec);
+            // The fingerprint leaves the release out; a set's release names its graph.
+            let release = super::mappings::set_release(spec);
             let written = std::iter::once(&spec.path).chain(&spec.more_paths);
             for (file, written) in catalog.files(spec).iter().zip(written) {
                 let stem = super::mappings::file_stem(file);
-                let Some(set) = self
-                    .manifest
-                    .mapping_sets
-                    .iter()
-                    .find(|s| s.source == spec.id && s.file == stem && s.entry == fingerprint)
-                else {
+                let Some(set) = self.manifest.mapping_sets.iter().find(|s| {
+                    s.source == spec.id
+                        && s.file == stem
+                        && s.entry == fingerprint
+                        && s.release == release
+                }) else {
                     continue;
                 };
                 if self.touched(set.prefix_use.as_ref()).is_some() {

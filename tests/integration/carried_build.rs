@@ -517,3 +517,31 @@ fn a_current_source_added_or_removed_writes_only_its_mapping_segment_and_damage_
     );
     assert_equals_a_fresh_build(&rebuilt, &both, &dir.join("fresh"));
 }
+
+#[test]
+fn a_mapping_set_whose_release_changed_is_read_again_and_states_the_new_release() {
+    let dir = scratch("carried-set-release");
+    let before = fixtures_with_obo(&dir, "before", &[]);
+    let text = std::fs::read_to_string(&before).expect("read");
+    let after = dir.join("after.toml");
+    let changed = text.replace(
+        "sssom/chain.sssom.tsv\"\nrelease = \"1\"",
+        "sssom/chain.sssom.tsv\"\nrelease = \"2\"",
+    );
+    assert_ne!(changed, text, "the set's release is in the catalogue");
+    std::fs::write(&after, changed).expect("write the catalogue");
+    let index = dir.join("index");
+    build_watched(&before, &index);
+
+    let (rebuilt, stages) = build_watched(&after, &index);
+    assert!(
+        !stages.any("taking the mapping sets' segment") && !stages.any("keeping 1 unchanged"),
+        "{}",
+        stages.all()
+    );
+    let set = (rebuilt.manifest.mapping_sets.iter())
+        .find(|s| s.source == "chain")
+        .expect("the chain set");
+    assert_eq!(set.release, "2");
+    assert_equals_a_fresh_build(&rebuilt, &after, &dir.join("fresh"));
+}
