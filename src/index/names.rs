@@ -75,6 +75,10 @@ pub struct NameRules {
     /// the wanted sources, as the nearest broader concept they hold.
     #[serde(default)]
     pub class_heads: Vec<String>,
+    /// Last words that make a name a gene's product named after a condition ("Wiskott-Aldrich
+    /// syndrome protein"): `ground_passage` also reads the names inside it, before that word.
+    #[serde(default)]
+    pub product_heads: Vec<String>,
 }
 
 /// One change a name went through on its way to a key.
@@ -176,6 +180,7 @@ impl NameRules {
             .chain(self.plural_endings.iter().flat_map(|(a, b)| [a, b]))
             .chain(self.head_words.iter().flat_map(|(a, b)| [a, b]))
             .chain(&self.class_heads)
+            .chain(&self.product_heads)
             .chain(self.spellings.iter().flat_map(|r| [&r.from, &r.to]));
         if let Some(bad) = self
             .generic_names

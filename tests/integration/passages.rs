@@ -385,3 +385,33 @@ fn a_name_known_only_outside_the_wanted_sources_gives_way_to_the_names_inside_it
         "{defined:#}"
     );
 }
+
+#[test]
+fn a_product_named_after_a_condition_is_a_mention_and_so_is_the_condition() {
+    let text = "Mutations in the Wiskott-Aldrich syndrome protein were found in the patients.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    let named = |t: &str| {
+        found
+            .iter()
+            .find(|m| m["text"] == t)
+            .unwrap_or_else(|| panic!("{t} is a mention: {answer:#}"))
+    };
+    assert_eq!(
+        first_curie(named("Wiskott-Aldrich syndrome protein")),
+        "MESH:D051316"
+    );
+    let condition = named("Wiskott-Aldrich syndrome");
+    assert_eq!(first_curie(condition), "MESH:D014923", "{condition:#}");
+    assert_eq!(
+        spanned(text, &condition["start"], &condition["end"]),
+        "Wiskott-Aldrich syndrome"
+    );
+    // A name whose last word is no product head keeps the names inside it as alternatives.
+    let plain = ground(
+        "She had familial adenomatous polyposis.",
+        Some(&["mesh"]),
+        None,
+    );
+    assert_eq!(mentions(&plain).len(), 1, "{plain:#}");
+}

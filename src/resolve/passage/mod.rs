@@ -155,6 +155,16 @@ impl Resolver {
                         MentionReading::Name | MentionReading::NameVariant
                     ) {
                         names.push(span);
+                        // A product named after a condition names the condition too.
+                        if self.names_a_product(&words[span.last]) {
+                            let inner = alternatives
+                                .iter()
+                                .filter(|s| s.first >= span.first && s.last < span.last);
+                            let inner: Vec<Span> = inner.copied().collect();
+                            for again in choose_longest(&inner, &[]).into_iter().rev() {
+                                chosen.push_front(again);
+                            }
+                        }
                     }
                     out.mentions.push(m);
                 }
@@ -287,6 +297,14 @@ impl Resolver {
                 .variants
                 .as_ref()
                 .is_some_and(|(_, rules)| rules.class_heads.contains(&head.key))
+    }
+
+    /// Whether a name ending in `head` is a gene or its product (`product_heads`).
+    fn names_a_product(&self, head: &Token) -> bool {
+        self.files
+            .variants
+            .as_ref()
+            .is_some_and(|(_, rules)| rules.product_heads.contains(&head.key))
     }
 
     fn is_generic(&self, key: &str) -> bool {
