@@ -142,8 +142,7 @@ pub fn build(
     let (_lock, mut temp) = install::begin(index_dir)?;
     let layout = BuildLayout::new(&temp.path);
 
-    let (registry_record, registry) =
-        registry::build_registry(&catalog, &layout, Some(index_dir), observer)?;
+    let (registry_record, registry) = registry::build_registry(&catalog, &layout, observer)?;
     let (rules_record, rules) = read_name_rules(&catalog, &layout)?;
     let (loadable, mut skipped) = loadable_sources(&catalog, options, observer)?;
     let previous = reuse::Previous::open(
@@ -332,7 +331,7 @@ pub fn registry_alone(
     dir: &std::path::Path,
 ) -> Result<crate::registry::Registry, BuildError> {
     let layout = BuildLayout::new(dir);
-    Ok(registry::build_registry(catalog, &layout, None, &Silent)?.1)
+    Ok(registry::build_registry(catalog, &layout, &Silent)?.1)
 }
 
 /// Finishes the store and writes each graph's shape beside it, for `describe_schema`.

@@ -72,10 +72,6 @@ pub struct RegistryRecord {
     /// The registry release loaded, when the catalogue names one.
     pub source: Option<RegistrySource>,
     pub counts: RegistryCounts,
-    /// SHA-256 of everything the registry files are made from (format version, input files,
-    /// the catalogue's prefixes): a later build with the same inputs takes the files as stored.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub inputs: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

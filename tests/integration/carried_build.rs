@@ -141,11 +141,6 @@ fn a_source_added_at_the_end_carries_the_rest_and_equals_a_full_rebuild() {
         "the fixtures are carried: {}",
         stages.all()
     );
-    assert!(
-        stages.any("taking the prefix registry from the installed build"),
-        "the added source declares no prefix: {}",
-        stages.all()
-    );
     assert_equals_a_fresh_build(&added, &with_extra, &fresh);
     assert_eq!(answers(&index), answers(&fresh));
 
@@ -201,34 +196,6 @@ fn a_damaged_installed_file_is_never_carried_and_every_source_is_read_again() {
     assert!(stages.all().contains(&segment), "{}", stages.all());
     assert!(!stages.any("taking the first"), "{}", stages.all());
     assert_eq!(file_checksums(&rebuilt), file_checksums(&first));
-}
-
-#[test]
-fn a_damaged_registry_file_is_never_taken_and_the_registry_is_written_anew() {
-    let dir = scratch("carried-damaged-registry");
-    let (alone, with_extra) = catalogues(&dir);
-    let index = dir.join("index");
-    let (first, _) = build_watched(&alone, &index);
-
-    let path = first.dir.join("registry.dat");
-    let mut bytes = std::fs::read(&path).expect("read the registry records");
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x01;
-    std::fs::write(&path, bytes).expect("damage the registry records");
-
-    let (rebuilt, stages) = build_watched(&with_extra, &index);
-    assert!(
-        stages.any("writing the prefix registry anew: the installed one is damaged"),
-        "{}",
-        stages.all()
-    );
-    assert!(stages.all().contains("registry.dat"), "{}", stages.all());
-    assert!(
-        !stages.any("taking the prefix registry"),
-        "{}",
-        stages.all()
-    );
-    assert_equals_a_fresh_build(&rebuilt, &with_extra, &dir.join("fresh"));
 }
 
 #[test]
