@@ -121,12 +121,12 @@ impl Resolver {
             ..PassageGrounding::default()
         };
         let spans = self.name_spans(&words);
-        let abbreviation_uses = abbreviation_uses(text, &words, &out.definitions);
-        let mut chosen: VecDeque<_> = choose_longest(&spans, &abbreviation_uses).into();
+        let uses = abbreviation_uses(text, &words, &out.definitions);
+        let mut chosen: VecDeque<_> = choose_longest(&spans, &uses).into();
         let mut names = Vec::new();
         while let Some((span, alternatives)) = chosen.pop_front() {
             let (start, end) = (words[span.first].start, words[span.last].end);
-            let mention = match abbreviation_uses.iter().find(|u| u.span == span) {
+            let mention = match uses.iter().find(|u| u.span == span) {
                 Some(u) => self.abbreviation_mention(&scan, &out.definitions, u, (start, end))?,
                 None => {
                     let surface = &text[start..end];
@@ -157,13 +157,14 @@ impl Resolver {
                         names.push(span);
                         // A product named after a condition names the condition too.
                         if self.names_a_product(&words[span.last]) {
-                            let inner = alternatives
-                                .iter()
-                                .filter(|s| s.first >= span.first && s.last < span.last);
-                            let inner: Vec<Span> = inner.copied().collect();
-                            for again in choose_longest(&inner, &[]).into_iter().rev() {
-                                chosen.push_front(again);
-                            }
+                            let before_head = span.last.saturating_sub(1);
+                            queue_names_within(
+                                &mut chosen,
+                                &alternatives,
+                                &uses,
+                                span,
+                                before_head,
+                            );
                         }
                     }
                     out.mentions.push(m);
@@ -173,19 +174,7 @@ impl Resolver {
                     // A name known only outside the wanted sources may hold one they know
                     // ("kidney cancer" in "hereditary kidney cancer"): the longest names
                     // inside it are read in its place.
-                    let inside = |s: &Span| {
-                        s.first >= span.first
-                            && s.last <= span.last
-                            && (s.first, s.last) != (span.first, span.last)
-                    };
-                    let inner: Vec<Span> = alternatives.into_iter().filter(inside).collect();
-                    let uses: Vec<AbbreviationUse> = (abbreviation_uses.iter())
-                        .filter(|u| inside(&u.span))
-                        .cloned()
-                        .collect();
-                    for again in choose_longest(&inner, &uses).into_iter().rev() {
-                        chosen.push_front(again);
-                    }
+                    queue_names_within(&mut chosen, &alternatives, &uses, span, span.last);
                 }
             }
         }
@@ -553,6 +542,26 @@ fn abbreviation_uses(text: &str, words: &[Token], defined: &[Definition]) -> Vec
 
 /// The mentions, left to right: at each place the longest span (an abbreviation's use wins
 /// among spans of its length), and every shorter span it overlaps kept as its alternatives.
+/// Queues, to be read next, the longest names among `alternatives` and the abbreviation
+/// `uses` that lie within words `span.first..=last`, `span` itself excepted: each is smaller,
+/// so reading again ends.
+fn queue_names_within(
+    chosen: &mut VecDeque<(Span, Vec<Span>)>,
+    alternatives: &[Span],
+    uses: &[AbbreviationUse],
+    span: Span,
+    last: usize,
+) {
+    let within = |s: &Span| {
+        s.first >= span.first && s.last <= last && (s.first, s.last) != (span.first, span.last)
+    };
+    let inner: Vec<Span> = alternatives.iter().copied().filter(within).collect();
+    let uses: Vec<AbbreviationUse> = uses.iter().copied().filter(|u| within(&u.span)).collect();
+    for again in choose_longest(&inner, &uses).into_iter().rev() {
+        chosen.push_front(again);
+    }
+}
+
 fn choose_longest(spans: &[Span], uses: &[AbbreviationUse]) -> Vec<(Span, Vec<Span>)> {
     let mut all: Vec<Span> = spans.to_vec();
     all.extend(uses.iter().map(|u| u.span));
