@@ -79,6 +79,11 @@ pub struct NameRules {
     /// syndrome protein"): `ground_passage` also reads the names inside it, before that word.
     #[serde(default)]
     pub product_heads: Vec<String>,
+    /// Head words a passage may leave out of an eponymous name ("Lesch-Nyhan patients" for
+    /// "Lesch-Nyhan syndrome"): `ground_passage` reads two or more words with a capital after
+    /// the first letter that name nothing alone as the name they start, completed by one.
+    #[serde(default)]
+    pub omitted_heads: Vec<String>,
 }
 
 /// One change a name went through on its way to a key.
@@ -181,6 +186,7 @@ impl NameRules {
             .chain(self.head_words.iter().flat_map(|(a, b)| [a, b]))
             .chain(&self.class_heads)
             .chain(&self.product_heads)
+            .chain(&self.omitted_heads)
             .chain(self.spellings.iter().flat_map(|r| [&r.from, &r.to]));
         if let Some(bad) = self
             .generic_names

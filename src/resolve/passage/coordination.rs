@@ -117,6 +117,7 @@ mod tests {
             first: name.0,
             last: name.1,
             variant: false,
+            head_omitted: false,
         };
         conjuncts(text, &words, &[span])
             .iter()

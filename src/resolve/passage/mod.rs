@@ -105,6 +105,9 @@ struct Span {
     first: usize,
     last: usize,
     variant: bool,
+    /// The words name a concept only with a head word the passage leaves out
+    /// (`omitted_heads`: "Lesch-Nyhan" for "Lesch-Nyhan syndrome").
+    head_omitted: bool,
 }
 
 impl Resolver {
@@ -120,7 +123,7 @@ impl Resolver {
             definitions: definitions(text),
             ..PassageGrounding::default()
         };
-        let spans = self.name_spans(&words);
+        let spans = self.name_spans(text, &words);
         let uses = abbreviation_uses(text, &words, &out.definitions);
         let mut chosen: VecDeque<_> = choose_longest(&spans, &uses).into();
         let mut names = Vec::new();
@@ -229,8 +232,9 @@ impl Resolver {
         Ok(())
     }
 
-    /// Every span of words that is a label key or a name-variant key.
-    fn name_spans(&self, words: &[Token]) -> Vec<Span> {
+    /// Every span of words that is a label key or a name-variant key, or that starts a label
+    /// completed by a head word the passage left out (`omitted_heads`).
+    fn name_spans(&self, text: &str, words: &[Token]) -> Vec<Span> {
         let mut spans = Vec::new();
         let labels = &self.files.labels;
         let variants = self.files.variants.as_ref();
@@ -260,18 +264,54 @@ impl Resolver {
                         first,
                         last,
                         variant: false,
+                        head_omitted: false,
                     });
                 }
                 variant = variant.and_then(|(lexicon, rules, at)| {
                     variant_step(lexicon, rules, at, (first, last), word, &mut spans)
                         .map(|at| (lexicon, rules, at))
                 });
+                if last > first
+                    && let Some(at) = &exact
+                    && !spans
+                        .iter()
+                        .rev()
+                        .take_while(|s| s.first == first)
+                        .any(|s| s.last == last)
+                    && self.head_completes(at, &text[words[first].start..word.end])
+                {
+                    spans.push(Span {
+                        first,
+                        last,
+                        variant: true,
+                        head_omitted: true,
+                    });
+                }
                 if exact.is_none() && variant.is_none() {
                     break;
                 }
             }
         }
         spans
+    }
+
+    /// Whether the words walked to `at`, written as `surface` with a capital letter after its
+    /// first (an eponym or a letter: "Lesch-Nyhan", "fragile X"), start a label completed by one of
+    /// the `omitted_heads`.
+    fn head_completes(&self, at: &SegmentWalk, surface: &str) -> bool {
+        let labels = &self.files.labels;
+        // A capital after the first letter: a sentence's first word is no eponym.
+        surface.chars().skip(1).any(char::is_uppercase)
+            && self.omitted_heads().iter().any(|head| {
+                extend(labels, at.clone(), true, head).is_some_and(|end| labels.walk_is_key(&end))
+            })
+    }
+
+    fn omitted_heads(&self) -> &[String] {
+        self.files
+            .variants
+            .as_ref()
+            .map_or(&[], |(_, rules)| rules.omitted_heads.as_slice())
     }
 
     /// Words, no symbol among them, that end in a class head (`class_heads`).
@@ -314,7 +354,11 @@ impl Resolver {
         span: Span,
         (start, end): (usize, usize),
     ) -> Result<Option<Mention>, ResolveError> {
-        let mut candidates = self.names_only(scan, surface)?;
+        let mut candidates = if span.head_omitted {
+            self.names_with_omitted_head(scan, surface)?
+        } else {
+            self.names_only(scan, surface)?
+        };
         // A phrase that describes a class of conditions ("autosomal recessive disorder") and
         // names a concept only outside the wanted sources reads as the nearest broader
         // concept they hold. A specific name never does (a broader heading is another
@@ -358,6 +402,25 @@ impl Resolver {
             candidates,
             alternatives: Vec::new(),
         }))
+    }
+
+    /// The candidates of the surface completed by the first omitted head that names a concept
+    /// in the wanted sources, each a name variant (the passage wrote less than the name).
+    fn names_with_omitted_head(
+        &self,
+        scan: &Scan<'_>,
+        surface: &str,
+    ) -> Result<Vec<NameCandidate>, ResolveError> {
+        for head in self.omitted_heads() {
+            let mut found = self.names_only(scan, &format!("{surface} {head}"))?;
+            if !found.is_empty() {
+                for c in &mut found {
+                    c.kind = MatchKind::NameVariant;
+                }
+                return Ok(found);
+            }
+        }
+        Ok(Vec::new())
     }
 
     /// An abbreviation's mention: the long form's candidates first (its first reading that
@@ -477,6 +540,7 @@ fn variant_step(
             first,
             last,
             variant: true,
+            head_omitted: false,
         });
     }
     extend(lexicon, at, started, &inner)
@@ -531,6 +595,7 @@ fn abbreviation_uses(text: &str, words: &[Token], defined: &[Definition]) -> Vec
                     first,
                     last: last + usize::from(head.is_some()),
                     variant: false,
+                    head_omitted: false,
                 },
                 definition,
                 with_head: head.is_some(),

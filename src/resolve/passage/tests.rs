@@ -8,6 +8,7 @@ fn span(first: usize, last: usize) -> Span {
         first,
         last,
         variant: false,
+        head_omitted: false,
     }
 }
 
