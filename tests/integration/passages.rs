@@ -415,3 +415,43 @@ fn a_product_named_after_a_condition_is_a_mention_and_so_is_the_condition() {
     );
     assert_eq!(mentions(&plain).len(), 1, "{plain:#}");
 }
+
+#[test]
+fn an_eponym_written_without_its_head_word_reads_as_the_name_it_starts() {
+    let text =
+        "Three Lesch-Nyhan patients and two fragile X carriers had low von Willebrand factor.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    let named = |t: &str| {
+        found
+            .iter()
+            .find(|m| m["text"] == t)
+            .unwrap_or_else(|| panic!("{t} is a mention: {answer:#}"))
+    };
+    let lesch = named("Lesch-Nyhan");
+    assert_eq!(first_curie(lesch), "MESH:D007926", "{lesch:#}");
+    assert_eq!(lesch["candidates"][0]["match_kind"], "name_variant");
+    assert_eq!(first_curie(named("fragile X")), "MESH:D005600");
+    // The protein is named, and so is the disease inside its name.
+    assert_eq!(first_curie(named("von Willebrand factor")), "MESH:D014841");
+    assert_eq!(first_curie(named("von Willebrand")), "MESH:D014842");
+    // Words capitalized only to start a sentence are no eponym.
+    let plain = ground("Lysosomal storage was measured.", Some(&["mesh"]), None);
+    assert!(mentions(&plain).is_empty(), "{plain:#}");
+}
+
+#[test]
+fn each_part_of_a_composite_abbreviation_is_grounded_through_its_part_of_the_long_form() {
+    let text = "Hereditary hyperparathyroidism-jaw tumor syndrome (HPT-JT) is dominant. \
+                HPT was seen in four and JT in two of the carriers.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    let used = |t: &str| {
+        found
+            .iter()
+            .find(|m| m["text"] == t && m.get("abbreviation_of").is_some())
+            .unwrap_or_else(|| panic!("{t} is a defined abbreviation's use: {answer:#}"))
+    };
+    assert_eq!(first_curie(used("HPT")), "MESH:D006961");
+    assert_eq!(first_curie(used("JT")), "MESH:D007573");
+}

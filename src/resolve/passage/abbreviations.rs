@@ -65,16 +65,85 @@ pub fn definitions(text: &str) -> Vec<Definition> {
         }
         let found = if is_short_form(inner) {
             long_before(text, open, inner, close)
+        } else if let Some(last) = last_listed(inner) {
+            // "(Krabbe disease; AO-GLD)": a synonym, then the short form.
+            long_before(text, open, last, close)
         } else {
             short_before(text, open, inner, close)
         };
-        if let Some(d) = found
-            && !out.iter().any(|o| o.short == d.short)
-        {
-            out.push(d);
+        let Some(d) = found else {
+            continue;
+        };
+        let parts = components(&d);
+        for d in std::iter::once(d).chain(parts) {
+            if !out.iter().any(|o| o.short == d.short) {
+                out.push(d);
+            }
         }
     }
     out
+}
+
+/// The last of several items listed in parentheses, when it may be a short form.
+fn last_listed(inner: &str) -> Option<&str> {
+    let (_, last) = inner.rsplit_once([';', ','])?;
+    let last = last.trim();
+    is_short_form(last).then_some(last)
+}
+
+/// The parts of a composite short form ("HPT-JT", "VCFS/DGS"), each defined by the part of
+/// the long form its letters spell ("hyperparathyroidism-jaw tumor syndrome": "HPT" for
+/// "hyperparathyroidism", "JT" for "jaw tumor", the head word "syndrome" shared): a passage
+/// uses the parts alone.
+fn components(whole: &Definition) -> Vec<Definition> {
+    let Some((a, b)) = whole.short.split_once(['-', '/']) else {
+        return Vec::new();
+    };
+    if !is_short_form(a) || !is_short_form(b) || b.contains(['-', '/']) {
+        return Vec::new();
+    }
+    let long = whole.long.as_str();
+    let splits = long
+        .char_indices()
+        .filter(|&(_, c)| c.is_whitespace() || c == '-' || c == '/')
+        .map(|(i, c)| (i, i + c.len_utf8()));
+    for (left_end, right_start) in splits {
+        let left = &long[..left_end];
+        let (right, head) = without_head(b, &long[right_start..]);
+        if best_long_form(a, left) != Some(left) || best_long_form(b, right) != Some(right) {
+            continue;
+        }
+        let at = |part: &str| whole.long_span.0 + (part.as_ptr() as usize - long.as_ptr() as usize);
+        let short_at = |part: &str| {
+            whole.short_span.0 + (part.as_ptr() as usize - whole.short.as_ptr() as usize)
+        };
+        let part = |short: &str, long: &str, head: Option<&str>| Definition {
+            short: short.to_string(),
+            long: long.to_string(),
+            head: head.map(str::to_string),
+            long_span: (at(long), at(long) + long.len()),
+            short_span: (short_at(short), short_at(short) + short.len()),
+        };
+        return vec![
+            part(a, left, None),
+            part(b, right, head.or(whole.head.as_deref())),
+        ];
+    }
+    Vec::new()
+}
+
+/// A long form without its last word when that word is a head word the short form's letters
+/// do not need ("jaw tumor syndrome" for "JT"): the head is shared by the composite.
+fn without_head<'t>(short: &str, long: &'t str) -> (&'t str, Option<&'t str>) {
+    let trimmed = long.trim_end();
+    let start = after_last_space(trimmed);
+    let (rest, last) = (trimmed[..start].trim_end(), &trimmed[start..]);
+    let is_head = NAME_HEADS.iter().any(|h| h.eq_ignore_ascii_case(last));
+    if is_head && !rest.is_empty() && best_long_form(short, rest) == Some(rest) {
+        (rest, Some(last))
+    } else {
+        (trimmed, None)
+    }
 }
 
 fn is_short_form(candidate: &str) -> bool {
@@ -314,6 +383,49 @@ mod tests {
         ] {
             assert!(definitions(text).is_empty(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_short_form_listed_after_a_synonym_in_parentheses_is_defined() {
+        let d = first("adult onset globoid cell leukodystrophy (Krabbe disease; AO-GLD) by PCR");
+        assert_eq!(d.short, "AO-GLD");
+        assert_eq!(d.long, "adult onset globoid cell leukodystrophy");
+    }
+
+    #[test]
+    fn the_parts_of_a_composite_short_form_are_defined_by_the_parts_of_its_long_form() {
+        let text = "Hereditary hyperparathyroidism-jaw tumor syndrome (HPT-JT) is dominant.";
+        let found = definitions(text);
+        let shorts: Vec<(&str, &str)> = found
+            .iter()
+            .map(|d| (d.short.as_str(), d.long.as_str()))
+            .collect();
+        assert_eq!(
+            shorts,
+            [
+                ("HPT-JT", "hyperparathyroidism-jaw tumor syndrome"),
+                ("HPT", "hyperparathyroidism"),
+                ("JT", "jaw tumor"),
+            ]
+        );
+        assert_eq!(
+            found[2].readings(false),
+            ["jaw tumor", "jaw tumor syndrome"]
+        );
+        for d in &found {
+            assert_eq!(&text[d.long_span.0..d.long_span.1], d.long);
+            assert_eq!(&text[d.short_span.0..d.short_span.1], d.short);
+        }
+        let found = definitions("velo-cardio-facial syndrome/DiGeorge syndrome (VCFS/DGS) is");
+        let longs: Vec<&str> = found.iter().map(|d| d.long.as_str()).collect();
+        assert_eq!(
+            longs,
+            [
+                "velo-cardio-facial syndrome/DiGeorge syndrome",
+                "velo-cardio-facial syndrome",
+                "DiGeorge syndrome"
+            ]
+        );
     }
 
     #[test]
