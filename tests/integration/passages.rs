@@ -455,3 +455,17 @@ fn each_part_of_a_composite_abbreviation_is_grounded_through_its_part_of_the_lon
     assert_eq!(first_curie(used("HPT")), "MESH:D006961");
     assert_eq!(first_curie(used("JT")), "MESH:D007573");
 }
+
+#[test]
+fn an_abbreviation_whose_letters_spell_less_than_the_name_is_grounded_through_the_whole_name() {
+    let text =
+        "Amyloidosis in familial Mediterranean fever (MEF). Eight MEF patients were studied.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    let uses: Vec<&Value> = found.iter().filter(|m| m["text"] == "MEF").collect();
+    assert_eq!(uses.len(), 2, "{answer:#}");
+    for used in uses {
+        assert_eq!(first_curie(used), "MESH:D010505", "{used:#}");
+        assert!(used.get("abbreviation_of").is_some(), "{used:#}");
+    }
+}

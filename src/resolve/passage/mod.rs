@@ -130,7 +130,13 @@ impl Resolver {
         while let Some((span, alternatives)) = chosen.pop_front() {
             let (start, end) = (words[span.first].start, words[span.last].end);
             let mention = match uses.iter().find(|u| u.span == span) {
-                Some(u) => self.abbreviation_mention(&scan, &out.definitions, u, (start, end))?,
+                Some(u) => self.abbreviation_mention(
+                    &scan,
+                    &out.definitions,
+                    &out.mentions,
+                    u,
+                    (start, end),
+                )?,
                 None => {
                     let surface = &text[start..end];
                     let key = crate::index::normalize::label_key(surface);
@@ -424,11 +430,13 @@ impl Resolver {
     }
 
     /// An abbreviation's mention: the long form's candidates first (its first reading that
-    /// names a concept), then the short form's own readings (a gene symbol may be meant).
+    /// names a concept, else those of the name the passage writes around it), then the short
+    /// form's own readings (a gene symbol may be meant).
     fn abbreviation_mention(
         &self,
         scan: &Scan<'_>,
         definitions: &[Definition],
+        named: &[Mention],
         used: &AbbreviationUse,
         (start, end): (usize, usize),
     ) -> Result<Option<Mention>, ResolveError> {
@@ -442,6 +450,21 @@ impl Resolver {
                 candidates = found;
                 break;
             }
+        }
+        // The letters may spell less than the name written ("familial Mediterranean fever
+        // (MEF)": "Mediterranean fever"): the name mention that ends where the long form
+        // ends and holds it.
+        if candidates.is_empty()
+            && let Some(around) = named.iter().rev().find(|m| {
+                m.end == definition.long_span.1
+                    && m.start <= definition.long_span.0
+                    && matches!(
+                        m.reading,
+                        MentionReading::Name | MentionReading::NameVariant
+                    )
+            })
+        {
+            candidates = around.candidates.clone();
         }
         let own = self.names_only(scan, &definition.short)?;
         then_unseen(&mut candidates, own);
