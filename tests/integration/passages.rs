@@ -466,6 +466,12 @@ fn an_abbreviation_whose_letters_spell_less_than_the_name_is_grounded_through_th
     assert_eq!(uses.len(), 2, "{answer:#}");
     for used in uses {
         assert_eq!(first_curie(used), "MESH:D010505", "{used:#}");
-        assert!(used.get("abbreviation_of").is_some(), "{used:#}");
+        let long = &used["abbreviation_of"];
+        assert_eq!(long["long_form"], "familial Mediterranean fever");
+        assert_eq!(
+            spanned(text, &long["start"], &long["end"]),
+            "familial Mediterranean fever",
+            "{used:#}"
+        );
     }
 }

@@ -132,7 +132,7 @@ impl Resolver {
             let mention = match uses.iter().find(|u| u.span == span) {
                 Some(u) => self.abbreviation_mention(
                     &scan,
-                    &out.definitions,
+                    &mut out.definitions,
                     &out.mentions,
                     u,
                     (start, end),
@@ -430,17 +430,18 @@ impl Resolver {
     }
 
     /// An abbreviation's mention: the long form's candidates first (its first reading that
-    /// names a concept, else those of the name the passage writes around it), then the short
-    /// form's own readings (a gene symbol may be meant).
+    /// names a concept, else those of the name the passage writes around it, which then
+    /// becomes the definition's long form), then the short form's own readings (a gene symbol
+    /// may be meant).
     fn abbreviation_mention(
         &self,
         scan: &Scan<'_>,
-        definitions: &[Definition],
+        definitions: &mut [Definition],
         named: &[Mention],
         used: &AbbreviationUse,
         (start, end): (usize, usize),
     ) -> Result<Option<Mention>, ResolveError> {
-        let Some(definition) = definitions.get(used.definition) else {
+        let Some(definition) = definitions.get_mut(used.definition) else {
             return Ok(None);
         };
         let mut candidates: Vec<NameCandidate> = Vec::new();
@@ -463,8 +464,11 @@ impl Resolver {
                         MentionReading::Name | MentionReading::NameVariant
                     )
             })
+            && let Some(name) = scan.query.text.get(around.start..around.end)
         {
             candidates = around.candidates.clone();
+            definition.long = name.to_string();
+            definition.long_span = (around.start, around.end);
         }
         let own = self.names_only(scan, &definition.short)?;
         then_unseen(&mut candidates, own);
