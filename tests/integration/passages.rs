@@ -47,6 +47,14 @@ fn curies(mention: &Value) -> Vec<&str> {
 }
 
 /// The text a mention's character span covers.
+/// The mention whose text is `text`, failing with the whole answer when there is none.
+fn mention_with_text<'a>(found: &'a [Value], text: &str, answer: &Value) -> &'a Value {
+    found
+        .iter()
+        .find(|m| m["text"] == text)
+        .unwrap_or_else(|| panic!("{text} is a mention: {answer:#}"))
+}
+
 fn spanned(text: &str, start: &Value, end: &Value) -> String {
     let (start, end) = (
         start.as_u64().unwrap_or(0) as usize,
@@ -391,12 +399,7 @@ fn a_product_named_after_a_condition_is_a_mention_and_so_is_the_condition() {
     let text = "Mutations in the Wiskott-Aldrich syndrome protein were found in the patients.";
     let answer = ground(text, Some(&["mesh"]), None);
     let found = mentions(&answer);
-    let named = |t: &str| {
-        found
-            .iter()
-            .find(|m| m["text"] == t)
-            .unwrap_or_else(|| panic!("{t} is a mention: {answer:#}"))
-    };
+    let named = |t: &str| mention_with_text(&found, t, &answer);
     assert_eq!(
         first_curie(named("Wiskott-Aldrich syndrome protein")),
         "MESH:D051316"
@@ -422,12 +425,7 @@ fn an_eponym_written_without_its_head_word_reads_as_the_name_it_starts() {
         "Three Lesch-Nyhan patients and two fragile X carriers had low von Willebrand factor.";
     let answer = ground(text, Some(&["mesh"]), None);
     let found = mentions(&answer);
-    let named = |t: &str| {
-        found
-            .iter()
-            .find(|m| m["text"] == t)
-            .unwrap_or_else(|| panic!("{t} is a mention: {answer:#}"))
-    };
+    let named = |t: &str| mention_with_text(&found, t, &answer);
     let lesch = named("Lesch-Nyhan");
     assert_eq!(first_curie(lesch), "MESH:D007926", "{lesch:#}");
     assert_eq!(lesch["candidates"][0]["match_kind"], "name_variant");
