@@ -473,3 +473,17 @@ fn an_abbreviation_whose_letters_spell_less_than_the_name_is_grounded_through_th
         );
     }
 }
+
+#[test]
+fn an_ordinary_word_is_not_a_mixed_case_abbreviation_spelled_with_its_letters() {
+    let answer = ground(
+        "The same mutation was found in SAMe-treated cells.",
+        None,
+        None,
+    );
+    let found = mentions(&answer);
+    assert!(found.iter().all(|m| m["text"] != "same"), "{answer:#}");
+    // Written as the abbreviation, it is one.
+    let same = mention_with_text(&found, "SAMe", &answer);
+    assert_eq!(first_curie(same), "MESH:D012436", "{same:#}");
+}

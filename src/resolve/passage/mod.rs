@@ -384,11 +384,11 @@ impl Resolver {
             MatchKind::ApprovedSymbol | MatchKind::AliasSymbol | MatchKind::PreviousSymbol
         );
         // An ordinary word is not the abbreviation spelled with its letters ("gave" is not
-        // "GAVE").
-        let abbreviated_name = first
-            .text
-            .as_deref()
-            .is_some_and(crate::index::names::is_symbol);
+        // "GAVE", "same" is not "SAMe").
+        let lower_case = !surface.chars().any(char::is_uppercase);
+        let abbreviated_name = first.text.as_deref().is_some_and(|name| {
+            crate::index::names::is_symbol(name) || (lower_case && capital_inside_a_word(name))
+        });
         if single_word
             && (surface.chars().count() < MIN_WORD_NAME_CHARS
                 || (ordinary_word && (symbol_only || abbreviated_name)))
@@ -538,6 +538,13 @@ impl Resolver {
             .insert(key, search.candidates.clone());
         Ok(search.candidates)
     }
+}
+
+/// Whether a capital follows a letter or digit in `name` ("SAMe", not "beta-Catenin").
+fn capital_inside_a_word(name: &str) -> bool {
+    name.chars()
+        .zip(name.chars().skip(1))
+        .any(|(before, c)| before.is_alphanumeric() && c.is_uppercase())
 }
 
 /// Appends the candidates of `rest` whose concepts `first` does not hold yet: a reading's
