@@ -429,6 +429,14 @@ fn an_eponym_written_without_its_head_word_reads_as_the_name_it_starts() {
     let lesch = named("Lesch-Nyhan");
     assert_eq!(first_curie(lesch), "MESH:D007926", "{lesch:#}");
     assert_eq!(lesch["candidates"][0]["match_kind"], "name_variant");
+    // Scored as a name variant (a basis, when given, says so).
+    assert_eq!(lesch["candidates"][0]["score"], 0.72, "{lesch:#}");
+    assert!(
+        lesch["candidates"][0]["basis"]
+            .as_str()
+            .is_none_or(|b| b.starts_with("name_variant 0.72")),
+        "{lesch:#}"
+    );
     assert_eq!(first_curie(named("fragile X")), "MESH:D005600");
     // The protein is named, and so is the disease inside its name.
     assert_eq!(first_curie(named("von Willebrand factor")), "MESH:D014841");
@@ -486,4 +494,9 @@ fn an_ordinary_word_is_not_a_mixed_case_abbreviation_spelled_with_its_letters() 
     // Written as the abbreviation, it is one.
     let same = mention_with_text(&found, "SAMe", &answer);
     assert_eq!(first_curie(same), "MESH:D012436", "{same:#}");
+    // A word written in mixed case is read as written.
+    let apob = ground("Patients had high apoB levels.", Some(&["mesh"]), None);
+    let found = mentions(&apob);
+    let written = mention_with_text(&found, "apoB", &apob);
+    assert_eq!(first_curie(written), "MESH:D001055", "{written:#}");
 }

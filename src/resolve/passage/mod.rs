@@ -420,12 +420,12 @@ impl Resolver {
         surface: &str,
     ) -> Result<Vec<NameCandidate>, ResolveError> {
         for head in self.omitted_heads() {
-            let mut found = self.names_only(scan, &format!("{surface} {head}"))?;
+            let found = self.names_only(scan, &format!("{surface} {head}"))?;
             if !found.is_empty() {
-                for c in &mut found {
-                    c.kind = MatchKind::NameVariant;
-                }
-                return Ok(found);
+                return Ok(found
+                    .into_iter()
+                    .map(NameCandidate::into_name_variant)
+                    .collect());
             }
         }
         Ok(Vec::new())

@@ -92,6 +92,15 @@ impl NameCandidate {
         self
     }
 
+    /// The same match, found only after the name rules: a name variant, weighted and scored
+    /// as one.
+    pub(in crate::resolve) fn into_name_variant(mut self) -> Self {
+        self.stage = Stage::NameVariant;
+        self.kind = MatchKind::NameVariant;
+        self.weight = MatchKind::NameVariant.weight();
+        self.scored()
+    }
+
     /// The score: the weight less the penalties, rounded so that equal matches tie.
     fn scored(mut self) -> Self {
         let (edits, case) = penalties(&self);
