@@ -224,27 +224,17 @@ pub fn build(
         observer,
     )?;
     drop(previous);
-    let manifest = Manifest {
-        format_version: FORMAT_VERSION,
-        build_id: build_id(
-            &catalog,
-            &records,
-            &mapped.sets,
-            &registry_record,
-            rules_record.as_ref(),
-        ),
-        sources: records,
+    let manifest = ManifestParts {
+        records,
         skipped,
-        prefixes: declared_prefixes(&catalog),
         registry: registry_record,
+        rules: rules_record,
         counts,
-        mapping_sets: mapped.sets,
-        name_rules: rules_record,
+        mapped,
         files,
         mapping_set_inputs,
-        mapping_segments: mapped.segments,
-        built: build_time(started),
-    };
+    }
+    .into_manifest(&catalog, started);
     manifest
         .write(&layout.manifest())
         .map_err(io_err("writing the manifest"))?;
@@ -253,6 +243,44 @@ pub fn build(
     let dir = install::install(index_dir, &temp.path, &manifest)?;
     temp.keep = true;
     Ok(BuildSummary { manifest, dir })
+}
+
+/// What a build gathered, before it becomes the manifest.
+struct ManifestParts {
+    records: Vec<SourceRecord>,
+    skipped: Vec<SkippedSource>,
+    registry: RegistryRecord,
+    rules: Option<NameRulesRecord>,
+    counts: Counts,
+    mapped: mappings::MappingsWritten,
+    files: Vec<IndexFileRecord>,
+    mapping_set_inputs: String,
+}
+
+impl ManifestParts {
+    fn into_manifest(self, catalog: &Catalog, started: Instant) -> Manifest {
+        Manifest {
+            format_version: FORMAT_VERSION,
+            build_id: build_id(
+                catalog,
+                &self.records,
+                &self.mapped.sets,
+                &self.registry,
+                self.rules.as_ref(),
+            ),
+            sources: self.records,
+            skipped: self.skipped,
+            prefixes: declared_prefixes(catalog),
+            registry: self.registry,
+            counts: self.counts,
+            mapping_sets: self.mapped.sets,
+            name_rules: self.rules,
+            files: self.files,
+            mapping_set_inputs: self.mapping_set_inputs,
+            mapping_segments: self.mapped.segments,
+            built: build_time(started),
+        }
+    }
 }
 
 /// Reads every mapping set of the catalogue; a set skipped under `keep_going` joins `skipped`.
