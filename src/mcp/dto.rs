@@ -250,8 +250,9 @@ pub struct Candidate {
     pub basis: Option<String>,
 }
 
-/// The mapping a via_mapping candidate was reached by: always a curated skos:exactMatch
-/// (map_identifier gives the full evidence).
+/// The mapping a via_mapping or broader_via_mapping candidate was reached by: a curated or
+/// source-stated skos:exactMatch unless `predicate` says otherwise (map_identifier gives the
+/// full evidence).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Via {
     /// The concept whose name matched.
@@ -259,6 +260,10 @@ pub struct Via {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     pub match_kind: Tag<MatchKind>,
+    /// The mapping's predicate when it is no exact match: `skos:broadMatch` for a heading a
+    /// record is indexed under (MeSH's meshv:preferredMappedTo) and for an ancestor's heading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicate: Option<String>,
     /// For a chain of exact matches: the identifiers between, in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub through: Vec<String>,

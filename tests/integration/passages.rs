@@ -46,7 +46,6 @@ fn curies(mention: &Value) -> Vec<&str> {
         .unwrap_or_default()
 }
 
-/// The text a mention's character span covers.
 /// The mention whose text is `text`, failing with the whole answer when there is none.
 fn mention_with_text<'a>(found: &'a [Value], text: &str, answer: &Value) -> &'a Value {
     found
@@ -55,6 +54,15 @@ fn mention_with_text<'a>(found: &'a [Value], text: &str, answer: &Value) -> &'a 
         .unwrap_or_else(|| panic!("{text} is a mention: {answer:#}"))
 }
 
+/// The candidate of `mention` whose CURIE is `curie`, failing with the mention.
+fn candidate<'a>(mention: &'a Value, curie: &str) -> &'a Value {
+    mention["candidates"]
+        .as_array()
+        .and_then(|c| c.iter().find(|x| x["concept"]["curie"] == curie))
+        .unwrap_or_else(|| panic!("{curie} is a candidate: {mention:#}"))
+}
+
+/// The text a mention's character span covers.
 fn spanned(text: &str, start: &Value, end: &Value) -> String {
     let (start, end) = (
         start.as_u64().unwrap_or(0) as usize,
@@ -499,4 +507,55 @@ fn an_ordinary_word_is_not_a_mixed_case_abbreviation_spelled_with_its_letters() 
     let found = mentions(&apob);
     let written = mention_with_text(&found, "apoB", &apob);
     assert_eq!(first_curie(written), "MESH:D001055", "{written:#}");
+}
+
+#[test]
+fn a_record_is_followed_by_the_heading_it_is_indexed_under() {
+    // MeSH's supplementary record "Breast Cancer, Familial" (C562840) is indexed under Breast
+    // Neoplasms: the heading follows the record, said to be broader and by which statement.
+    let answer = ground(
+        "Women with familial breast cancer were studied.",
+        Some(&["mesh"]),
+        Some(10),
+    );
+    let found = mentions(&answer);
+    let record = mention_with_text(&found, "familial breast cancer", &answer);
+    assert_eq!(first_curie(record), "MESH:C562840", "{record:#}");
+    let heading = candidate(record, "MESH:D001943");
+    assert_eq!(heading["match_kind"], "broader_via_mapping", "{record:#}");
+    assert_eq!(heading["via"]["identifier"], "MESH:C562840", "{record:#}");
+    assert_eq!(heading["via"]["predicate"], "skos:broadMatch", "{record:#}");
+    assert_eq!(
+        heading["via"]["asserted_by"][0]["source"], "mesh",
+        "{record:#}"
+    );
+}
+
+#[test]
+fn a_coordination_lists_the_concept_narrower_than_each_of_its_names_after_them() {
+    // Hereditary Breast and Ovarian Cancer Syndrome is a child of both Breast Neoplasms and
+    // Ovarian Neoplasms: "breast and ovarian cancer" may name it as a whole. It follows the
+    // coordinated reading and comes before the word's own readings; it is never first.
+    let text = "Carriers have a high risk of breast and ovarian cancer and of lung and \
+                gastric cancer.";
+    let answer = ground(text, Some(&["mesh"]), Some(10));
+    let found = mentions(&answer);
+    let breast = mention_with_text(&found, "breast", &answer);
+    assert_eq!(first_curie(breast), "MESH:D001943", "{breast:#}");
+    assert_eq!(curies(breast)[1], "MESH:D061325", "{breast:#}");
+    assert_eq!(
+        candidate(breast, "MESH:D061325")["match_kind"],
+        "shared_narrower"
+    );
+    assert!(curies(breast).contains(&"MESH:D001940"), "{breast:#}");
+    // Lung and stomach neoplasms share no child: nothing is listed for the whole.
+    let lung = mention_with_text(&found, "lung", &answer);
+    assert!(
+        lung["candidates"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|c| c["match_kind"] != "shared_narrower"),
+        "{lung:#}"
+    );
 }

@@ -190,7 +190,7 @@ fn name_predicate(kind: MatchKind) -> MappingPredicate {
         Identifier | AltId | Label | ApprovedSymbol | ApprovedName | EntryTerm | ExactSynonym
         | AltLabel | Notation | ViaMapping => MappingPredicate::ExactMatch,
         NarrowSynonym | BroaderViaMapping => MappingPredicate::BroadMatch,
-        BroadSynonym => MappingPredicate::NarrowMatch,
+        BroadSynonym | SharedNarrower => MappingPredicate::NarrowMatch,
         RelatedSynonym | FullText => MappingPredicate::RelatedMatch,
         AliasSymbol | PreviousSymbol | HiddenLabel | NameVariant | FormerLabel | NearSpelling => {
             MappingPredicate::CloseMatch

@@ -513,6 +513,8 @@ fn via(r: &Resolver, v: &ViaMapping) -> Via {
             .as_ref()
             .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
         match_kind: Tag::of(&v.from_kind),
+        predicate: (v.predicate != crate::model::MappingPredicate::ExactMatch)
+            .then(|| v.predicate.curie().to_string()),
         through: v.through.clone(),
         asserted_by,
     }

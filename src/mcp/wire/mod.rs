@@ -116,6 +116,7 @@ wire_names!(MatchKind, "match_kind" {
     FormerLabel => "former_label",
     NearSpelling => "near_spelling",
     BroaderViaMapping => "broader_via_mapping",
+    SharedNarrower => "shared_narrower",
     FullText => "full_text",
 });
 

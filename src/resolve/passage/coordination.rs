@@ -5,10 +5,16 @@
 
 use super::tokens::Token;
 use super::{Mention, MentionReading, Scan, Span};
-use crate::resolve::{ResolveError, Resolver};
+use std::collections::HashSet;
+
+use crate::resolve::search::NameCandidate;
+use crate::resolve::{ConceptId, ResolveError, Resolver};
 
 /// Modifiers read in one list ("a, b, c and d cancer"), at most.
 const MAX_CONJUNCTS: usize = 6;
+/// Concepts narrower than both of a coordination's names listed at most: a coordination
+/// names one thing as a whole, or reads as its parts.
+const MAX_SHARED_NARROWER: usize = 3;
 
 /// A modifier coordinated with a name: its word, and the name whose head it shares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,15 +84,19 @@ impl Resolver {
         scan: &Scan<'_>,
         words: &[Token],
         conjunct: Conjunct,
-        own: Option<&Mention>,
+        (own, name_first): (Option<&Mention>, Option<ConceptId>),
     ) -> Result<Option<Mention>, ResolveError> {
         let text = scan.query.text;
         let word = &words[conjunct.word];
         let head = &text[words[conjunct.name.first + 1].start..words[conjunct.name.last].end];
         let reading = format!("{} {head}", &text[word.start..word.end]);
         let mut candidates = self.names_only(scan, &reading)?;
-        if candidates.is_empty() {
+        let Some(first) = candidates.first() else {
             return Ok(None);
+        };
+        if let Some(other) = name_first {
+            let whole = self.shared_narrower(first.concept, other)?;
+            super::then_unseen(&mut candidates, whole);
         }
         if let Some(own) = own {
             super::then_unseen(&mut candidates, own.candidates.iter().cloned());
@@ -103,6 +113,41 @@ impl Resolver {
             candidates,
             alternatives: Vec::new(),
         }))
+    }
+}
+
+impl Resolver {
+    /// The searchable, current concepts that are children of both `a` and `b` in one
+    /// release: what a coordination of their names may name as a whole ("breast and ovarian
+    /// cancer": Hereditary Breast and Ovarian Cancer Syndrome), each a `shared_narrower`
+    /// candidate.
+    fn shared_narrower(
+        &self,
+        a: ConceptId,
+        b: ConceptId,
+    ) -> Result<Vec<NameCandidate>, ResolveError> {
+        if a == b {
+            return Ok(Vec::new());
+        }
+        let (one, other) = (self.concept_checked(a)?, self.concept_checked(b)?);
+        if one.source != other.source {
+            return Ok(Vec::new());
+        }
+        let theirs: HashSet<&str> = other.children.iter().map(|l| l.iri.as_str()).collect();
+        Ok(one
+            .children
+            .iter()
+            .filter(|l| theirs.contains(l.iri.as_str()))
+            .filter_map(|l| self.by_iri_any(&l.iri, one.source))
+            .filter(|(id, _)| {
+                self.files
+                    .flags
+                    .get(id.0)
+                    .is_some_and(|f| f.searchable && !f.obsolete)
+            })
+            .take(MAX_SHARED_NARROWER)
+            .map(|(id, _)| NameCandidate::shared_narrower(id))
+            .collect())
     }
 }
 

@@ -226,7 +226,18 @@ impl Resolver {
                 continue;
             }
             let own_mention = own.map(|at| &mentions[at]);
-            let Some(mention) = self.conjunct_mention(scan, words, conjunct, own_mention)? else {
+            let name = (
+                words[conjunct.name.first].start,
+                words[conjunct.name.last].end,
+            );
+            let name_first = mentions
+                .iter()
+                .find(|m| (m.start, m.end) == name)
+                .and_then(|m| m.candidates.first())
+                .map(|c| c.concept);
+            let Some(mention) =
+                self.conjunct_mention(scan, words, conjunct, (own_mention, name_first))?
+            else {
                 continue;
             };
             match own {
@@ -533,6 +544,14 @@ impl Resolver {
         search.candidates.retain(|c| {
             c.kind.names_the_concept() || (broader && c.kind == MatchKind::BroaderViaMapping)
         });
+        // The heading a record is indexed under follows the names (MeSH's supplementary
+        // "Breast Cancer, Familial" → Breast Neoplasms): broader, never first.
+        if let Some(first) = search.candidates.first()
+            && first.kind.names_the_concept()
+        {
+            let headings = self.stated_broader(&query, first)?;
+            then_unseen(&mut search.candidates, headings);
+        }
         scan.searched
             .borrow_mut()
             .insert(key, search.candidates.clone());

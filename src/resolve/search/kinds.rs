@@ -35,12 +35,16 @@ pub enum MatchKind {
     /// A concept another source holds for an ancestor of a concept whose name matched, when
     /// that concept maps to no loaded concept itself: broader than what the name means.
     BroaderViaMapping,
+    /// A concept narrower than each name of a passage's coordination, which the coordination
+    /// may name as a whole ("breast and ovarian cancer": Hereditary Breast and Ovarian Cancer
+    /// Syndrome, under both Breast and Ovarian Neoplasms). Listed after the names, never first.
+    SharedNarrower,
     FullText,
 }
 
 impl MatchKind {
     /// Every kind, in rank order.
-    pub const ALL: [MatchKind; 21] = [
+    pub const ALL: [MatchKind; 22] = [
         MatchKind::Identifier,
         MatchKind::AltId,
         MatchKind::Label,
@@ -61,6 +65,7 @@ impl MatchKind {
         MatchKind::FormerLabel,
         MatchKind::NearSpelling,
         MatchKind::BroaderViaMapping,
+        MatchKind::SharedNarrower,
         MatchKind::FullText,
     ];
 
@@ -102,6 +107,7 @@ impl MatchKind {
             MatchKind::FormerLabel => 0.71,
             MatchKind::NearSpelling => 0.7,
             MatchKind::BroaderViaMapping => 0.6,
+            MatchKind::SharedNarrower => 0.58,
             MatchKind::FullText => 0.5,
         }
     }
@@ -128,6 +134,7 @@ impl MatchKind {
             MatchKind::FormerLabel => "former_label",
             MatchKind::NearSpelling => "near_spelling",
             MatchKind::BroaderViaMapping => "broader_via_mapping",
+            MatchKind::SharedNarrower => "shared_narrower",
             MatchKind::FullText => "full_text",
         }
     }
@@ -138,7 +145,10 @@ impl MatchKind {
     pub fn names_the_concept(self) -> bool {
         !matches!(
             self,
-            MatchKind::NearSpelling | MatchKind::BroaderViaMapping | MatchKind::FullText
+            MatchKind::NearSpelling
+                | MatchKind::BroaderViaMapping
+                | MatchKind::SharedNarrower
+                | MatchKind::FullText
         )
     }
 
@@ -161,7 +171,7 @@ impl MatchKind {
             | MatchKind::Notation => 2,
             MatchKind::ViaMapping => 3,
             MatchKind::NameVariant | MatchKind::FormerLabel => 4,
-            MatchKind::NearSpelling | MatchKind::BroaderViaMapping => 5,
+            MatchKind::NearSpelling | MatchKind::BroaderViaMapping | MatchKind::SharedNarrower => 5,
             MatchKind::FullText => 6,
         }
     }

@@ -101,6 +101,12 @@ impl NameCandidate {
         self.scored()
     }
 
+    /// A concept narrower than each concept a coordination's names name
+    /// ([`MatchKind::SharedNarrower`]).
+    pub(in crate::resolve) fn shared_narrower(concept: ConceptId) -> Self {
+        NameCandidate::new(concept, Stage::NameVariant, MatchKind::SharedNarrower, true)
+    }
+
     /// The score: the weight less the penalties, rounded so that equal matches tie.
     fn scored(mut self) -> Self {
         let (edits, case) = penalties(&self);

@@ -32,6 +32,9 @@ const CHAIN_HOP_STEP: f64 = 0.004;
 const MAX_BROADER_LEVELS: usize = 2;
 /// Parents of one concept followed for broader candidates.
 const MAX_BROADER_PARENTS: usize = 4;
+/// Mappings of a concept beyond which its stated broader concepts are not read: a
+/// supplementary record names a few headings, a hub thousands of identifiers.
+const MAX_STATED_BROADER_EDGES: u64 = 64;
 
 /// The mapping a via-mapping candidate was reached by.
 #[derive(Clone, Debug, PartialEq)]
@@ -336,20 +339,87 @@ impl Resolver {
             {
                 continue;
             }
-            let evidence: Vec<Evidence> = edge
-                .evidence
-                .iter()
-                .filter(|e| {
-                    !self.evidence_predicted(e)
-                        && (e.curated() || e.origin == EvidenceOrigin::SourceXref)
-                })
-                .cloned()
-                .collect();
+            let evidence = self.trusted(&edge.evidence);
             if !evidence.is_empty() {
                 out.push((edge.other.clone(), evidence));
             }
         }
         Ok(out)
+    }
+
+    /// The concepts in the wanted sources that `origin` maps to as broader by a statement a
+    /// person curated or its own source makes (MeSH indexes a supplementary record under its
+    /// headings, `meshv:preferredMappedTo`), each a `broader_via_mapping` candidate carrying
+    /// the statement. A concept named by more than [`MAX_STATED_BROADER_EDGES`] mappings is
+    /// a hub, not a record: it lends none, which bounds the cost.
+    pub fn stated_broader(
+        &self,
+        query: &super::NameQuery,
+        origin: &NameCandidate,
+    ) -> Result<Vec<NameCandidate>, ResolveError> {
+        let Some(curie) = self.identity_checked(origin.concept)?.curie else {
+            return Ok(Vec::new());
+        };
+        let read = self
+            .files
+            .mappings
+            .node_within(&curie, MAX_STATED_BROADER_EDGES)
+            .map_err(|e| ResolveError::MappingIndex(e.to_string()))?;
+        let Some(NodeRead::Whole(node)) = read else {
+            return Ok(Vec::new());
+        };
+        let denied: HashSet<&str> = node
+            .edges
+            .iter()
+            .filter(|e| e.negated)
+            .map(|e| e.other.as_str())
+            .collect();
+        let mut found = Vec::new();
+        for edge in &node.edges {
+            if edge.negated
+                || edge.predicate_from_here() != Some(MappingPredicate::BroadMatch)
+                || denied.contains(edge.other.as_str())
+            {
+                continue;
+            }
+            let evidence = self.trusted(&edge.evidence);
+            let Some(target) = self.loaded_curie(&edge.other) else {
+                continue;
+            };
+            if evidence.is_empty() || target == origin.concept {
+                continue;
+            }
+            let mut candidate = NameCandidate::new(
+                target,
+                Stage::ViaMapping,
+                MatchKind::BroaderViaMapping,
+                origin.case_exact,
+            );
+            candidate.text = origin.text.clone();
+            candidate.lang = origin.lang.clone();
+            candidate.via = Some(ViaMapping {
+                from: origin.concept,
+                from_kind: origin.kind,
+                predicate: MappingPredicate::BroadMatch,
+                evidence,
+                through: Vec::new(),
+            });
+            candidate.weight = broader_weight(origin.kind, 0);
+            found.push(candidate.scored());
+        }
+        Ok(self.keep(found, query, &mut HashSet::new()))
+    }
+
+    /// The statements a person curated or a source makes itself; never a prediction.
+    fn trusted(&self, evidence: &[Evidence]) -> Vec<Evidence> {
+        evidence
+            .iter()
+            .filter(|e| {
+                !self.evidence_predicted(e)
+                    && (e.curated() || e.origin == EvidenceOrigin::SourceXref)
+            })
+            .cloned()
+            .collect()
     }
 
     /// The loaded concept whose CURIE is `curie`.
