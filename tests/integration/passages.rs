@@ -543,9 +543,11 @@ fn a_coordination_lists_the_concept_narrower_than_each_of_its_names_after_them()
     let breast = mention_with_text(&found, "breast", &answer);
     assert_eq!(first_curie(breast), "MESH:D001943", "{breast:#}");
     assert_eq!(curies(breast)[1], "MESH:D061325", "{breast:#}");
-    assert_eq!(
-        candidate(breast, "MESH:D061325")["match_kind"],
-        "shared_narrower"
+    let whole = candidate(breast, "MESH:D061325");
+    assert_eq!(whole["match_kind"], "shared_narrower", "{breast:#}");
+    assert!(
+        whole.get("case_exact").is_none(),
+        "no letter case was matched: {whole:#}"
     );
     assert!(curies(breast).contains(&"MESH:D001940"), "{breast:#}");
     // Lung and stomach neoplasms share no child: nothing is listed for the whole.

@@ -104,7 +104,12 @@ impl NameCandidate {
     /// A concept narrower than each concept a coordination's names name
     /// ([`MatchKind::SharedNarrower`]).
     pub(in crate::resolve) fn shared_narrower(concept: ConceptId) -> Self {
-        NameCandidate::new(concept, Stage::NameVariant, MatchKind::SharedNarrower, true)
+        NameCandidate::new(
+            concept,
+            Stage::NameVariant,
+            MatchKind::SharedNarrower,
+            false,
+        )
     }
 
     /// The score: the weight less the penalties, rounded so that equal matches tie.

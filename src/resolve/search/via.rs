@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use super::{MatchKind, NameCandidate, Stage};
 use crate::index::mappings::NodeRead;
-use crate::model::{Evidence, EvidenceOrigin, MappingPredicate};
+use crate::model::{Evidence, EvidenceOrigin, MappingPredicate, XrefKind};
 use crate::resolve::{ConceptId, ResolveError, Resolver};
 
 /// How many name-matched concepts are followed through their mappings, best first.
@@ -347,17 +347,26 @@ impl Resolver {
         Ok(out)
     }
 
-    /// The concepts in the wanted sources that `origin` maps to as broader by a statement a
-    /// person curated or its own source makes (MeSH indexes a supplementary record under its
-    /// headings, `meshv:preferredMappedTo`), each a `broader_via_mapping` candidate carrying
-    /// the statement. A concept named by more than [`MAX_STATED_BROADER_EDGES`] mappings is
+    /// The concepts in the wanted sources that `origin` maps to as broader, when its own
+    /// record states such a mapping (MeSH indexes a supplementary record under its headings,
+    /// `meshv:preferredMappedTo`): each a `broader_via_mapping` candidate carrying the curated
+    /// or source-stated statements of that mapping. A concept named by more than [`MAX_STATED_BROADER_EDGES`] mappings is
     /// a hub, not a record: it lends none, which bounds the cost.
     pub fn stated_broader(
         &self,
         query: &super::NameQuery,
         origin: &NameCandidate,
     ) -> Result<Vec<NameCandidate>, ResolveError> {
-        let Some(curie) = self.identity_checked(origin.concept)?.curie else {
+        let identity = self.identity_checked(origin.concept)?;
+        // Only a concept whose own record states a broader concept is looked up in the
+        // mapping index: most concepts state none, and the lookup touches every segment.
+        let states_broader = identity.xrefs.iter().any(|x| {
+            matches!(
+                x.kind,
+                XrefKind::PreferredMappedTo | XrefKind::MappedTo | XrefKind::BroadMatch
+            )
+        });
+        let Some(curie) = identity.curie.filter(|_| states_broader) else {
             return Ok(Vec::new());
         };
         let read = self
