@@ -10,7 +10,9 @@ use std::collections::HashSet;
 
 use super::{MatchKind, NameCandidate, Stage};
 use crate::index::mappings::NodeRead;
-use crate::model::{Evidence, EvidenceOrigin, MappingPredicate, XrefKind};
+use crate::model::{
+    Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, XrefKind,
+};
 use crate::resolve::{ConceptId, ResolveError, Resolver};
 
 /// How many name-matched concepts are followed through their mappings, best first.
@@ -325,33 +327,40 @@ impl Resolver {
         let Some(NodeRead::Whole(node)) = read else {
             return Ok(Vec::new());
         };
+        Ok(self.trusted_edges(&node, |e| {
+            e.predicate.generalized() == MappingPredicate::ExactMatch
+        }))
+    }
+
+    /// The edges of `node` that `wanted` keeps, neither negated nor to an identifier a
+    /// negative statement denies, each with its curated or source-stated statements (an edge
+    /// with none is left out).
+    fn trusted_edges(
+        &self,
+        node: &MappingNode,
+        wanted: impl Fn(&MappingEdge) -> bool,
+    ) -> Vec<(String, Vec<Evidence>)> {
         let denied: HashSet<&str> = node
             .edges
             .iter()
             .filter(|e| e.negated)
             .map(|e| e.other.as_str())
             .collect();
-        let mut out = Vec::new();
-        for edge in &node.edges {
-            if edge.negated
-                || edge.predicate.generalized() != MappingPredicate::ExactMatch
-                || denied.contains(edge.other.as_str())
-            {
-                continue;
-            }
-            let evidence = self.trusted(&edge.evidence);
-            if !evidence.is_empty() {
-                out.push((edge.other.clone(), evidence));
-            }
-        }
-        Ok(out)
+        node.edges
+            .iter()
+            .filter(|e| !e.negated && wanted(e) && !denied.contains(e.other.as_str()))
+            .filter_map(|e| {
+                let evidence = self.trusted(&e.evidence);
+                (!evidence.is_empty()).then(|| (e.other.clone(), evidence))
+            })
+            .collect()
     }
 
     /// The concepts in the wanted sources that `origin` maps to as broader, when its own
     /// record states such a mapping (MeSH indexes a supplementary record under its headings,
     /// `meshv:preferredMappedTo`): each a `broader_via_mapping` candidate carrying the curated
-    /// or source-stated statements of that mapping. A concept named by more than [`MAX_STATED_BROADER_EDGES`] mappings is
-    /// a hub, not a record: it lends none, which bounds the cost.
+    /// or source-stated statements of that mapping. A concept named by more than
+    /// [`MAX_STATED_BROADER_EDGES`] mappings is a hub, not a record: it lends none.
     pub fn stated_broader(
         &self,
         query: &super::NameQuery,
@@ -377,25 +386,15 @@ impl Resolver {
         let Some(NodeRead::Whole(node)) = read else {
             return Ok(Vec::new());
         };
-        let denied: HashSet<&str> = node
-            .edges
-            .iter()
-            .filter(|e| e.negated)
-            .map(|e| e.other.as_str())
-            .collect();
+        let broader = self.trusted_edges(&node, |e| {
+            e.predicate_from_here() == Some(MappingPredicate::BroadMatch)
+        });
         let mut found = Vec::new();
-        for edge in &node.edges {
-            if edge.negated
-                || edge.predicate_from_here() != Some(MappingPredicate::BroadMatch)
-                || denied.contains(edge.other.as_str())
-            {
-                continue;
-            }
-            let evidence = self.trusted(&edge.evidence);
-            let Some(target) = self.loaded_curie(&edge.other) else {
+        for (other, evidence) in broader {
+            let Some(target) = self.loaded_curie(&other) else {
                 continue;
             };
-            if evidence.is_empty() || target == origin.concept {
+            if target == origin.concept {
                 continue;
             }
             let mut candidate = NameCandidate::new(
