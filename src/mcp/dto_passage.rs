@@ -54,7 +54,8 @@ pub struct MentionDto {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub abbreviation_of: Option<AbbreviationOf>,
     /// The name whose head this modifier shares ("ovarian cancer" for "breast" in "breast and
-    /// ovarian cancer"): its candidates read it with that head, its own readings after.
+    /// ovarian cancer"): its candidates read it with that head, then concepts narrower than
+    /// both names (shared_narrower), its own readings after.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coordinated_with: Option<SpanDto>,
     /// Shorter or overlapping names in the same text, other readings.
