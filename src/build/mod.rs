@@ -10,6 +10,7 @@
 
 mod footprint;
 mod install;
+mod manifest;
 mod mapping_reuse;
 mod mapping_segments;
 mod mappings;
@@ -22,17 +23,16 @@ mod write;
 
 use std::io;
 use std::path::PathBuf;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
 use crate::catalog::{Catalog, CatalogError, SourceSpec};
 use crate::index::manifest::{
-    BuildTime, Counts, IndexFileRecord, NameRulesRecord, RegistryRecord, SkippedSource,
-    SourceRecord,
+    Counts, IndexFileRecord, NameRulesRecord, SkippedSource, SourceRecord,
 };
 use crate::index::names::NameRules;
-use crate::index::{BuildLayout, FORMAT_VERSION, Manifest};
+use crate::index::{BuildLayout, Manifest};
 use crate::ingest::{Format, IngestError};
 use crate::model::{PrefixMap, PrefixRule};
 use crate::registry::{Registry, RegistryError};
@@ -224,7 +224,7 @@ pub fn build(
         observer,
     )?;
     drop(previous);
-    let manifest = ManifestParts {
+    let manifest = manifest::ManifestParts {
         records,
         skipped,
         registry: registry_record,
@@ -243,44 +243,6 @@ pub fn build(
     let dir = install::install(index_dir, &temp.path, &manifest)?;
     temp.keep = true;
     Ok(BuildSummary { manifest, dir })
-}
-
-/// What a build gathered, before it becomes the manifest.
-struct ManifestParts {
-    records: Vec<SourceRecord>,
-    skipped: Vec<SkippedSource>,
-    registry: RegistryRecord,
-    rules: Option<NameRulesRecord>,
-    counts: Counts,
-    mapped: mappings::MappingsWritten,
-    files: Vec<IndexFileRecord>,
-    mapping_set_inputs: String,
-}
-
-impl ManifestParts {
-    fn into_manifest(self, catalog: &Catalog, started: Instant) -> Manifest {
-        Manifest {
-            format_version: FORMAT_VERSION,
-            build_id: build_id(
-                catalog,
-                &self.records,
-                &self.mapped.sets,
-                &self.registry,
-                self.rules.as_ref(),
-            ),
-            sources: self.records,
-            skipped: self.skipped,
-            prefixes: declared_prefixes(catalog),
-            registry: self.registry,
-            counts: self.counts,
-            mapping_sets: self.mapped.sets,
-            name_rules: self.rules,
-            files: self.files,
-            mapping_set_inputs: self.mapping_set_inputs,
-            mapping_segments: self.mapped.segments,
-            built: build_time(started),
-        }
-    }
 }
 
 /// Reads every mapping set of the catalogue; a set skipped under `keep_going` joins `skipped`.
@@ -372,16 +334,6 @@ fn write_graph_shapes(store: StoreWriter, layout: &BuildLayout) -> Result<(), Bu
 
 fn is_mapping_set(spec: &SourceSpec) -> bool {
     matches!(spec.format(), Some(Format::Mappings(_)))
-}
-
-fn build_time(started: Instant) -> BuildTime {
-    BuildTime {
-        finished_unix: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0),
-        seconds: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
-    }
 }
 
 /// Where every concept source is written as it is read.
@@ -634,42 +586,6 @@ fn catalog_prefixes(catalog: &Catalog) -> PrefixMap {
             .iter()
             .flat_map(|s| s.prefixes.iter().cloned()),
     )
-}
-
-fn build_id(
-    catalog: &Catalog,
-    records: &[SourceRecord],
-    sets: &[crate::index::manifest::MappingSetRecord],
-    registry: &RegistryRecord,
-    rules: Option<&NameRulesRecord>,
-) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(FORMAT_VERSION.to_le_bytes());
-    if let Some(rules) = rules {
-        hasher.update(rules.sha256.as_bytes());
-    }
-    if let Some(source) = &registry.source {
-        hasher.update(source.release.as_bytes());
-        for file in &source.files {
-            hasher.update(file.sha256.as_bytes());
-        }
-    }
-    for record in records {
-        // The entry as its fingerprint (every field but the fallback release), then what
-        // was read.
-        hasher.update(record.entry.as_bytes());
-        for file in &record.files {
-            hasher.update(file.sha256.as_bytes());
-        }
-        hasher.update(record.release.as_bytes());
-    }
-    for set in sets {
-        if let Some(spec) = catalog.sources.iter().find(|s| s.id == set.source) {
-            hasher.update(serde_json::to_vec(spec).unwrap_or_default());
-        }
-        hasher.update(set.sha256.as_bytes());
-    }
-    hex(&hasher.finalize())[..16].to_string()
 }
 
 /// The SHA-256 of a file, as the manifest records it.

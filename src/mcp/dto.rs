@@ -260,8 +260,9 @@ pub struct Via {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     pub match_kind: Tag<MatchKind>,
-    /// The mapping's predicate when it is no exact match: `skos:broadMatch` for a heading a
-    /// record is indexed under (MeSH's meshv:preferredMappedTo) and for an ancestor's heading.
+    /// The mapping's predicate when it is no exact match: `skos:broadMatch` for a broader
+    /// candidate (one the matched concept's record states, as MeSH's meshv:preferredMappedTo
+    /// does, or an ancestor's exact match).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub predicate: Option<String>,
     /// For a chain of exact matches: the identifiers between, in order.

@@ -449,6 +449,16 @@ fn an_eponym_written_without_its_head_word_reads_as_the_name_it_starts() {
     // The protein is named, and so is the disease inside its name.
     assert_eq!(first_curie(named("von Willebrand factor")), "MESH:D014841");
     assert_eq!(first_curie(named("von Willebrand")), "MESH:D014842");
+    // A record's headings stay broader: only the names become name variants.
+    let woude = ground("Three Van der Woude families.", Some(&["mesh"]), Some(10));
+    let found = mentions(&woude);
+    let record = mention_with_text(&found, "Van der Woude", &woude);
+    assert_eq!(first_curie(record), "MESH:C536528", "{record:#}");
+    assert_eq!(
+        candidate(record, "MESH:D002971")["match_kind"],
+        "broader_via_mapping",
+        "cleft lip, a heading of the record: {record:#}"
+    );
     // Words capitalized only to start a sentence are no eponym.
     let plain = ground("Lysosomal storage was measured.", Some(&["mesh"]), None);
     assert!(mentions(&plain).is_empty(), "{plain:#}");

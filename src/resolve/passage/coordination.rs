@@ -139,6 +139,7 @@ impl Resolver {
             .iter()
             .filter(|l| theirs.contains(l.iri.as_str()))
             .filter_map(|l| self.by_iri_any(&l.iri, one.source))
+            .filter(|(_, child)| child.source == one.source)
             .filter(|(id, _)| {
                 self.files
                     .flags

@@ -10,6 +10,7 @@
 mod abbreviations;
 mod choice;
 mod coordination;
+mod names;
 mod tokens;
 
 use std::cell::RefCell;
@@ -19,7 +20,7 @@ pub use abbreviations::{Definition, definitions};
 use choice::{AbbreviationUse, abbreviation_uses, choose_longest, queue_names_within};
 use tokens::{Token, tokens};
 
-use super::search::{MatchKind, NameCandidate, NameQuery};
+use super::search::{MatchKind, NameCandidate};
 use super::{ConceptId, ResolveError, Resolver};
 use crate::index::{SegmentWalk, SegmentedLexicon};
 
@@ -423,25 +424,6 @@ impl Resolver {
         }))
     }
 
-    /// The candidates of the surface completed by the first omitted head that names a concept
-    /// in the wanted sources, each a name variant (the passage wrote less than the name).
-    fn names_with_omitted_head(
-        &self,
-        scan: &Scan<'_>,
-        surface: &str,
-    ) -> Result<Vec<NameCandidate>, ResolveError> {
-        for head in self.omitted_heads() {
-            let found = self.names_only(scan, &format!("{surface} {head}"))?;
-            if !found.is_empty() {
-                return Ok(found
-                    .into_iter()
-                    .map(NameCandidate::into_name_variant)
-                    .collect());
-            }
-        }
-        Ok(Vec::new())
-    }
-
     /// An abbreviation's mention: the long form's candidates first (its first reading that
     /// names a concept, else those of the name the passage writes around it, which then
     /// becomes the definition's long form), then the short form's own readings (a gene symbol
@@ -495,67 +477,6 @@ impl Resolver {
             candidates,
             alternatives: Vec::new(),
         }))
-    }
-
-    /// A name search whose candidates all name the concept (no near spellings or full text:
-    /// a passage's words are not typos of names).
-    fn names_only(&self, scan: &Scan<'_>, text: &str) -> Result<Vec<NameCandidate>, ResolveError> {
-        self.passage_names(scan, text, false)
-    }
-
-    /// [`Self::names_only`], with broader concepts through an ancestor's mapping.
-    fn names_or_broader(
-        &self,
-        scan: &Scan<'_>,
-        text: &str,
-    ) -> Result<Vec<NameCandidate>, ResolveError> {
-        self.passage_names(scan, text, true)
-    }
-
-    /// Each text is searched once per passage (a passage names the same things again), with
-    /// broader concepts or without: the two are cached apart.
-    fn passage_names(
-        &self,
-        scan: &Scan<'_>,
-        text: &str,
-        broader: bool,
-    ) -> Result<Vec<NameCandidate>, ResolveError> {
-        let key = if broader {
-            format!("\u{1}{text}")
-        } else {
-            text.to_string()
-        };
-        if let Some(found) = scan.searched.borrow().get(&key) {
-            return Ok(found.clone());
-        }
-        let query = NameQuery {
-            text,
-            sources: scan.query.sources,
-            include_obsolete: false,
-            full_text_beside_names: false,
-            // Names only: no full text to rank.
-            wanted: 0,
-        };
-        let mut search = if broader {
-            self.find_names_or_broader(&query)?
-        } else {
-            self.find_names(&query)?
-        };
-        search.candidates.retain(|c| {
-            c.kind.names_the_concept() || (broader && c.kind == MatchKind::BroaderViaMapping)
-        });
-        // The heading a record is indexed under follows the names (MeSH's supplementary
-        // "Breast Cancer, Familial" → Breast Neoplasms): broader, never first.
-        if let Some(first) = search.candidates.first()
-            && first.kind.names_the_concept()
-        {
-            let headings = self.stated_broader(&query, first)?;
-            then_unseen(&mut search.candidates, headings);
-        }
-        scan.searched
-            .borrow_mut()
-            .insert(key, search.candidates.clone());
-        Ok(search.candidates)
     }
 }
 

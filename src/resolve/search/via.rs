@@ -45,7 +45,8 @@ pub struct ViaMapping {
     pub from: ConceptId,
     /// How its name matched.
     pub from_kind: MatchKind,
-    /// Always an exact match: nothing weaker stands in for a name.
+    /// An exact match for a via candidate (nothing weaker stands in for a name); a broad
+    /// match for a broader one.
     pub predicate: MappingPredicate,
     /// The curated statements of the mapping, of every hop for a chain (predictions never
     /// lead here).
@@ -327,23 +328,27 @@ impl Resolver {
         let Some(NodeRead::Whole(node)) = read else {
             return Ok(Vec::new());
         };
-        Ok(self.trusted_edges(&node, |e| {
-            e.predicate.generalized() == MappingPredicate::ExactMatch
-        }))
+        // Any negative statement between two identifiers keeps an exact match from them.
+        Ok(self.trusted_edges(
+            &node,
+            |e| e.predicate.generalized() == MappingPredicate::ExactMatch,
+            |_| true,
+        ))
     }
 
     /// The edges of `node` that `wanted` keeps, neither negated nor to an identifier a
-    /// negative statement denies, each with its curated or source-stated statements (an edge
-    /// with none is left out).
+    /// negative statement that `denies` counts is about, each with its curated or
+    /// source-stated statements (an edge with none is left out).
     fn trusted_edges(
         &self,
         node: &MappingNode,
         wanted: impl Fn(&MappingEdge) -> bool,
+        denies: impl Fn(&MappingEdge) -> bool,
     ) -> Vec<(String, Vec<Evidence>)> {
         let denied: HashSet<&str> = node
             .edges
             .iter()
-            .filter(|e| e.negated)
+            .filter(|e| e.negated && denies(e))
             .map(|e| e.other.as_str())
             .collect();
         node.edges
@@ -357,11 +362,12 @@ impl Resolver {
     }
 
     /// The concepts in the wanted sources that `origin` maps to as broader, when its own
-    /// record states such a mapping (MeSH indexes a supplementary record under its headings,
-    /// `meshv:preferredMappedTo`): each a `broader_via_mapping` candidate carrying the curated
-    /// or source-stated statements of that mapping. A concept named by more than
+    /// record states a broader mapping (MeSH indexes a supplementary record under its
+    /// headings, `meshv:preferredMappedTo`; an OBO or SKOS broadMatch): each a
+    /// `broader_via_mapping` candidate carrying every curated or source-stated statement of
+    /// its mapping. A concept named by more than
     /// [`MAX_STATED_BROADER_EDGES`] mappings is a hub, not a record: it lends none.
-    pub fn stated_broader(
+    pub(in crate::resolve) fn stated_broader(
         &self,
         query: &super::NameQuery,
         origin: &NameCandidate,
@@ -386,9 +392,10 @@ impl Resolver {
         let Some(NodeRead::Whole(node)) = read else {
             return Ok(Vec::new());
         };
-        let broader = self.trusted_edges(&node, |e| {
-            e.predicate_from_here() == Some(MappingPredicate::BroadMatch)
-        });
+        // Only a negative broad match denies a broader concept ("not an exact match" does not).
+        let is_broader =
+            |e: &MappingEdge| e.predicate_from_here() == Some(MappingPredicate::BroadMatch);
+        let broader = self.trusted_edges(&node, is_broader, is_broader);
         let mut found = Vec::new();
         for (other, evidence) in broader {
             let Some(target) = self.loaded_curie(&other) else {
