@@ -571,3 +571,19 @@ fn a_coordination_lists_the_concept_narrower_than_each_of_its_names_after_them()
         "{lung:#}"
     );
 }
+
+#[test]
+fn an_adjective_is_not_the_field_of_study_it_names() {
+    // "-ics" names a field, not a plural: "genetic" is not Genetics, "genomic" not Genomics.
+    let text = "A genetic test of genomic DNA in pediatric patients, then a genetics clinic.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    for adjective in ["genetic", "genomic", "pediatric"] {
+        assert!(
+            found.iter().all(|m| m["text"] != adjective),
+            "{adjective} is no mention: {answer:#}"
+        );
+    }
+    let field = mention_with_text(&found, "genetics", &answer);
+    assert_eq!(first_curie(field), "MESH:D005823", "{field:#}");
+}
