@@ -114,9 +114,7 @@ impl Resolver {
             alternatives: Vec::new(),
         }))
     }
-}
 
-impl Resolver {
     /// The searchable, current concepts that are children of both `a` and `b` in one
     /// release: what a coordination of their names may name as a whole ("breast and ovarian
     /// cancer": Hereditary Breast and Ovarian Cancer Syndrome), each a `shared_narrower`
