@@ -55,7 +55,8 @@ pub struct MentionDto {
     pub abbreviation_of: Option<AbbreviationOf>,
     /// The name whose head this modifier shares ("ovarian cancer" for "breast" in "breast and
     /// ovarian cancer"): its candidates read it with that head, then concepts narrower than
-    /// both names (shared_narrower), its own readings after.
+    /// both names (shared_narrower; first, for both names, when the passage says what
+    /// narrows it), its own readings after.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coordinated_with: Option<SpanDto>,
     /// Shorter or overlapping names in the same text, other readings.

@@ -544,8 +544,9 @@ fn a_record_is_followed_by_the_heading_it_is_indexed_under() {
 #[test]
 fn a_coordination_lists_the_concept_narrower_than_each_of_its_names_after_them() {
     // Hereditary Breast and Ovarian Cancer Syndrome is a child of both Breast Neoplasms and
-    // Ovarian Neoplasms: "breast and ovarian cancer" may name it as a whole. It follows the
-    // coordinated reading and comes before the word's own readings; it is never first.
+    // Ovarian Neoplasms: "breast and ovarian cancer" may name it as a whole. In a passage
+    // that says nothing of what narrows it (heredity, BRCA1), it follows the coordinated
+    // reading and comes before the word's own readings.
     let text = "Carriers have a high risk of breast and ovarian cancer and of lung and \
                 gastric cancer.";
     let answer = ground(text, Some(&["mesh"]), Some(10));
@@ -570,6 +571,40 @@ fn a_coordination_lists_the_concept_narrower_than_each_of_its_names_after_them()
             .all(|c| c["match_kind"] != "shared_narrower"),
         "{lung:#}"
     );
+}
+
+#[test]
+fn a_coordination_reads_first_as_the_concept_it_names_when_the_passage_says_what_narrows_it() {
+    // The syndrome's names (MeSH's and MONDO's, mapped exactly) hold "breast", "ovarian" and
+    // "cancer", and two of them "BRCA1": beside it, the coordination reads as the syndrome,
+    // for both of its names, each keeping its own reading second.
+    let text = "BRCA1 mutation carriers have a high risk of breast and ovarian cancer.";
+    let answer = ground(text, Some(&["mesh"]), Some(10));
+    let found = mentions(&answer);
+    let breast = mention_with_text(&found, "breast", &answer);
+    assert_eq!(
+        curies(breast)[..2],
+        ["MESH:D061325", "MESH:D001943"],
+        "{breast:#}"
+    );
+    assert_eq!(
+        breast["candidates"][0]["match_kind"], "shared_narrower",
+        "{breast:#}"
+    );
+    let ovarian = mention_with_text(&found, "ovarian cancer", &answer);
+    assert_eq!(
+        curies(ovarian)[..2],
+        ["MESH:D061325", "MESH:D010051"],
+        "{ovarian:#}"
+    );
+    let concepts: Vec<&str> = answer["result"]["concepts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["concept"]["curie"].as_str())
+        .collect();
+    assert!(concepts.contains(&"MESH:D061325"), "{answer:#}");
+    assert!(!concepts.contains(&"MESH:D010051"), "{answer:#}");
 }
 
 #[test]

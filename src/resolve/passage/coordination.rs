@@ -1,11 +1,13 @@
 //! Names that share a head word with the name after them: "breast" in "breast and ovarian
 //! cancer", "Becker" in "Becker and Duchenne muscular dystrophy", each of "colon, rectal and
 //! ovarian cancers". A modifier is read with the head of the name it is coordinated with, and
-//! becomes a mention when that reading is a loaded concept's name.
+//! becomes a mention when that reading is a loaded concept's name. A concept narrower than
+//! both names that the coordination names as a whole, in a passage that says what narrows it,
+//! is read first ("breast and ovarian cancer" beside "BRCA1": the hereditary syndrome).
 
-use super::tokens::Token;
+use super::tokens::{Token, tokens};
 use super::{Mention, MentionReading, Scan, Span};
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::resolve::search::NameCandidate;
 use crate::resolve::{ConceptId, ResolveError, Resolver};
@@ -15,6 +17,9 @@ const MAX_CONJUNCTS: usize = 6;
 /// Concepts narrower than both of a coordination's names listed at most: a coordination
 /// names one thing as a whole, or reads as its parts.
 const MAX_SHARED_NARROWER: usize = 3;
+
+/// Words that join a coordination: never what narrows a concept.
+const CONJUNCTIONS: [&str; 2] = ["and", "or"];
 
 /// A modifier coordinated with a name: its word, and the name whose head it shares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,17 +80,26 @@ fn conjunction_before(text: &str, words: &[Token], first: usize) -> Option<usize
     (is_space(joined) || joined == ", ").then_some(word)
 }
 
+/// A conjunct's mention, and the concept its coordination names as a whole when that is read
+/// first: the name it is coordinated with reads it first too.
+pub(super) struct ConjunctReading {
+    pub mention: Mention,
+    pub whole: Option<NameCandidate>,
+}
+
 impl Resolver {
     /// The mention of a conjunct read with its name's head ("breast cancer" for "breast" in
     /// "breast and ovarian cancer"), its own readings after; `None` when that reading names
-    /// no concept.
+    /// no concept. A concept narrower than both names comes after the reading, or before it
+    /// when the coordination names it and the passage says what narrows it
+    /// ([`Resolver::names_and_narrows`]).
     pub(super) fn conjunct_mention(
         &self,
         scan: &Scan<'_>,
         words: &[Token],
         conjunct: Conjunct,
         (own, name_first): (Option<&Mention>, Option<ConceptId>),
-    ) -> Result<Option<Mention>, ResolveError> {
+    ) -> Result<Option<ConjunctReading>, ResolveError> {
         let text = scan.query.text;
         let word = &words[conjunct.word];
         let head = &text[words[conjunct.name.first + 1].start..words[conjunct.name.last].end];
@@ -94,14 +108,28 @@ impl Resolver {
         let Some(first) = candidates.first() else {
             return Ok(None);
         };
+        let mut whole = None;
         if let Some(other) = name_first {
-            let whole = self.shared_narrower(first.concept, other)?;
-            super::then_unseen(&mut candidates, whole);
+            let shared = self.shared_narrower(first.concept, other)?;
+            let coordination = std::iter::once(word)
+                .chain(&words[conjunct.name.first..=conjunct.name.last])
+                .filter_map(|w| self.word_form(&w.key, w.symbol))
+                .collect();
+            for candidate in &shared {
+                if self.names_and_narrows(candidate.concept, &coordination, words)? {
+                    whole = Some(candidate.clone());
+                    break;
+                }
+            }
+            if let Some(whole) = &whole {
+                candidates.insert(0, whole.clone());
+            }
+            super::then_unseen(&mut candidates, shared);
         }
         if let Some(own) = own {
             super::then_unseen(&mut candidates, own.candidates.iter().cloned());
         }
-        Ok(Some(Mention {
+        let mention = Mention {
             start: word.start,
             end: word.end,
             reading: MentionReading::Coordinated {
@@ -112,7 +140,59 @@ impl Resolver {
             },
             candidates,
             alternatives: Vec::new(),
-        }))
+        };
+        Ok(Some(ConjunctReading { mention, whole }))
+    }
+
+    /// Whether a coordination names `concept` as a whole and the passage says what narrows
+    /// it: one of its names (its own, or those of the concepts it maps to exactly) holds every
+    /// word of the coordination, and the passage holds a word that two of those names use
+    /// besides ("hereditary", "BRCA1"), neither a conjunction nor a generic name.
+    fn names_and_narrows(
+        &self,
+        concept: ConceptId,
+        coordination: &BTreeSet<String>,
+        passage: &[Token],
+    ) -> Result<bool, ResolveError> {
+        let mut concepts = vec![concept];
+        concepts.extend(
+            self.curated_exact_targets(concept)?
+                .into_iter()
+                .map(|(id, _)| id),
+        );
+        // Distinct word sets: "HBOC Syndrome" and "Syndromes, HBOC" are one name.
+        let mut names: BTreeSet<BTreeSet<String>> = BTreeSet::new();
+        for id in concepts {
+            for label in self.concept_checked(id)?.labels {
+                names.insert(
+                    tokens(&label.text)
+                        .iter()
+                        .filter_map(|w| self.word_form(&w.key, w.symbol))
+                        .collect(),
+                );
+            }
+        }
+        if !names.iter().any(|name| coordination.is_subset(name)) {
+            return Ok(false);
+        }
+        let mut uses: HashMap<&str, usize> = HashMap::new();
+        for word in names.iter().flatten() {
+            *uses.entry(word.as_str()).or_default() += 1;
+        }
+        let narrowing: HashSet<&str> = uses
+            .into_iter()
+            .filter(|&(word, n)| {
+                n >= 2
+                    && !coordination.contains(word)
+                    && !CONJUNCTIONS.contains(&word)
+                    && !self.is_generic(word)
+            })
+            .map(|(word, _)| word)
+            .collect();
+        Ok(passage
+            .iter()
+            .filter_map(|w| self.word_form(&w.key, w.symbol))
+            .any(|w| narrowing.contains(w.as_str())))
     }
 
     /// The searchable, current concepts that are children of both `a` and `b` in one

@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 pub use abbreviations::{Definition, definitions};
 use choice::{AbbreviationUse, abbreviation_uses, choose_longest, queue_names_within};
+use coordination::ConjunctReading;
 use tokens::{Token, tokens};
 
 use super::search::{MatchKind, NameCandidate};
@@ -205,6 +206,8 @@ impl Resolver {
         mentions: &mut Vec<Mention>,
     ) -> Result<(), ResolveError> {
         let mut done = HashSet::new();
+        // Applied after the loop: a list's later modifiers still meet the name's own reading.
+        let mut read_whole_first = Vec::new();
         for conjunct in coordination::conjuncts(scan.query.text, words, names) {
             let word = &words[conjunct.word];
             if !done.insert(conjunct.word) {
@@ -236,17 +239,26 @@ impl Resolver {
                 .find(|m| (m.start, m.end) == name)
                 .and_then(|m| m.candidates.first())
                 .map(|c| c.concept);
-            let Some(mention) =
+            let Some(ConjunctReading { mention, whole }) =
                 self.conjunct_mention(scan, words, conjunct, (own_mention, name_first))?
             else {
                 continue;
             };
+            if let Some(whole) = whole {
+                read_whole_first.push((name, whole));
+            }
             match own {
                 Some(at) => mentions[at] = mention,
                 None => {
                     let at = mentions.partition_point(|m| m.start < mention.start);
                     mentions.insert(at, mention);
                 }
+            }
+        }
+        for (name, whole) in read_whole_first {
+            if let Some(m) = mentions.iter_mut().find(|m| (m.start, m.end) == name) {
+                m.candidates.retain(|c| c.concept != whole.concept);
+                m.candidates.insert(0, whole);
             }
         }
         Ok(())
@@ -354,6 +366,15 @@ impl Resolver {
             .variants
             .as_ref()
             .is_some_and(|(_, rules)| rules.product_heads.contains(&head.key))
+    }
+
+    /// A word as the name rules key a name's head ("cancers" as "neoplasm"), so that words
+    /// compare across spellings; `None` for a stop word. Without rules, the word itself.
+    fn word_form(&self, key: &str, symbol: bool) -> Option<String> {
+        match self.files.variants.as_ref() {
+            Some((_, rules)) => rules.word_forms(key, symbol).map(|(_, head)| head),
+            None => Some(key.to_string()),
+        }
     }
 
     fn is_generic(&self, key: &str) -> bool {

@@ -37,7 +37,9 @@ pub enum MatchKind {
     BroaderViaMapping,
     /// A concept narrower than each name of a passage's coordination, which the coordination
     /// may name as a whole ("breast and ovarian cancer": Hereditary Breast and Ovarian Cancer
-    /// Syndrome, under both Breast and Ovarian Neoplasms). Listed after the names, never first.
+    /// Syndrome, under both Breast and Ovarian Neoplasms). Listed after the names, or first
+    /// when one of its names holds the whole coordination and the passage says what narrows
+    /// it ("BRCA1", "hereditary").
     SharedNarrower,
     FullText,
 }

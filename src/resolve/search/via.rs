@@ -294,7 +294,7 @@ impl Resolver {
     /// The loaded concepts a concept maps to by exact mappings (exact match, equivalent
     /// class, same as) that a person curated or a source states itself, and that evidence;
     /// predictions, lexical matches and targets a negative statement denies are left out.
-    pub(super) fn curated_exact_targets(
+    pub(in crate::resolve) fn curated_exact_targets(
         &self,
         concept: ConceptId,
     ) -> Result<Vec<(ConceptId, Vec<Evidence>)>, ResolveError> {
