@@ -3,9 +3,10 @@
 //! A name's variant key is its label key (case, Unicode and punctuation folded) taken further:
 //! an inverted heading put back in reading order ("Neoplasms, Breast"), one "X of Y" read as
 //! "Y X", possessives and stop words dropped, British spellings made American, plurals made
-//! singular and head words such as "cancer" made "neoplasm". Words written in capitals or with
-//! digits (AIDS, BRCA1) are symbols and are never inflected. Word order is otherwise kept:
-//! "rod-cone dystrophy" is not "cone-rod dystrophy". The word lists are data
+//! singular, head words such as "cancer" made "neoplasm" and modifiers such as "familial" made
+//! "hereditary". Words written in capitals or with digits (AIDS, BRCA1) are symbols and are
+//! never inflected. Word order is otherwise kept: "rod-cone dystrophy" is not "cone-rod
+//! dystrophy". The word lists are data
 //! (`ontologies/name-rules.toml`), copied into every build, so that a key written at build
 //! time and a query typed later meet under the same rules. Every change to a query is
 //! recorded as a typed [`NameStep`].
@@ -66,6 +67,10 @@ pub struct NameRules {
     /// Head words taken as another ("cancer" → "neoplasm"), after the singular.
     #[serde(default)]
     pub head_words: BTreeMap<String, String>,
+    /// Words before the head taken as another ("familial" → "hereditary"), after the
+    /// singular.
+    #[serde(default)]
+    pub modifier_words: BTreeMap<String, String>,
     /// Names too generic to mean a concept on their own in a passage ("disease",
     /// "patients"), as label keys: `ground_passage` does not ground them alone.
     #[serde(default)]
@@ -120,6 +125,11 @@ pub enum NameStep {
         from: String,
         to: String,
     },
+    /// A word before the head taken as its equivalent ("familial" → "hereditary").
+    ModifierWord {
+        from: String,
+        to: String,
+    },
     /// An inverted heading put back in reading order ("Neoplasms, Breast" → "Breast
     /// Neoplasms").
     InversionUndone {
@@ -142,6 +152,7 @@ impl NameStep {
             }
             NameStep::Singular { from, to } => format!("singular: '{from}' -> '{to}'"),
             NameStep::HeadWord { from, to } => format!("head word: '{from}' read as '{to}'"),
+            NameStep::ModifierWord { from, to } => format!("modifier: '{from}' read as '{to}'"),
             NameStep::InversionUndone { reordered } => {
                 format!("inverted heading read in order: '{reordered}'")
             }
@@ -184,6 +195,7 @@ impl NameRules {
             .chain(self.irregular_plurals.iter().flat_map(|(a, b)| [a, b]))
             .chain(self.plural_endings.iter().flat_map(|(a, b)| [a, b]))
             .chain(self.head_words.iter().flat_map(|(a, b)| [a, b]))
+            .chain(self.modifier_words.iter().flat_map(|(a, b)| [a, b]))
             .chain(&self.class_heads)
             .chain(&self.product_heads)
             .chain(&self.omitted_heads)
@@ -335,6 +347,12 @@ impl NameRules {
         }
         if head && let Some(equivalent) = self.head_words.get(&word) {
             steps.push(NameStep::HeadWord {
+                from: word.clone(),
+                to: equivalent.clone(),
+            });
+            word = equivalent.clone();
+        } else if !head && let Some(equivalent) = self.modifier_words.get(&word) {
+            steps.push(NameStep::ModifierWord {
                 from: word.clone(),
                 to: equivalent.clone(),
             });

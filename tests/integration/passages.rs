@@ -608,6 +608,28 @@ fn a_coordination_reads_first_as_the_concept_it_names_when_the_passage_says_what
 }
 
 #[test]
+fn a_genetic_or_familial_name_meets_the_hereditary_one() {
+    // "genetic" and "inherited" modifiers read as "hereditary" (`modifier_words`): "genetic
+    // disorder" meets MONDO's "hereditary disease", mapped exactly to MeSH's Genetic
+    // Diseases, Inborn; "inherited predisposition" meets Genetic Predisposition to Disease.
+    let text = "Ataxia is a genetic disorder with an inherited predisposition to cancer.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    let disorder = mention_with_text(&found, "genetic disorder", &answer);
+    assert_eq!(first_curie(disorder), "MESH:D030342", "{disorder:#}");
+    assert_eq!(
+        disorder["candidates"][0]["match_kind"], "name_variant",
+        "{disorder:#}"
+    );
+    let predisposition = mention_with_text(&found, "inherited predisposition", &answer);
+    assert_eq!(
+        first_curie(predisposition),
+        "MESH:D020022",
+        "{predisposition:#}"
+    );
+}
+
+#[test]
 fn an_adjective_is_not_the_field_of_study_it_names() {
     // "-ics" names a field, not a plural: "genetic" is not Genetics, "genomic" not Genomics.
     let text = "A genetic test of genomic DNA in pediatric patients, then a genetics clinic.";

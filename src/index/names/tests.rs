@@ -77,6 +77,22 @@ fn every_change_is_recorded_as_a_step() {
 }
 
 #[test]
+fn familial_inherited_and_genetic_modifiers_meet_hereditary_but_a_head_keeps_its_word() {
+    assert_eq!(key("genetic disorders"), key("hereditary disease"));
+    assert_eq!(key("inherited disease"), key("hereditary diseases"));
+    assert_eq!(
+        key("familial breast cancer"),
+        key("Breast Neoplasms, Hereditary")
+    );
+    assert_eq!(key("paternally inherited"), "paternally inherited");
+    let v = &rules().variants("genetic disorder")[0];
+    assert!(v.steps.contains(&NameStep::ModifierWord {
+        from: "genetic".into(),
+        to: "hereditary".into()
+    }));
+}
+
+#[test]
 fn word_order_that_carries_meaning_is_kept() {
     assert_ne!(key("rod-cone dystrophy"), key("cone-rod dystrophy"));
     assert_ne!(key("Gorlin-Goltz syndrome"), key("Goltz-Gorlin syndrome"));

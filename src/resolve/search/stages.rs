@@ -126,10 +126,12 @@ impl Resolver {
                 let mut candidate = NameCandidate::new(m.concept, Stage::NameVariant, kind, false);
                 candidate.name_rewritten = !rules.variants(&m.label.text).iter().any(|own| {
                     own.key == variant.key
-                        && !own
-                            .steps
-                            .iter()
-                            .any(|step| matches!(step, NameStep::HeadWord { .. }))
+                        && !own.steps.iter().any(|step| {
+                            matches!(
+                                step,
+                                NameStep::HeadWord { .. } | NameStep::ModifierWord { .. }
+                            )
+                        })
                 });
                 out.push(candidate.with_label(m.label));
             }
