@@ -2,6 +2,7 @@
 //! and out again. The work is `ontoresolve::acquire`'s; this prints the plan, the download's
 //! progress and what was done.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -117,10 +118,8 @@ fn add_one(prefix: &str, options: &AddOptions) -> anyhow::Result<()> {
             entry.id,
             planned.format.extension()
         ));
-        println!(
-            "{}",
-            with_source_added("", &entry, "What `add` would append:")?
-        );
+        let appended = with_source_added("", &entry, "What `add` would append:")?;
+        writeln!(std::io::stdout().lock(), "{appended}")?;
         eprintln!(
             "{prefix}: dry run: nothing downloaded, the catalogue and the index unchanged; the release would be the file's own, else {} ({})",
             entry.release.as_deref().unwrap_or_default(),

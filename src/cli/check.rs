@@ -7,6 +7,7 @@
 //! 0 when everything is sound, 1 when anything is damaged, with the damaged files named in
 //! the summary and again on stderr.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -19,6 +20,12 @@ use ontoresolve::store::StoreReader;
 /// Files at least this large get a progress line on stderr while they are read.
 const ANNOUNCED_BYTES: u64 = 16 << 20;
 
+/// One line of the report on stdout. A reader that went away ("check | head") does not
+/// change the verdict, which the exit code carries; `println!` would panic.
+fn say(line: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
 /// What `check` found: one entry per damaged file or part.
 #[derive(Default)]
 struct Findings {
@@ -29,12 +36,12 @@ struct Findings {
 impl Findings {
     fn ok(&mut self, name: &str, detail: &str) {
         self.checked += 1;
-        println!("ok       {name}{detail}");
+        say(format_args!("ok       {name}{detail}"));
     }
 
     fn damaged(&mut self, name: &str, problem: &dyn std::fmt::Display) {
         self.checked += 1;
-        println!("DAMAGED  {name}: {problem}");
+        say(format_args!("DAMAGED  {name}: {problem}"));
         self.damaged.push(name.to_string());
     }
 }
@@ -110,20 +117,20 @@ pub fn run(index: &Path) -> anyhow::Result<ExitCode> {
 
 fn summary(dir: &Path, findings: &Findings) -> ExitCode {
     if findings.damaged.is_empty() {
-        println!(
+        say(format_args!(
             "sound: all {} files and parts of {} are as built",
             findings.checked,
             dir.display()
-        );
+        ));
         return ExitCode::SUCCESS;
     }
     let damaged = findings.damaged.join(", ");
-    println!(
+    say(format_args!(
         "damaged: {} of {} checked in {}: {damaged}",
         findings.damaged.len(),
         findings.checked,
         dir.display()
-    );
+    ));
     eprintln!(
         "error: damaged index files in {}: {damaged}; rebuild with `ontoresolve build`",
         dir.display()

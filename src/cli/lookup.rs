@@ -1,6 +1,7 @@
 //! `ontoresolve lookup`: the same search as `find_concepts` (identifier, exact name, name
 //! variant, via mapping, near spelling, full text), obsolete concepts included and marked.
 
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -31,6 +32,9 @@ pub fn run(
         );
         return Ok(ExitCode::from(1));
     }
+    // Written through one buffer that reports a closed pipe ("| head") as an error, which
+    // `cli::run` ends quietly; `println!` would panic.
+    let mut out = BufWriter::new(io::stdout().lock());
     for candidate in found.candidates.iter().take(limit) {
         let via = candidate
             .via
@@ -56,7 +60,7 @@ pub fn run(
             candidate.text.as_deref().unwrap_or("")
         );
         if let Some(details) = resolver.details(candidate.concept) {
-            print_details(&resolver, &details, &how, json_output);
+            print_details(&mut out, &resolver, &details, &how, json_output)?;
         }
     }
     if found.distinct_concepts() > 1 {
@@ -70,13 +74,20 @@ pub fn run(
         if json_output {
             eprintln!("{summary}");
         } else {
-            println!("\n{summary}");
+            writeln!(out, "\n{summary}")?;
         }
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_details(resolver: &Resolver, d: &ConceptDetails, matched: &str, json_output: bool) {
+fn print_details(
+    out: &mut impl Write,
+    resolver: &Resolver,
+    d: &ConceptDetails,
+    matched: &str,
+    json_output: bool,
+) -> io::Result<()> {
     let c = &d.concept;
     let replacements = if c.obsolete {
         resolver.live_replacements(c)
@@ -84,9 +95,9 @@ fn print_details(resolver: &Resolver, d: &ConceptDetails, matched: &str, json_ou
         Vec::new()
     };
     if json_output {
-        println!("{}", details_json(d, matched, &replacements));
+        writeln!(out, "{}", details_json(d, matched, &replacements))
     } else {
-        print_text(d, matched, &replacements);
+        print_text(out, d, matched, &replacements)
     }
 }
 
@@ -116,31 +127,38 @@ fn details_json(d: &ConceptDetails, matched: &str, replacements: &[(ConceptId, C
 }
 
 /// The text lines of one concept.
-fn print_text(d: &ConceptDetails, matched: &str, replacements: &[(ConceptId, Concept)]) {
+fn print_text(
+    out: &mut impl Write,
+    d: &ConceptDetails,
+    matched: &str,
+    replacements: &[(ConceptId, Concept)],
+) -> io::Result<()> {
     let c = &d.concept;
     let name = c
         .preferred_label()
         .map_or("(no label)", |l| l.text.as_str());
-    println!(
+    writeln!(
+        out,
         "{} {}  [{}]",
         c.curie.as_deref().unwrap_or(&c.iri),
         name,
         matched
-    );
-    println!("  iri:      {}", c.iri);
-    println!("  source:   {} release {}", d.source_id, d.release);
-    println!("  kind:     {}", c.kind.as_str());
+    )?;
+    writeln!(out, "  iri:      {}", c.iri)?;
+    writeln!(out, "  source:   {} release {}", d.source_id, d.release)?;
+    writeln!(out, "  kind:     {}", c.kind.as_str())?;
     if let Some(locus) = &c.locus_type {
-        println!("  locus:    {locus}");
+        writeln!(out, "  locus:    {locus}")?;
     }
     for tree in &c.tree_numbers {
-        println!("  tree      {tree}");
+        writeln!(out, "  tree      {tree}")?;
     }
     if c.obsolete {
-        print_obsolete(c, replacements);
+        print_obsolete(out, c, replacements)?;
     }
     for l in &c.labels {
-        println!(
+        writeln!(
+            out,
             "  {:<15} {}{}",
             l.kind.as_str(),
             l.text,
@@ -148,35 +166,43 @@ fn print_text(d: &ConceptDetails, matched: &str, replacements: &[(ConceptId, Con
                 .as_deref()
                 .map(|x| format!("@{x}"))
                 .unwrap_or_default()
-        );
+        )?;
     }
     for def in &c.definitions {
-        println!("  definition      {}", def.text);
+        writeln!(out, "  definition      {}", def.text)?;
     }
     for p in &d.parents {
-        println!(
+        writeln!(
+            out,
             "  parent          {} {}",
             p.curie.as_deref().unwrap_or(&p.iri),
             p.label.as_deref().unwrap_or("")
-        );
+        )?;
     }
-    println!("  children        {}", d.children.len());
+    writeln!(out, "  children        {}", d.children.len())?;
     for x in &c.xrefs {
-        println!("  xref            {} {}", x.kind.curie(), x.target);
+        writeln!(out, "  xref            {} {}", x.kind.curie(), x.target)?;
     }
+    Ok(())
 }
 
 /// What replaces an obsolete concept: its stated replacements and the live concepts they reach.
-fn print_obsolete(c: &Concept, replacements: &[(ConceptId, Concept)]) {
-    println!("  {}", c.status().as_str().to_uppercase());
+fn print_obsolete(
+    out: &mut impl Write,
+    c: &Concept,
+    replacements: &[(ConceptId, Concept)],
+) -> io::Result<()> {
+    writeln!(out, "  {}", c.status().as_str().to_uppercase())?;
     for r in &c.replacements {
-        println!("  {:?}: {}", r.kind, r.target);
+        writeln!(out, "  {:?}: {}", r.kind, r.target)?;
     }
     for (_, r) in replacements {
-        println!(
+        writeln!(
+            out,
             "  use instead: {} {}",
             r.curie.as_deref().unwrap_or(&r.iri),
             r.preferred_label().map_or("", |l| l.text.as_str())
-        );
+        )?;
     }
+    Ok(())
 }

@@ -13,6 +13,7 @@ mod annotate;
 mod bad_inputs;
 mod build_safety;
 mod carried_build;
+mod cli_output;
 mod clients;
 mod eval_grounding;
 mod fixtures;
