@@ -76,6 +76,10 @@ pub struct ConceptMentions {
 pub struct AbbreviationDto {
     pub short_form: String,
     pub long_form: String,
+    /// Uses not made mentions: the long form names nothing in `sources`, and no reading of
+    /// the letters alone shares a word with it.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unread_uses: u64,
     /// The word after "(SF)" that completes the name ("von Hippel-Lindau (VHL) disease"):
     /// "SF head" reads as "long form head".
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -630,6 +630,35 @@ fn a_genetic_or_familial_name_meets_the_hereditary_one() {
 }
 
 #[test]
+fn a_short_form_whose_long_form_names_nothing_keeps_only_readings_that_could_be_it() {
+    // The passage says HD is heteroduplex and WASP the WAS protein: Huntington disease and
+    // wasps are not what the letters mean here, and their uses are left unread, counted.
+    let text = "Heteroduplex (HD) analysis showed HD bands. The WAS protein (WASP) binds actin.";
+    let answer = ground(text, Some(&["mesh"]), None);
+    let found = mentions(&answer);
+    assert!(
+        found
+            .iter()
+            .all(|m| m["text"] != "HD" && m["text"] != "WASP"),
+        "{answer:#}"
+    );
+    let abbreviations = &answer["result"]["abbreviations"];
+    assert_eq!(abbreviations[0]["short_form"], "HD", "{answer:#}");
+    assert_eq!(abbreviations[0]["unread_uses"], 2, "{answer:#}");
+    // A reading that shares a word with the long form may be it: the gene LPP is the
+    // "LIM domain containing preferred translocation partner in lipoma".
+    let text = "The lipoma preferred partner (LPP) gene fuses with HMGIC. LPP is expressed.";
+    let answer = ground(text, None, None);
+    let found = mentions(&answer);
+    let uses: Vec<&Value> = found.iter().filter(|m| m["text"] == "LPP").collect();
+    assert_eq!(uses.len(), 2, "{answer:#}");
+    assert!(
+        uses.iter().all(|m| first_curie(m) == "HGNC:6679"),
+        "{answer:#}"
+    );
+}
+
+#[test]
 fn an_adjective_is_not_the_field_of_study_it_names() {
     // "-ics" names a field, not a plural: "genetic" is not Genetics, "genomic" not Genomics.
     let text = "A genetic test of genomic DNA in pediatric patients, then a genetics clinic.";

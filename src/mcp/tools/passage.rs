@@ -77,9 +77,11 @@ pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passa
             abbreviations: grounding
                 .definitions
                 .iter()
-                .map(|d| AbbreviationDto {
+                .enumerate()
+                .map(|(at, d)| AbbreviationDto {
                     short_form: d.short.clone(),
                     long_form: d.long.clone(),
+                    unread_uses: grounding.unread_uses.get(&at).copied().unwrap_or(0) as u64,
                     head: d.head.clone(),
                 })
                 .collect(),

@@ -79,6 +79,9 @@ pub struct PassageGrounding {
     pub generic_skipped: BTreeMap<String, usize>,
     /// Names found whose concepts are all outside the wanted sources.
     pub outside_sources: usize,
+    /// Per definition (by its place in `definitions`), the uses left unread: its long form
+    /// names nothing in the wanted sources, and no reading of the letters alone could be it.
+    pub unread_uses: BTreeMap<usize, usize>,
 }
 
 impl PassageGrounding {
@@ -183,7 +186,10 @@ impl Resolver {
                     out.mentions.push(m);
                 }
                 None => {
-                    out.outside_sources += 1;
+                    match uses.iter().find(|u| u.span == span) {
+                        Some(u) => *out.unread_uses.entry(u.definition).or_default() += 1,
+                        None => out.outside_sources += 1,
+                    }
                     // A name known only outside the wanted sources may hold one they know
                     // ("kidney cancer" in "hereditary kidney cancer"): the longest names
                     // inside it are read in its place.
@@ -368,6 +374,25 @@ impl Resolver {
             .is_some_and(|(_, rules)| rules.product_heads.contains(&head.key))
     }
 
+    /// The words of a name that can say what it is: three letters or more, neither a stop
+    /// word nor a generic name ("gene", "protein", "disease").
+    fn content_words(&self, name: &str) -> Vec<String> {
+        tokens(name)
+            .into_iter()
+            .filter(|w| w.key.chars().count() >= 3 && !self.is_generic(&w.key))
+            .filter_map(|w| self.word_form(&w.key, false))
+            .collect()
+    }
+
+    /// Whether one of `concept`'s names shares a word with `words`.
+    fn shares_a_word(&self, concept: ConceptId, words: &[String]) -> Result<bool, ResolveError> {
+        Ok(self.concept_checked(concept)?.labels.iter().any(|label| {
+            self.content_words(&label.text)
+                .iter()
+                .any(|w| words.iter().any(|x| same_word(w, x)))
+        }))
+    }
+
     /// A word as the name rules key a name's head ("cancers" as "neoplasm"), so that words
     /// compare across spellings; `None` for a stop word. Without rules, the word itself.
     fn word_form(&self, key: &str, symbol: bool) -> Option<String> {
@@ -486,7 +511,20 @@ impl Resolver {
             definition.long = name.to_string();
             definition.long_span = (around.start, around.end);
         }
-        let own = self.names_only(scan, &definition.short)?;
+        let mut own = self.names_only(scan, &definition.short)?;
+        // The passage says what the letters stand for here. When that names nothing, a
+        // reading of the letters alone is kept only if it could be that ("WAS protein (WASP)"
+        // is not Wasps; "lipoma preferred partner (LPP)" may be the gene LPP).
+        if candidates.is_empty() {
+            let long = self.content_words(&definition.long);
+            let mut kept = Vec::with_capacity(own.len());
+            for reading in own {
+                if self.shares_a_word(reading.concept, &long)? {
+                    kept.push(reading);
+                }
+            }
+            own = kept;
+        }
         then_unseen(&mut candidates, own);
         Ok((!candidates.is_empty()).then_some(Mention {
             start,
@@ -499,6 +537,12 @@ impl Resolver {
             alternatives: Vec::new(),
         }))
     }
+}
+
+/// Whether two words are one: equal, or one of at least four letters holds the other of at
+/// least four ("azadeoxycytidine" holds "deoxycytidine").
+fn same_word(a: &str, b: &str) -> bool {
+    a == b || (a.chars().count() >= 4 && b.chars().count() >= 4 && (a.contains(b) || b.contains(a)))
 }
 
 /// Whether a capital follows a letter or digit in `name` ("SAMe", not "beta-Catenin").
