@@ -43,6 +43,18 @@ fn british_spellings_and_possessives_fold() {
     assert_eq!(key("anaemia"), key("anemia"));
     assert_eq!(key("oesophageal cancer"), key("esophageal neoplasms"));
     assert_eq!(key("leukaemias"), key("leukemia"));
+    assert_eq!(
+        key("fluorescence in situ hybridisation"),
+        key("In Situ Hybridization, Fluorescence")
+    );
+    assert_eq!(key("fibre degeneration"), key("fiber degeneration"));
+    assert_eq!(
+        key("polymorphonuclear leucocytes"),
+        key("polymorphonuclear leukocyte")
+    );
+    assert_eq!(key("anaesthesia"), key("anesthesia"));
+    assert_eq!(key("sleep apnoea"), key("sleep apnea"));
+    assert_eq!(key("leucine"), "leucine");
 }
 
 #[test]
