@@ -34,6 +34,8 @@ fn head_words_and_hyphens_meet_mesh_inverted_headings() {
         .collect();
     assert!(keys.contains(&mesh), "{keys:?} vs {mesh}");
     assert_eq!(key("hereditary nonpolyposis colorectal cancer"), mesh);
+    // "X-deficient" is "X deficiency" ("G6PD-deficient patients").
+    assert_eq!(key("G6PD deficient"), key("G6PD deficiency"));
 }
 
 #[test]
