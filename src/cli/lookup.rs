@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use ontoresolve::model::Concept;
-use ontoresolve::resolve::{ConceptDetails, ConceptId, NameQuery, Resolver};
+use ontoresolve::resolve::{ConceptDetails, ConceptId, NameQuery, NameSearch, Resolver};
 use serde_json::{Value, json};
 
 pub fn run(
@@ -32,9 +32,24 @@ pub fn run(
         );
         return Ok(ExitCode::from(1));
     }
-    // Written through one buffer that reports a closed pipe ("| head") as an error, which
-    // `cli::run` ends quietly; `println!` would panic.
+    // Written through one buffer: a reader that closed the pipe ("| head") has what it
+    // wanted, and `println!` would panic.
     let mut out = BufWriter::new(io::stdout().lock());
+    match write_found(&mut out, &resolver, &found, (query, limit), json_output) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        written => written?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Each candidate's record, then how many distinct concepts matched.
+fn write_found(
+    out: &mut impl Write,
+    resolver: &Resolver,
+    found: &NameSearch,
+    (query, limit): (&str, usize),
+    json_output: bool,
+) -> io::Result<()> {
     for candidate in found.candidates.iter().take(limit) {
         let via = candidate
             .via
@@ -60,7 +75,7 @@ pub fn run(
             candidate.text.as_deref().unwrap_or("")
         );
         if let Some(details) = resolver.details(candidate.concept) {
-            print_details(&mut out, &resolver, &details, &how, json_output)?;
+            print_details(out, resolver, &details, &how, json_output)?;
         }
     }
     if found.distinct_concepts() > 1 {
@@ -77,8 +92,7 @@ pub fn run(
             writeln!(out, "\n{summary}")?;
         }
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    out.flush()
 }
 
 fn print_details(

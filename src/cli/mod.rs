@@ -160,22 +160,11 @@ pub fn run() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        // The reader closed the pipe ("lookup … | head"): what it wanted was written.
-        Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::from(1)
         }
     }
-}
-
-/// Whether an error is stdout's reader having gone away.
-fn closed_pipe(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }
 
 /// Logs go to stderr (stdout may be the MCP channel), filtered by `ONTORESOLVE_LOG`.

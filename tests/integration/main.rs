@@ -34,6 +34,7 @@ mod mcp_protocol;
 mod mcp_resources;
 mod pages;
 mod passages;
+mod passages_readings;
 // Shared with the service test binary; each uses its own part.
 #[allow(dead_code)]
 mod process;

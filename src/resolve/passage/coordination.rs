@@ -7,6 +7,7 @@
 
 use super::tokens::{Token, tokens};
 use super::{Mention, MentionReading, Scan, Span};
+use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::resolve::search::NameCandidate;
@@ -80,6 +81,25 @@ fn conjunction_before(text: &str, words: &[Token], first: usize) -> Option<usize
     (is_space(joined) || joined == ", ").then_some(word)
 }
 
+/// The forms of a passage's words, folded once, when a coordination first needs them.
+pub(super) struct PassageForms<'w> {
+    words: &'w [Token],
+    forms: OnceCell<HashSet<String>>,
+}
+
+impl<'w> PassageForms<'w> {
+    pub(super) fn new(words: &'w [Token]) -> Self {
+        PassageForms {
+            words,
+            forms: OnceCell::new(),
+        }
+    }
+
+    fn get(&self, resolver: &Resolver) -> &HashSet<String> {
+        self.forms.get_or_init(|| resolver.forms_of(self.words))
+    }
+}
+
 /// A conjunct's mention, and the concept its coordination names as a whole when that is read
 /// first: the name it is coordinated with reads it first too.
 pub(super) struct ConjunctReading {
@@ -96,10 +116,11 @@ impl Resolver {
     pub(super) fn conjunct_mention(
         &self,
         scan: &Scan<'_>,
-        words: &[Token],
+        passage: &PassageForms<'_>,
         conjunct: Conjunct,
         (own, name_first): (Option<&Mention>, Option<ConceptId>),
     ) -> Result<Option<ConjunctReading>, ResolveError> {
+        let words = passage.words;
         let text = scan.query.text;
         let word = &words[conjunct.word];
         let head = &text[words[conjunct.name.first + 1].start..words[conjunct.name.last].end];
@@ -111,17 +132,19 @@ impl Resolver {
         let mut whole = None;
         if let Some(other) = name_first {
             let shared = self.shared_narrower(first.concept, other)?;
-            let coordination = std::iter::once(word)
+            let coordination: Vec<Vec<String>> = std::iter::once(word)
                 .chain(&words[conjunct.name.first..=conjunct.name.last])
-                .filter_map(|w| self.word_form(&w.key, w.symbol))
+                .map(|w| self.word_forms(w))
+                .filter(|forms| !forms.is_empty())
                 .collect();
             for candidate in &shared {
-                if self.names_and_narrows(candidate.concept, &coordination, words)? {
+                if self.names_and_narrows(candidate.concept, &coordination, passage)? {
                     whole = Some(candidate.clone());
                     break;
                 }
             }
             if let Some(whole) = &whole {
+                candidates.retain(|c| c.concept != whole.concept);
                 candidates.insert(0, whole.clone());
             }
             super::then_unseen(&mut candidates, shared);
@@ -146,13 +169,14 @@ impl Resolver {
 
     /// Whether a coordination names `concept` as a whole and the passage says what narrows
     /// it: one of its names (its own, or those of the concepts it maps to exactly) holds every
-    /// word of the coordination, and the passage holds a word that two of those names use
-    /// besides ("hereditary", "BRCA1"), neither a conjunction nor a generic name.
+    /// word of the coordination (`coordination`: each word's forms), and the passage holds a
+    /// word that two of those names use besides ("hereditary", "BRCA1"): three letters or
+    /// more, not a number, neither a conjunction nor a generic name.
     fn names_and_narrows(
         &self,
         concept: ConceptId,
-        coordination: &BTreeSet<String>,
-        passage: &[Token],
+        coordination: &[Vec<String>],
+        passage: &PassageForms<'_>,
     ) -> Result<bool, ResolveError> {
         let mut concepts = vec![concept];
         concepts.extend(
@@ -164,35 +188,32 @@ impl Resolver {
         let mut names: BTreeSet<BTreeSet<String>> = BTreeSet::new();
         for id in concepts {
             for label in self.concept_checked(id)?.labels {
-                names.insert(
-                    tokens(&label.text)
-                        .iter()
-                        .filter_map(|w| self.word_form(&w.key, w.symbol))
-                        .collect(),
-                );
+                names.insert(self.forms_of(&tokens(&label.text)).into_iter().collect());
             }
         }
-        if !names.iter().any(|name| coordination.is_subset(name)) {
+        let holds = |name: &BTreeSet<String>| {
+            coordination
+                .iter()
+                .all(|forms| forms.iter().any(|f| name.contains(f)))
+        };
+        if !names.iter().any(holds) {
             return Ok(false);
         }
+        let said: HashSet<&str> = coordination.iter().flatten().map(String::as_str).collect();
         let mut uses: HashMap<&str, usize> = HashMap::new();
         for word in names.iter().flatten() {
             *uses.entry(word.as_str()).or_default() += 1;
         }
-        let narrowing: HashSet<&str> = uses
-            .into_iter()
-            .filter(|&(word, n)| {
-                n >= 2
-                    && !coordination.contains(word)
-                    && !CONJUNCTIONS.contains(&word)
-                    && !self.is_generic(word)
-            })
-            .map(|(word, _)| word)
-            .collect();
-        Ok(passage
-            .iter()
-            .filter_map(|w| self.word_form(&w.key, w.symbol))
-            .any(|w| narrowing.contains(w.as_str())))
+        let passage = passage.get(self);
+        Ok(uses.into_iter().any(|(word, n)| {
+            n >= 2
+                && word.chars().count() >= 3
+                && !word.chars().all(|c| c.is_ascii_digit())
+                && !said.contains(word)
+                && !CONJUNCTIONS.contains(&word)
+                && !self.is_generic(word)
+                && passage.contains(word)
+        }))
     }
 
     /// The searchable, current concepts that are children of both `a` and `b` in one

@@ -12,13 +12,14 @@ mod choice;
 mod coordination;
 mod names;
 mod tokens;
+mod words;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 pub use abbreviations::{Definition, definitions};
 use choice::{AbbreviationUse, abbreviation_uses, choose_longest, queue_names_within};
-use coordination::ConjunctReading;
+use coordination::{ConjunctReading, PassageForms};
 use tokens::{Token, tokens};
 
 use super::search::{MatchKind, NameCandidate};
@@ -213,7 +214,8 @@ impl Resolver {
     ) -> Result<(), ResolveError> {
         let mut done = HashSet::new();
         // Applied after the loop: a list's later modifiers still meet the name's own reading.
-        let mut read_whole_first = Vec::new();
+        let mut read_whole_first: Vec<((usize, usize), NameCandidate)> = Vec::new();
+        let passage = PassageForms::new(words);
         for conjunct in coordination::conjuncts(scan.query.text, words, names) {
             let word = &words[conjunct.word];
             if !done.insert(conjunct.word) {
@@ -246,11 +248,14 @@ impl Resolver {
                 .and_then(|m| m.candidates.first())
                 .map(|c| c.concept);
             let Some(ConjunctReading { mention, whole }) =
-                self.conjunct_mention(scan, words, conjunct, (own_mention, name_first))?
+                self.conjunct_mention(scan, &passage, conjunct, (own_mention, name_first))?
             else {
                 continue;
             };
-            if let Some(whole) = whole {
+            // The modifier nearest the name decides ("colon and breast and ovarian cancer").
+            if let Some(whole) = whole
+                && !read_whole_first.iter().any(|(n, _)| *n == name)
+            {
                 read_whole_first.push((name, whole));
             }
             match own {
@@ -374,35 +379,7 @@ impl Resolver {
             .is_some_and(|(_, rules)| rules.product_heads.contains(&head.key))
     }
 
-    /// The words of a name that can say what it is: three letters or more, neither a stop
-    /// word nor a generic name ("gene", "protein", "disease").
-    fn content_words(&self, name: &str) -> Vec<String> {
-        tokens(name)
-            .into_iter()
-            .filter(|w| w.key.chars().count() >= 3 && !self.is_generic(&w.key))
-            .filter_map(|w| self.word_form(&w.key, false))
-            .collect()
-    }
-
-    /// Whether one of `concept`'s names shares a word with `words`.
-    fn shares_a_word(&self, concept: ConceptId, words: &[String]) -> Result<bool, ResolveError> {
-        Ok(self.concept_checked(concept)?.labels.iter().any(|label| {
-            self.content_words(&label.text)
-                .iter()
-                .any(|w| words.iter().any(|x| same_word(w, x)))
-        }))
-    }
-
-    /// A word as the name rules key a name's head ("cancers" as "neoplasm"), so that words
-    /// compare across spellings; `None` for a stop word. Without rules, the word itself.
-    fn word_form(&self, key: &str, symbol: bool) -> Option<String> {
-        match self.files.variants.as_ref() {
-            Some((_, rules)) => rules.word_forms(key, symbol).map(|(_, head)| head),
-            None => Some(key.to_string()),
-        }
-    }
-
-    fn is_generic(&self, key: &str) -> bool {
+    pub(super) fn is_generic(&self, key: &str) -> bool {
         self.files
             .variants
             .as_ref()
@@ -537,12 +514,6 @@ impl Resolver {
             alternatives: Vec::new(),
         }))
     }
-}
-
-/// Whether two words are one: equal, or one of at least four letters holds the other of at
-/// least four ("azadeoxycytidine" holds "deoxycytidine").
-fn same_word(a: &str, b: &str) -> bool {
-    a == b || (a.chars().count() >= 4 && b.chars().count() >= 4 && (a.contains(b) || b.contains(a)))
 }
 
 /// Whether a capital follows a letter or digit in `name` ("SAMe", not "beta-Catenin").

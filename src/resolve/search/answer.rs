@@ -26,10 +26,10 @@ pub struct NameCandidate {
     pub via: Option<ViaMapping>,
     /// Whether the concept is obsolete or withdrawn (listed only when asked for).
     pub obsolete: bool,
-    /// For a name variant: the matched name met the input only after a head word of its own
-    /// was read as another ("Carcinoma" read as "neoplasm" for "cancer"). Such a name is a
-    /// sibling that shares the head word's equivalent, so it ranks after a name that is that
-    /// equivalent ("Neoplasms").
+    /// For a name variant: the matched name met the input only after a head or modifier word
+    /// of its own, one the input did not write, was read as another ("Carcinoma" read as
+    /// "neoplasm" for "cancer"). Such a name is a sibling that shares the word's equivalent,
+    /// so it ranks after a name that is that equivalent ("Neoplasms").
     pub name_rewritten: bool,
     /// The match kind's weight (scaled by relevance for full text).
     pub weight: f64,

@@ -124,13 +124,16 @@ impl Resolver {
         for variant in variants.iter().filter(|v| !v.key.is_empty()) {
             for m in self.label_matches(&lexicon.get(&variant.key), 0)? {
                 let mut candidate = NameCandidate::new(m.concept, Stage::NameVariant, kind, false);
+                // A label whose own word was swapped for an equivalent the query did not write
+                // ("Carcinoma" for "cancer") is a rewritten name; one that took the query's
+                // own step ("Familial ..." for "familial ...") is not.
                 candidate.name_rewritten = !rules.variants(&m.label.text).iter().any(|own| {
                     own.key == variant.key
                         && !own.steps.iter().any(|step| {
                             matches!(
                                 step,
                                 NameStep::HeadWord { .. } | NameStep::ModifierWord { .. }
-                            )
+                            ) && !variant.steps.contains(step)
                         })
                 });
                 out.push(candidate.with_label(m.label));
