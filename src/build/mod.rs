@@ -197,20 +197,14 @@ pub fn build(
     }
     // Files hard-linked from the installed build keep the checksums it recorded.
     let linked = (previous.as_ref().ok()).map(|p| (p.layout.clone(), p.manifest.clone()));
-    match (taken_sets, previous.as_ref()) {
-        (Some(taken), Ok(installed)) => {
-            skipped.extend(taken.skipped.iter().cloned());
-            mappings.take_sets(taken, &installed.layout);
-        }
-        _ => read_mapping_sets(
-            &catalog,
-            &mut mappings,
-            &store,
-            options,
-            observer,
-            &mut skipped,
-        )?,
-    }
+    gather_mapping_sets(
+        &catalog,
+        (taken_sets, previous.as_ref().ok()),
+        (&mut mappings, &store),
+        options,
+        observer,
+        &mut skipped,
+    )?;
     observer.stage("flushing the RDF store");
     write_graph_shapes(store, &layout)?;
 
@@ -235,25 +229,45 @@ pub fn build(
         mapping_set_inputs,
     }
     .into_manifest(&catalog, started);
-    manifest
-        .write(&layout.manifest())
-        .map_err(io_err("writing the manifest"))?;
-
-    observer.stage("switching the index into place");
-    let dir = install::install(index_dir, &temp.path, &manifest)?;
-    temp.keep = true;
+    let dir = write_and_install(index_dir, &mut temp, &manifest, observer)?;
     Ok(BuildSummary { manifest, dir })
 }
 
-/// Reads every mapping set of the catalogue; a set skipped under `keep_going` joins `skipped`.
-fn read_mapping_sets(
+/// Writes the manifest into the new build, then switches the build into place: the last
+/// step, after which the temporary directory is the index's and is kept.
+fn write_and_install(
+    index_dir: &std::path::Path,
+    temp: &mut install::TempDir,
+    manifest: &Manifest,
+    observer: &dyn BuildObserver,
+) -> Result<PathBuf, BuildError> {
+    manifest
+        .write(&BuildLayout::new(&temp.path).manifest())
+        .map_err(io_err("writing the manifest"))?;
+    observer.stage("switching the index into place");
+    let dir = install::install(index_dir, &temp.path, manifest)?;
+    temp.keep = true;
+    Ok(dir)
+}
+
+/// The mapping sets: the installed build's segment when it may be taken (`taken`), else every
+/// set of the catalogue read; a set skipped under `keep_going` joins `skipped`.
+fn gather_mapping_sets(
     catalog: &Catalog,
-    mappings: &mut mappings::MappingBuilder,
-    store: &StoreWriter,
+    (taken, installed): (
+        Option<mapping_reuse::TakenMappings>,
+        Option<&reuse::Previous>,
+    ),
+    (mappings, store): (&mut mappings::MappingBuilder, &StoreWriter),
     options: &BuildOptions,
     observer: &dyn BuildObserver,
     skipped: &mut Vec<SkippedSource>,
 ) -> Result<(), BuildError> {
+    if let (Some(taken), Some(installed)) = (taken, installed) {
+        skipped.extend(taken.skipped.iter().cloned());
+        mappings.take_sets(taken, &installed.layout);
+        return Ok(());
+    }
     let keep_going = options.keep_going;
     for spec in catalog.sources.iter().filter(|s| is_mapping_set(s)) {
         if let Some(reason) =
