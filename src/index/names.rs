@@ -8,8 +8,7 @@
 //! never inflected. Word order is otherwise kept: "rod-cone dystrophy" is not "cone-rod
 //! dystrophy". The word lists are data (`ontologies/name-rules.toml`), copied into every
 //! build, so that a key written at build time and a query typed later meet under the same
-//! rules. Every change to a query is
-//! recorded as a typed [`NameStep`].
+//! rules. Every change to a query is recorded as a typed [`NameStep`].
 
 use std::collections::BTreeMap;
 

@@ -493,6 +493,25 @@ fn a_head_word_read_as_its_equivalent_ranks_the_equivalent_above_a_name_rewritte
 }
 
 #[test]
+fn a_name_that_took_the_querys_own_head_word_step_is_not_ranked_as_rewritten() {
+    // "carcinomas" is read as "neoplasm", and so is MeSH's "Choroid Plexus Carcinoma": the
+    // name the query wrote ranks above the heading that is "Neoplasms" itself.
+    let answer = find(
+        default_index(),
+        "choroid plexus carcinomas",
+        Some(&["mesh"]),
+    );
+    let carcinoma = candidate(&answer, "MESH:C562943").map(|(rank, _)| rank);
+    let neoplasms = candidate(&answer, "MESH:D016545").map(|(rank, _)| rank);
+    assert_eq!(carcinoma, Some(0), "{}", listing(&answer));
+    assert!(
+        neoplasms.is_some_and(|rank| rank > 0),
+        "the neoplasms heading still listed, after:\n{}",
+        listing(&answer)
+    );
+}
+
+#[test]
 fn a_disorder_meets_the_heading_that_calls_it_a_disease_and_the_reverse() {
     // MeSH heads some names "Disorders" and others "Diseases": either word finds either.
     for (text, curie) in [

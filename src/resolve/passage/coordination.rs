@@ -144,8 +144,7 @@ impl Resolver {
                 }
             }
             if let Some(whole) = &whole {
-                candidates.retain(|c| c.concept != whole.concept);
-                candidates.insert(0, whole.clone());
+                super::read_first(&mut candidates, whole.clone());
             }
             super::then_unseen(&mut candidates, shared);
         }

@@ -268,8 +268,7 @@ impl Resolver {
         }
         for (name, whole) in read_whole_first {
             if let Some(m) = mentions.iter_mut().find(|m| (m.start, m.end) == name) {
-                m.candidates.retain(|c| c.concept != whole.concept);
-                m.candidates.insert(0, whole);
+                read_first(&mut m.candidates, whole);
             }
         }
         Ok(())
@@ -521,6 +520,12 @@ fn capital_inside_a_word(name: &str) -> bool {
     name.chars()
         .zip(name.chars().skip(1))
         .any(|(before, c)| before.is_alphanumeric() && c.is_uppercase())
+}
+
+/// Puts `reading` first, its concept listed once.
+fn read_first(candidates: &mut Vec<NameCandidate>, reading: NameCandidate) {
+    candidates.retain(|c| c.concept != reading.concept);
+    candidates.insert(0, reading);
 }
 
 /// Appends the candidates of `rest` whose concepts `first` does not hold yet: a reading's
