@@ -579,9 +579,9 @@ fn read_name_rules(
     let path = catalog.dir.join(&spec.rules);
     let text = std::fs::read_to_string(&path)
         .map_err(io_err(format!("reading the name rules {}", path.display())))?;
-    let rules = NameRules::from_toml(&text).map_err(|message| BuildError::NameRules {
+    let rules = NameRules::from_toml(&text).map_err(|e| BuildError::NameRules {
         path: path.clone(),
-        message,
+        message: e.to_string(),
     })?;
     std::fs::write(layout.name_rules(), &text).map_err(io_err("copying the name rules"))?;
     let record = NameRulesRecord {

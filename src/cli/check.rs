@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use ontoresolve::index::integrity::{self, FileReport};
-use ontoresolve::index::{FORMAT_VERSION, Manifest, active_build};
+use ontoresolve::index::{FORMAT_VERSION, Manifest, active_build, format};
 use ontoresolve::resolve::Resolver;
 use ontoresolve::store::StoreReader;
 
@@ -50,22 +50,34 @@ pub fn run(index: &Path) -> anyhow::Result<ExitCode> {
     let layout = active_build(index).context("cannot find the active build")?;
     eprintln!("checking {}", layout.dir.display());
     let mut findings = Findings::default();
-    let manifest = match Manifest::read(&layout.manifest()) {
+    let manifest_path = layout.manifest();
+    let bytes = match std::fs::read(&manifest_path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            findings.damaged("manifest.json", &e);
+            return Ok(summary(&layout.dir, &findings));
+        }
+    };
+    // Another version is not damage: say which, before parsing fields it may not share.
+    match format::check_json(&bytes, FORMAT_VERSION) {
+        Ok(()) => {}
+        Err(format::VersionReadError::Mismatch(mismatch)) => anyhow::bail!(
+            "{}: {mismatch} (`ontoresolve build --index {}`)",
+            manifest_path.display(),
+            index.display()
+        ),
+        Err(unreadable) => {
+            findings.damaged("manifest.json", &unreadable);
+            return Ok(summary(&layout.dir, &findings));
+        }
+    }
+    let manifest = match Manifest::parse(&bytes) {
         Ok(manifest) => manifest,
         Err(e) => {
             findings.damaged("manifest.json", &e);
             return Ok(summary(&layout.dir, &findings));
         }
     };
-    if manifest.format_version != FORMAT_VERSION {
-        anyhow::bail!(
-            "the index at {} has format version {}, this program reads {FORMAT_VERSION}; \
-             rebuild it with `ontoresolve build --index {}`",
-            layout.dir.display(),
-            manifest.format_version,
-            index.display()
-        );
-    }
     findings.ok("manifest.json", &format!(" (build {})", manifest.build_id));
     let announce = |name: &str, bytes: u64| {
         if bytes >= ANNOUNCED_BYTES {

@@ -56,14 +56,9 @@ pub struct ServeOptions {
 fn open_or_build(index: &Path, sources: &Path) -> anyhow::Result<Resolver> {
     match Resolver::open(index) {
         Ok(r) => Ok(r),
-        Err(OpenError::Version {
-            path,
-            found,
-            expected,
-        }) => anyhow::bail!(
-            "the index at {} has format version {found} and this program reads {expected}; \
-             rebuild it with `ontoresolve build --index {}` (servers of the other version keep \
-             serving the build they opened until they restart)",
+        Err(OpenError::Format { path, mismatch }) => anyhow::bail!(
+            "{}: {mismatch}; to rebuild: `ontoresolve build --index {}` (servers of the other \
+             version keep serving the build they opened until they restart)",
             path.display(),
             index.display()
         ),

@@ -15,8 +15,9 @@ use memmap2::Mmap;
 /// a header and the manifest records every file's length and checksum. 9: a mapping hub's
 /// edges span several records. 11: the concept lexicons are a segment per source release.
 /// 12: the mapping index is a segment per current release and one for the mapping sets.
-/// 13: the concept table is a segment per source release.
-pub const FORMAT_VERSION: u32 = 13;
+/// 13: the concept table is a segment per source release. 14: `schema.json` states its format
+/// version, and `name-rules.toml` its own (`format::RULES_FORMAT`).
+pub const FORMAT_VERSION: u32 = 14;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;
@@ -62,8 +63,8 @@ pub enum FileProblem {
         expected: &'static str,
         found: String,
     },
-    #[error("format version {found}, this program reads {FORMAT_VERSION}")]
-    OtherVersion { found: u32 },
+    #[error("{0}")]
+    Version(super::format::VersionMismatch),
     #[error("its header's reserved field is not zero")]
     ReservedNotZero,
     #[error("{found} bytes, the manifest records {recorded}")]
@@ -137,9 +138,7 @@ pub fn check_header(bytes: &[u8], kind: FileKind) -> Result<(), FileProblem> {
     }
     let (version, reserved) = rest.split_at(4);
     let version = u32::from_le_bytes([version[0], version[1], version[2], version[3]]);
-    if version != FORMAT_VERSION {
-        return Err(FileProblem::OtherVersion { found: version });
-    }
+    super::format::compare(version, FORMAT_VERSION).map_err(FileProblem::Version)?;
     if reserved.iter().any(|&b| b != 0) {
         return Err(FileProblem::ReservedNotZero);
     }
@@ -219,8 +218,20 @@ mod tests {
         bytes[8..12].copy_from_slice(&6u32.to_le_bytes());
         assert_eq!(
             check_header(&bytes, POSTINGS),
-            Err(FileProblem::OtherVersion { found: 6 })
+            Err(FileProblem::Version(
+                super::super::format::VersionMismatch::Older {
+                    found: 6,
+                    supported: FORMAT_VERSION
+                }
+            ))
         );
+        bytes[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+        assert!(matches!(
+            check_header(&bytes, POSTINGS),
+            Err(FileProblem::Version(
+                super::super::format::VersionMismatch::Newer { .. }
+            ))
+        ));
         let mut reserved = valid();
         reserved[15] = 1;
         assert_eq!(

@@ -359,10 +359,18 @@ impl Manifest {
         std::fs::File::open(path)?.sync_all()
     }
 
+    /// Reads a manifest of this binary's format version; another version is an
+    /// `InvalidData` error saying which (`format::VersionMismatch`).
     pub fn read(path: &Path) -> std::io::Result<Manifest> {
         let text = std::fs::read(path)?;
-        serde_json::from_slice(&text)
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        super::format::check_json(&text, FORMAT_VERSION)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        Self::parse(&text).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    }
+
+    /// Parses a manifest whose format version was checked.
+    pub fn parse(bytes: &[u8]) -> Result<Manifest, serde_json::Error> {
+        serde_json::from_slice(bytes)
     }
 
     /// The position in `sources` of the source whose cross-references evidence number `set`

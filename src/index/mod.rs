@@ -9,6 +9,7 @@ pub mod concepts;
 pub mod counts;
 pub mod damage;
 pub mod flags;
+pub mod format;
 pub mod fulltext;
 pub mod header;
 pub mod integrity;
@@ -225,11 +226,11 @@ pub enum OpenError {
         "damaged index file {0}; `ontoresolve check` lists every damaged file, `ontoresolve build` rebuilds the index"
     )]
     DamagedFile(FileError),
-    #[error("index at {} has format version {found}, this program reads {expected}: rebuild it", path.display())]
-    Version {
+    /// A file of another format version: older ("rebuild it") or written by a newer binary.
+    #[error("index file {}: {mismatch}", path.display())]
+    Format {
         path: PathBuf,
-        found: u32,
-        expected: u32,
+        mismatch: format::VersionMismatch,
     },
 }
 
@@ -237,7 +238,29 @@ pub enum OpenError {
 // it twice in an error chain.
 impl From<FileError> for OpenError {
     fn from(error: FileError) -> OpenError {
-        OpenError::DamagedFile(error)
+        match error.problem {
+            FileProblem::Version(mismatch) => OpenError::Format {
+                path: error.path,
+                mismatch,
+            },
+            _ => OpenError::DamagedFile(error),
+        }
+    }
+}
+
+impl OpenError {
+    /// A text file whose format version did not read or does not fit: damaged, or of
+    /// another version.
+    fn of_version(path: &Path, error: format::VersionReadError) -> OpenError {
+        match error {
+            format::VersionReadError::Mismatch(mismatch) => OpenError::Format {
+                path: path.to_path_buf(),
+                mismatch,
+            },
+            format::VersionReadError::Unreadable(message) => {
+                FileError::new(path, FileProblem::Inconsistent(message)).into()
+            }
+        }
     }
 }
 
@@ -278,15 +301,13 @@ impl IndexFiles {
     pub fn open(index_dir: &Path) -> Result<Self, OpenError> {
         let layout = active_build(index_dir)?;
         let manifest_path = layout.manifest();
-        let manifest =
-            Manifest::read(&manifest_path).map_err(|e| FileError::io(&manifest_path, &e))?;
-        if manifest.format_version != FORMAT_VERSION {
-            return Err(OpenError::Version {
-                path: layout.dir.clone(),
-                found: manifest.format_version,
-                expected: FORMAT_VERSION,
-            });
-        }
+        // The version first: a newer manifest may have fields this binary cannot parse.
+        let bytes = std::fs::read(&manifest_path).map_err(|e| FileError::io(&manifest_path, &e))?;
+        format::check_json(&bytes, FORMAT_VERSION)
+            .map_err(|e| OpenError::of_version(&manifest_path, e))?;
+        let manifest = Manifest::parse(&bytes).map_err(|e| {
+            FileError::new(&manifest_path, FileProblem::Inconsistent(e.to_string()))
+        })?;
         // Cheap before anything is mapped: every recorded file is there with its length.
         if manifest.files.is_empty() {
             let problem = FileProblem::Inconsistent("it records no index files".into());
@@ -300,8 +321,12 @@ impl IndexFiles {
             Some(_) => {
                 let path = layout.name_rules();
                 let text = std::fs::read_to_string(&path).map_err(|e| FileError::io(&path, &e))?;
-                let rules = names::NameRules::from_toml(&text)
-                    .map_err(|e| FileError::new(&path, FileProblem::Inconsistent(e)))?;
+                let rules = names::NameRules::from_toml(&text).map_err(|e| match e {
+                    names::RulesError::Version(v) => OpenError::of_version(&path, v),
+                    other => {
+                        FileError::new(&path, FileProblem::Inconsistent(other.to_string())).into()
+                    }
+                })?;
                 let lexicon = open_segments(&layout, &manifest, LexiconKind::Variants)?;
                 Some((lexicon, rules))
             }

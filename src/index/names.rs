@@ -47,7 +47,9 @@ pub struct SpellingRule {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NameRules {
-    /// A version of the rules, recorded in the manifest.
+    /// The version of the file's fields (`index::format::RULES_FORMAT`), read first.
+    pub format: u32,
+    /// A version of the rules' content, recorded in the manifest.
     pub version: String,
     /// Words dropped from variant keys ("of", "the").
     #[serde(default)]
@@ -88,6 +90,20 @@ pub struct NameRules {
     /// the first letter that name nothing alone as the name they start, completed by one.
     #[serde(default)]
     pub omitted_heads: Vec<String>,
+}
+
+/// Why a rules file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    /// Its format version is missing or not this binary's.
+    #[error(transparent)]
+    Version(#[from] super::format::VersionReadError),
+    /// Not TOML, or a field of the wrong type or unknown at this format version.
+    #[error("{0}")]
+    Syntax(String),
+    /// A rule this binary refuses (an upper-case word, an empty ending).
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// One change a name went through on its way to a key.
@@ -187,9 +203,13 @@ struct Word {
 
 impl NameRules {
     /// Parses the rules file (TOML).
-    pub fn from_toml(text: &str) -> Result<NameRules, String> {
-        let rules: NameRules = toml::from_str(text).map_err(|e| e.to_string())?;
-        rules.validate()?;
+    /// Parses and validates a rules file, reading its `format` before anything else: a file
+    /// from a newer ontoresolve may have fields this binary does not know.
+    pub fn from_toml(text: &str) -> Result<NameRules, RulesError> {
+        super::format::check_toml(text, super::format::RULES_FORMAT)?;
+        let rules: NameRules =
+            toml::from_str(text).map_err(|e| RulesError::Syntax(e.to_string()))?;
+        rules.validate().map_err(RulesError::Invalid)?;
         Ok(rules)
     }
 

@@ -198,10 +198,17 @@ impl Resolver {
 
     /// Each named graph's shape as the build counted it.
     pub fn graph_shapes(&self) -> Result<crate::index::schema::GraphShapes, OpenError> {
+        use crate::index::{format::VersionReadError, schema::SchemaFileError};
         let path = self.files.layout.schema();
-        crate::index::schema::GraphShapes::read(&path).map_err(|e| OpenError::Damaged {
-            path,
-            message: e.to_string(),
+        crate::index::schema::GraphShapes::read(&path).map_err(|e| match e {
+            SchemaFileError::Version {
+                path,
+                source: VersionReadError::Mismatch(mismatch),
+            } => OpenError::Format { path, mismatch },
+            other => OpenError::Damaged {
+                path,
+                message: other.to_string(),
+            },
         })
     }
 

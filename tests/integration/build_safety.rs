@@ -264,3 +264,169 @@ fn serve_refuses_an_index_of_another_format_version_instead_of_rebuilding_it() {
         "nothing was rebuilt under other servers"
     );
 }
+
+/// The text of `file`, rewritten by `edit`, put back when the guard drops.
+struct Edited {
+    file: std::path::PathBuf,
+    original: Vec<u8>,
+}
+
+impl Edited {
+    fn new(file: std::path::PathBuf, edit: impl FnOnce(&str) -> String) -> Edited {
+        let original = std::fs::read(&file).expect("read");
+        let text = edit(&String::from_utf8_lossy(&original));
+        std::fs::write(&file, text).expect("write");
+        Edited { file, original }
+    }
+}
+
+impl Drop for Edited {
+    fn drop(&mut self) {
+        let _ = std::fs::write(&self.file, &self.original);
+    }
+}
+
+/// The manifest's text with `name`'s recorded length and checksum those of `bytes`.
+fn record_file(manifest: &str, name: &str, bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let mut value: serde_json::Value = serde_json::from_str(manifest).expect("manifest");
+    let files = value["files"].as_array_mut().expect("files");
+    let entry = files
+        .iter_mut()
+        .find(|f| f["name"] == name)
+        .expect("the file is recorded");
+    entry["bytes"] = bytes.len().into();
+    let digest = sha2::Sha256::digest(bytes);
+    entry["sha256"] = digest
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>()
+        .into();
+    serde_json::to_string_pretty(&value).expect("json")
+}
+
+fn open_error(index: &Path) -> String {
+    match Resolver::open(index) {
+        Ok(_) => panic!("the index opened"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn an_index_from_a_newer_binary_is_called_newer_and_a_truncated_one_damaged() {
+    let dir = scratch("newer-format");
+    std::fs::copy(
+        repo().join("ontologies/name-rules.toml"),
+        dir.join("rules.toml"),
+    )
+    .expect("copy rules");
+    let catalog = crate::support::single_source_catalog(
+        &dir,
+        "hem",
+        "skos",
+        &repo().join("ontologies/health-economics-metrics.derived.skos.ttl"),
+        "\n[names]\nrules = \"rules.toml\"\n",
+    );
+    let index = dir.join("index");
+    build_into(&catalog, &index);
+    let current = std::fs::read_to_string(index.join("CURRENT")).expect("CURRENT");
+    let build = index.join(current.trim());
+    assert!(Resolver::open(&index).is_ok(), "the build opens as written");
+    let supported = ontoresolve::index::FORMAT_VERSION;
+    let newer = supported + 1;
+    let newer_words =
+        format!("newer ontoresolve (format {newer}, this binary reads up to {supported})");
+
+    // A future manifest: another version, a field this binary does not know, and a field it
+    // needs gone.
+    {
+        let _manifest = Edited::new(build.join("manifest.json"), |text| {
+            text.replace(
+                &format!("\"format_version\": {supported}"),
+                &format!("\"format_version\": {newer}, \"sources_v2\": {{\"x\": [1]}}"),
+            )
+            .replace("\"build_id\"", "\"build_digest\"")
+        });
+        let error = open_error(&index);
+        assert!(error.contains(&newer_words), "{error}");
+        assert!(
+            error.contains("manifest.json") && !error.contains("damaged"),
+            "{error}"
+        );
+        let out = exe()
+            .args(["serve", "--index"])
+            .arg(&index)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run serve");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{stderr}");
+        assert!(
+            stderr.contains(&newer_words) && stderr.contains("upgrade"),
+            "{stderr}"
+        );
+        let out = exe()
+            .args(["check", "--index"])
+            .arg(&index)
+            .output()
+            .expect("check");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&newer_words), "{stderr}");
+    }
+
+    // The rules file alone from the future: a new format with a table this binary lacks,
+    // recorded in the manifest as the newer binary would.
+    {
+        let rules = build.join("name-rules.toml");
+        let _rules = Edited::new(rules.clone(), |text| {
+            text.replacen("format = 1", "format = 2\nsuffix_rules = { x = \"y\" }", 1)
+        });
+        let written = std::fs::read(&rules).expect("rules");
+        let _manifest = Edited::new(build.join("manifest.json"), |text| {
+            record_file(text, "name-rules.toml", &written)
+        });
+        let error = open_error(&index);
+        assert!(
+            error.contains("newer ontoresolve (format 2, this binary reads up to 1)")
+                && error.contains("name-rules.toml")
+                && !error.contains("damaged"),
+            "{error}"
+        );
+    }
+    // An older manifest is still "rebuild it".
+    {
+        let _manifest = Edited::new(build.join("manifest.json"), |text| {
+            text.replace(
+                &format!("\"format_version\": {supported}"),
+                "\"format_version\": 3",
+            )
+        });
+        let error = open_error(&index);
+        assert!(
+            error.contains("format version 3") && error.contains("rebuild it"),
+            "{error}"
+        );
+    }
+    // Damage stays damage, naming the file.
+    {
+        let _manifest = Edited::new(build.join("manifest.json"), |text| {
+            text[..text.len() / 2].to_string()
+        });
+        let error = open_error(&index);
+        assert!(
+            error.contains("damaged") && error.contains("manifest.json"),
+            "{error}"
+        );
+    }
+    {
+        let _rules = Edited::new(build.join("name-rules.toml"), |text| {
+            text[..text.len() / 3].to_string()
+        });
+        let error = open_error(&index);
+        assert!(
+            error.contains("damaged") && error.contains("name-rules.toml"),
+            "{error}"
+        );
+    }
+    assert!(Resolver::open(&index).is_ok(), "every edit was put back");
+}

@@ -328,7 +328,7 @@ fn a_build_with_broken_name_rules_fails_naming_the_file() {
     let dir = crate::support::scratch("broken-name-rules");
     std::fs::write(
         dir.join("rules.toml"),
-        "version = \"x\"\nstop_words = [\"\"]\n",
+        "format = 1\nversion = \"x\"\nstop_words = [\"\"]\n",
     )
     .expect("write rules");
     let catalog = crate::support::single_source_catalog(

@@ -22,6 +22,7 @@ mod grounding;
 mod hpo;
 mod identifiers;
 mod index_check;
+mod index_formats;
 mod lean_answers;
 mod live_reload;
 mod map_cli;
