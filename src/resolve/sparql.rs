@@ -33,22 +33,6 @@ pub fn iri(text: &str) -> String {
     }
 }
 
-/// `text` as a SPARQL string literal.
-pub fn string_literal(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// Namespaces written as prefixes in the queries answers carry, longest first where one
 /// contains another.
 const PREFIXES: [(&str, &str); 10] = [
@@ -64,13 +48,12 @@ const PREFIXES: [(&str, &str); 10] = [
     ("graph", "urn:ontoresolve:graph:"),
 ];
 
-/// Whether `local` may follow `prefix:` as it is (SPARQL's PN_LOCAL, ASCII part).
+/// Whether `local` may follow `prefix:` as it is: a conservative part of SPARQL's PN_LOCAL.
+/// Dots stay inside `<…>`: the store's parser refuses some local names that hold them
+/// (`graph:mondo-sssom.mondo_broadmatch_icd11.foundation:2026-08-04`).
 fn plain_local(local: &str) -> bool {
-    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':');
-    !local.is_empty()
-        && local.chars().all(ok)
-        && !local.starts_with(['-', '.'])
-        && !local.ends_with('.')
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':');
+    !local.is_empty() && local.chars().all(ok) && !local.starts_with('-')
 }
 
 /// The query with every IRI under a known namespace written as `prefix:local`, and the
@@ -201,15 +184,6 @@ pub fn primary_predicates() -> String {
     )
 }
 
-/// Every name predicate, for an `IN` list.
-pub fn name_predicates() -> String {
-    LabelKind::ALL
-        .iter()
-        .map(|k| format!("<{}>", k.predicate()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Which of these concepts the graphs hold (an identifier found by a name search).
 pub fn concepts_in_graphs(concepts: &[&str], graphs: &[&str]) -> String {
     compact(&format!(
@@ -278,36 +252,6 @@ pub fn names_and_via_mappings(
     ))
 }
 
-/// The exact-name stage: the same normalization as the label lexicon (case, and every run of
-/// characters that are not letters or digits as one space), the same graphs, the same
-/// obsolete filter. `key` is the name already normalized (`resolve::name_key`).
-pub fn exact_name(key: &str, graphs: &[&str], include_obsolete: bool) -> String {
-    let normalized =
-        "LCASE(REPLACE(REPLACE(STR(?label), \"[^\\\\p{L}\\\\p{N}]+\", \" \"), \"^ +| +$\", \"\"))";
-    let obsolete = if include_obsolete {
-        String::new()
-    } else {
-        format!(
-            " FILTER NOT EXISTS {{ GRAPH ?graph {{ ?concept <{OWL_DEPRECATED}> ?d FILTER(STR(?d) = \"true\" || STR(?d) = \"1\") }} }}"
-        )
-    };
-    // NLM's MeSH RDF keeps a descriptor's names on its concepts' terms.
-    let mesh_terms = format!(
-        "{{ ?concept (<{MESHV}preferredConcept>|<{MESHV}concept>)/(<{MESHV}preferredTerm>|<{MESHV}term>)/(<{MESHV}prefLabel>|<{MESHV}altLabel>) ?label }}"
-    );
-    // MeSH's concept, term and tree-number nodes carry labels too, but are never concepts
-    // here; qualifiers are never name candidates.
-    let not_concepts = format!(
-        " FILTER NOT EXISTS {{ ?concept a ?nodeType . VALUES ?nodeType {{ <{MESHV}Concept> <{MESHV}Term> <{MESHV}TreeNumber> <{MESHV}Qualifier> }} }}"
-    );
-    compact(&format!(
-        "SELECT DISTINCT ?concept ?label ?graph WHERE {{ {}GRAPH ?graph {{ {{ ?concept ?p ?label . FILTER(?p IN ({})) }} UNION {mesh_terms} FILTER({normalized} = {}){not_concepts} }}{obsolete} }} ORDER BY ?concept",
-        graph_values(graphs),
-        name_predicates(),
-        string_literal(key)
-    ))
-}
-
 /// A found identifier's names and whether it is deprecated.
 pub fn identifier_names(concept: &str) -> String {
     compact(&format!(
@@ -330,14 +274,6 @@ pub fn any_statement(concept: &str) -> String {
     compact(&format!(
         "SELECT ?graph ?p ?o WHERE {{ GRAPH ?graph {{ <{}> ?p ?o }} }} LIMIT 1",
         iri(concept)
-    ))
-}
-
-/// Every concept whose OBO id ends in `:local` (the readings of a bare local id).
-pub fn bare_local_id(local: &str) -> String {
-    compact(&format!(
-        "SELECT ?concept ?graph WHERE {{ GRAPH ?graph {{ ?concept <http://www.geneontology.org/formats/oboInOwl#id> ?id }} FILTER(STRENDS(STR(?id), {})) }}",
-        string_literal(&format!(":{local}"))
     ))
 }
 
@@ -369,34 +305,45 @@ pub fn releases_side_by_side(concept: &str, older: (&str, &str), newer: (&str, &
     ))
 }
 
-/// Terms whose rdfs:label differs between two releases: the renames a diff reports, as the
-/// store holds them.
-pub fn renamed_between(older: &str, newer: &str) -> String {
+/// The statements of a page of terms in two releases side by side: each term's (predicate,
+/// object) with the release that states it, so a change shows as a row one release lacks.
+/// The page's terms are named, so the query reads only their statements.
+pub fn terms_side_by_side(terms: &[&str], older: (&str, &str), newer: (&str, &str)) -> String {
     compact(&format!(
-        "SELECT ?term ?old ?new WHERE {{\n\
-         \x20 GRAPH <{}> {{ ?term <http://www.w3.org/2000/01/rdf-schema#label> ?old }}\n\
-         \x20 GRAPH <{}> {{ ?term <http://www.w3.org/2000/01/rdf-schema#label> ?new }}\n\
-         \x20 FILTER(?old != ?new)\n\
-         }} ORDER BY ?term",
-        iri(older),
-        iri(newer)
+        "SELECT ?term ?p ?o ?release WHERE {{\n\
+         \x20 VALUES ?term {{ {} }}\n\
+         \x20 VALUES (?g ?release) {{ (<{}> \"{}\") (<{}> \"{}\") }}\n\
+         \x20 GRAPH ?g {{ ?term ?p ?o }}\n\
+         }} ORDER BY ?term ?p ?o ?release",
+        bracketed(terms.iter().copied()),
+        iri(older.0),
+        older.1.escape_default(),
+        iri(newer.0),
+        newer.1.escape_default(),
     ))
 }
 
-/// The size of every graph: what is loaded.
-pub fn graph_sizes() -> String {
-    "SELECT ?graph (COUNT(*) AS ?triples) WHERE { GRAPH ?graph { ?s ?p ?o } } GROUP BY ?graph ORDER BY ?graph".into()
+/// Which of these graphs hold triples: the graphs an answer listed, each checked by one
+/// lookup (counting their triples would read every one).
+pub fn graphs_present(graphs: &[&str]) -> String {
+    compact(&format!(
+        "SELECT ?graph WHERE {{ VALUES ?graph {{ {} }} FILTER EXISTS {{ GRAPH ?graph {{ ?s ?p ?o }} }} }} ORDER BY ?graph",
+        bracketed(graphs.iter().copied())
+    ))
 }
 
-/// How many triples use each predicate, and how many subjects each class has, in `graphs`:
-/// what `describe_schema` reports.
-pub fn graph_shapes(graphs: &[&str]) -> String {
+/// Which of these predicates and classes each graph uses: what `describe_schema` lists, each
+/// pair checked by one lookup rather than counted over the whole graph.
+pub fn graph_vocabulary(graphs: &[&str], predicates: &[&str], classes: &[&str]) -> String {
+    let graphs = bracketed(graphs.iter().copied());
     compact(&format!(
-        "SELECT ?graph ?predicate (COUNT(*) AS ?triples) WHERE {{\n\
-         \x20 VALUES ?graph {{ {} }}\n\
-         \x20 GRAPH ?graph {{ ?s ?predicate ?o }}\n\
-         }} GROUP BY ?graph ?predicate ORDER BY ?graph DESC(?triples)",
-        bracketed(graphs.iter().copied())
+        "SELECT ?graph ?kind ?iri WHERE {{\n\
+         \x20 {{ VALUES ?graph {{ {graphs} }} VALUES ?iri {{ {} }} BIND(\"predicate\" AS ?kind) FILTER EXISTS {{ GRAPH ?graph {{ ?s ?iri ?o }} }} }}\n\
+         \x20 UNION\n\
+         \x20 {{ VALUES ?graph {{ {graphs} }} VALUES ?iri {{ {} }} BIND(\"class\" AS ?kind) FILTER EXISTS {{ GRAPH ?graph {{ ?s a ?iri }} }} }}\n\
+         }} ORDER BY ?graph ?kind ?iri",
+        bracketed(predicates.iter().copied()),
+        bracketed(classes.iter().copied()),
     ))
 }
 
@@ -464,7 +411,6 @@ mod tests {
         assert!(!is_safe_iri("http://example.org/a>} DROP ALL {<b"));
         assert!(!is_safe_iri("http://example.org/a b"));
         assert!(!is_safe_iri(""));
-        assert_eq!(string_literal("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
     }
 
     #[test]

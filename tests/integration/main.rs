@@ -45,4 +45,5 @@ mod real_skos;
 mod releases;
 mod shared_server;
 mod sparql;
+mod sparql_reruns;
 mod stdio_framing;

@@ -33,15 +33,9 @@ pub fn what_changed(r: &Resolver, args: &ChangesArgs) -> Result<Envelope<Changes
         .release_pair(&source, args.from.as_deref(), args.to.as_deref())
         .map_err(|e| diff_error(&e))?;
     let (older, newer) = r.pair_graphs(&pair);
-    let (all, sparql) = match &about {
-        Some(iri) => (
-            r.diff_concept(&pair, iri),
-            sparql::releases_side_by_side(iri, (&older, &pair.from), (&newer, &pair.to)),
-        ),
-        None => (
-            r.diff_source(&pair).map_err(|e| index_damaged(&e))?,
-            sparql::renamed_between(&older, &newer),
-        ),
+    let all = match &about {
+        Some(iri) => r.diff_concept(&pair, iri),
+        None => r.diff_source(&pair).map_err(|e| index_damaged(&e))?,
     };
     let scope = format!(
         "what_changed\u{0}{source}\u{0}{}\u{0}{}\u{0}{about:?}",
@@ -49,6 +43,14 @@ pub fn what_changed(r: &Resolver, args: &ChangesArgs) -> Result<Envelope<Changes
     );
     let start = page_offset(r, args.cursor.as_deref(), &scope)?.min(all.len());
     let end = (start + PAGE).min(all.len());
+    let sparql = match &about {
+        Some(iri) => sparql::releases_side_by_side(iri, (&older, &pair.from), (&newer, &pair.to)),
+        None => {
+            let terms = page_terms(r, &all[start..end]);
+            let terms: Vec<&str> = terms.iter().map(String::as_str).collect();
+            sparql::terms_side_by_side(&terms, (&older, &pair.from), (&newer, &pair.to))
+        }
+    };
     let more = end < all.len();
     let empty = all.is_empty();
     Ok(Envelope {
@@ -80,6 +82,22 @@ pub fn what_changed(r: &Resolver, args: &ChangesArgs) -> Result<Envelope<Changes
             to: pair.to,
         },
     })
+}
+
+/// The IRIs of the terms a page of changes is about, each once, in page order.
+fn page_terms(r: &Resolver, changes: &[Change]) -> Vec<String> {
+    use crate::model::Prefixes;
+    let mut terms: Vec<String> = Vec::new();
+    for change in changes {
+        let iri = r
+            .registry()
+            .expand(&change.about_node)
+            .unwrap_or_else(|| change.about_node.clone());
+        if !terms.contains(&iri) {
+            terms.push(iri);
+        }
+    }
+    terms
 }
 
 /// The IRI of the term an identifier names, and the source whose releases hold it.

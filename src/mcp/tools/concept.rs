@@ -199,7 +199,12 @@ pub fn list_sources(r: &Resolver) -> Envelope<SourceList> {
         cursor: None,
         sources: all_sources(r),
         index: m.build_id.clone(),
-        sparql: sparql::graph_sizes(),
+        sparql: sparql::graphs_present(
+            &m.sources
+                .iter()
+                .map(|s| s.graph.as_str())
+                .collect::<Vec<_>>(),
+        ),
         suggestion: None,
         result: SourceList {
             sources,

@@ -52,7 +52,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let next_page = (more_listed || text_left_out || text_deeper)
         .then(|| crate::mcp::cursor::encode(build_id, &scope, page.end));
     let page_range = page.clone();
-    let sparql = find_sparql(r, &search, page, &iris, &graphs, text, include_obsolete);
+    let sparql = find_sparql(r, &search, page, &iris, &graphs);
     let obsolete_hidden = search.obsolete_hidden();
     let filtered = args.sources.as_ref().is_some_and(|s| !s.is_empty());
     let suggestion = find_suggestion(r, &search, filtered);
@@ -287,16 +287,16 @@ fn name_steps(search: &NameSearch) -> Vec<String> {
     steps
 }
 
-/// The SPARQL that re-runs the answer: the exact-name stage in full when only it matched;
-/// identifiers as concepts; otherwise the listed candidates and their names.
+/// The SPARQL that re-runs the answer: it names the listed candidates (`VALUES`), never the
+/// search that found them, so it runs at once and gives the answer's concepts; identifiers as
+/// concepts, names with their labels, via-mapping candidates with the statements they came
+/// through. An answer that found nothing carries a query that returns no rows.
 fn find_sparql(
     r: &Resolver,
     search: &NameSearch,
     page: std::ops::Range<usize>,
     iris: &[String],
     graphs: &[String],
-    text: &str,
-    include_obsolete: bool,
 ) -> String {
     let concepts: Vec<&str> = iris.iter().map(String::as_str).collect();
     let graphs: Vec<&str> = graphs.iter().map(String::as_str).collect();
@@ -348,9 +348,6 @@ fn find_sparql(
     }
     match search.stages_matched.as_slice() {
         [Stage::Identifier] => sparql::concepts_in_graphs(&concepts, &graphs),
-        [] | [Stage::ExactName] => {
-            sparql::exact_name(&crate::resolve::name_key(text), &graphs, include_obsolete)
-        }
         _ => sparql::concept_names(&concepts, &graphs),
     }
 }

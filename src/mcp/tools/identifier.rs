@@ -521,10 +521,17 @@ fn ambiguous_answer(
         concepts,
     );
     resolution.readings = dtos;
+    // The readings found, named: a search of every identifier's ending would scan the store.
+    let found: Vec<String> = readings
+        .iter()
+        .filter_map(|x| x.concept.and_then(|id| r.concept(id)))
+        .map(|c| c.iri.to_string())
+        .collect();
+    let found: Vec<&str> = found.iter().map(String::as_str).collect();
     (
         resolution,
         sources,
-        sparql::bare_local_id(local),
+        sparql::concepts_in_graphs(&found, &[]),
         Some("A bare local id is not an identifier: choose a reading and pass its CURIE.".into()),
     )
 }

@@ -81,7 +81,7 @@ pub fn describe_schema(r: &Resolver, args: &SchemaArgs) -> Result<Envelope<Schem
     check_source(r, wanted)?;
     let graphs = wanted_graphs(r, wanted)?;
     let examples = examples(r, &graphs);
-    let graph_iris: Vec<&str> = graphs.iter().map(|g| g.graph.as_str()).collect();
+    let sparql = vocabulary_sparql(&graphs);
     let total = graphs.len() as u64;
     Ok(Envelope {
         query: QueryEcho {
@@ -106,7 +106,7 @@ pub fn describe_schema(r: &Resolver, args: &SchemaArgs) -> Result<Envelope<Schem
             .map(source_release)
             .collect(),
         index: m.build_id.clone(),
-        sparql: sparql::graph_shapes(&graph_iris),
+        sparql,
         suggestion: None,
         result: SchemaDto {
             default_graph: DEFAULT_GRAPH_NOTE.into(),
@@ -114,6 +114,22 @@ pub fn describe_schema(r: &Resolver, args: &SchemaArgs) -> Result<Envelope<Schem
             examples,
         },
     })
+}
+
+/// The query naming what the answer lists: each graph with its listed predicates and classes.
+fn vocabulary_sparql(graphs: &[GraphSchema]) -> String {
+    let mut predicates: Vec<&str> = Vec::new();
+    let mut classes: Vec<&str> = Vec::new();
+    for g in graphs {
+        predicates.extend(g.predicates.iter().map(|p| p.iri.as_str()));
+        classes.extend(g.classes.iter().map(|c| c.iri.as_str()));
+    }
+    predicates.sort_unstable();
+    predicates.dedup();
+    classes.sort_unstable();
+    classes.dedup();
+    let graph_iris: Vec<&str> = graphs.iter().map(|g| g.graph.as_str()).collect();
+    sparql::graph_vocabulary(&graph_iris, &predicates, &classes)
 }
 
 /// A source asked for must be a loaded source or mapping set.
