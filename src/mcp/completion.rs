@@ -35,6 +35,11 @@ fn last_item(value: &str, complete: impl Fn(&str) -> Vec<String>) -> Vec<String>
 pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Vec<String> {
     let value = request.argument.value.as_str();
     let argument = request.argument.name.as_str();
+    // A completion repeats what was typed: a longer value is no partly typed name, and its
+    // completions would echo it many times over.
+    if value.len() > super::echo::ECHO_CHARS {
+        return Vec::new();
+    }
     if let Some(template) = request.r#ref.as_resource_uri() {
         return match (template, argument) {
             (CONCEPT_TEMPLATE, "curie") => r.complete_identifier(value, MAX),

@@ -25,7 +25,7 @@ pub fn input(value: &Value) -> Value {
                 .map(|(k, v)| (cut(k), input(v)))
                 .collect::<Map<String, Value>>(),
         ),
-        Value::String(s) if s.chars().count() > ECHO_CHARS => json!({
+        Value::String(s) if s.len() > ECHO_CHARS && s.chars().count() > ECHO_CHARS => json!({
             "start": s.chars().take(ECHO_CHARS).collect::<String>(),
             "bytes": s.len(),
         }),
@@ -36,6 +36,28 @@ pub fn input(value: &Value) -> Value {
         Value::Array(items) => Value::Array(items.iter().map(input).collect()),
         other => other.clone(),
     }
+}
+
+/// One input string as an answer may echo it: as given when short, else its first
+/// [`ECHO_CHARS`] characters and its length in bytes. Every protocol error that names what
+/// the caller sent (a URI, a prompt name, a cursor, a method) echoes it through this.
+pub fn text(value: &str) -> Value {
+    input(&Value::String(value.to_string()))
+}
+
+/// An input string inside a sentence: as given when short, else its first [`ECHO_CHARS`]
+/// characters, an ellipsis and its length.
+pub fn quoted(value: &str) -> String {
+    if value.chars().count() <= ECHO_CHARS {
+        return value.to_string();
+    }
+    format!("{}… ({} bytes)", cut(value), value.len())
+}
+
+/// The refusal of a method name no method has, checked before rmcp reads it: rmcp's own
+/// "method not found" quotes the name whole, and no method's name is this long.
+pub fn overlong_method(method: &str) -> Option<String> {
+    (method.len() > ECHO_CHARS).then(|| format!("method not found: '{}'", quoted(method)))
 }
 
 /// A key or short text cut to [`ECHO_CHARS`] characters.
@@ -108,6 +130,24 @@ mod tests {
             "unset arguments are not echoed"
         );
         assert!(echoed.to_string().len() < 400);
+    }
+
+    #[test]
+    fn a_long_string_in_a_sentence_or_an_error_field_is_cut_with_its_length() {
+        let long = "é".repeat(5_000_000);
+        let quoted = quoted(&long);
+        assert!(
+            quoted.ends_with("… (10000000 bytes)"),
+            "{}",
+            &quoted[quoted.len() - 40..]
+        );
+        assert_eq!(
+            quoted.chars().count(),
+            ECHO_CHARS + "… (10000000 bytes)".chars().count()
+        );
+        assert_eq!(super::quoted("MONDO:0005148"), "MONDO:0005148");
+        assert_eq!(text(&long)["bytes"], 10_000_000);
+        assert_eq!(text("short"), json!("short"));
     }
 
     #[test]

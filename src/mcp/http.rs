@@ -16,8 +16,8 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+use super::OntoServer;
 use super::client_places::{ClientPlaces, MAX_CALLS_PER_CLIENT};
-use super::{CALL_DEADLINE, OntoServer};
 use crate::resolve::live::LiveIndex;
 
 /// The rate limit when `--rate-limit` is not given: calls per second per client.
@@ -290,8 +290,26 @@ async fn read_body(
     }
     match probe(&bytes) {
         Ok(probed) => {
-            access.method.clone_from(&probed.method);
-            access.name.clone_from(&probed.name);
+            // The access log keeps names, never a caller's megabytes.
+            let logged = |s: &Option<String>| s.as_deref().map(|s| s.chars().take(200).collect());
+            access.method = logged(&probed.method);
+            access.name = logged(&probed.name);
+            if let Some(message) = probed
+                .method
+                .as_deref()
+                .and_then(super::echo::overlong_method)
+            {
+                access.refused(404, "method_not_found");
+                return Err(json_response(
+                    StatusCode::NOT_FOUND,
+                    jsonrpc_error(
+                        probed.id,
+                        -32601,
+                        &message,
+                        json!({ "code": "method_not_found" }),
+                    ),
+                ));
+            }
             Ok((bytes, probed))
         }
         Err(e) => {
@@ -338,7 +356,9 @@ async fn mcp_gate(gate: &Gate, peer: SocketAddr, request: Request<Body>, next: N
     if let Some(refusal) = refused_by_token(gate, &request, &mut access) {
         return refusal;
     }
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
+    // The call's deadline counts from here: reading the body and waiting for a place count.
+    parts.extensions.insert(super::Arrival(access.started));
     let (bytes, probed) = match read_body(gate, body, &mut access).await {
         Ok(read) => read,
         Err(refusal) => return refusal,
@@ -355,7 +375,11 @@ async fn mcp_gate(gate: &Gate, peer: SocketAddr, request: Request<Body>, next: N
         Some("tools/call" | "resources/read" | "completion/complete")
     );
     let _place = if pooled {
-        match gate.places.acquire(&access.client, CALL_DEADLINE).await {
+        let tool = (probed.method.as_deref() == Some("tools/call"))
+            .then_some(probed.name.as_deref())
+            .flatten();
+        let left = super::call_deadline(tool).saturating_sub(access.started.elapsed());
+        match gate.places.acquire(&access.client, left).await {
             Some(place) => Some(place),
             None => {
                 access.refused(429, "too_many_calls_at_once");

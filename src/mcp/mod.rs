@@ -12,7 +12,7 @@ pub mod dto_changes;
 pub mod dto_mapping;
 pub mod dto_passage;
 pub mod dto_query;
-mod echo;
+pub mod echo;
 mod http;
 mod instructions;
 mod page_gate;
@@ -65,10 +65,36 @@ pub const MAX_CONCURRENT_CALLS: usize = 8;
 /// memory) keeps its place until it ends, and must not starve the other tools.
 pub const MAX_CONCURRENT_QUERIES: usize = 2;
 
+/// When a request reached the server. The HTTP gate sets it before the request waits for
+/// anything (its body, a place); a deadline counts from it, so that waiting is never free.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival(pub std::time::Instant);
+
+/// The arrival of the request these extensions came with: the gate's, or now (stdio, where a
+/// line is handled as it is read).
+fn arrival(extensions: &Extensions) -> std::time::Instant {
+    extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Arrival>())
+        .map_or_else(std::time::Instant::now, |a| a.0)
+}
+
+/// How long a call may take from its arrival: a SPARQL query its own deadline, any other
+/// call the call deadline.
+pub fn call_deadline(tool: Option<&str>) -> Duration {
+    if tool == Some("sparql_query") {
+        crate::resolve::query::QUERY_TIMEOUT
+    } else {
+        CALL_DEADLINE
+    }
+}
+
 /// Why pooled work gave no answer.
 enum PoolFailure {
     Panicked,
     Timeout(Duration),
+    /// The deadline passed while the call waited for a place: nothing ran.
+    NeverStarted(Duration),
     /// The work read a damaged record somewhere it could not say so; its answer is dropped.
     Damaged,
 }
@@ -127,27 +153,43 @@ impl OntoServer {
 
     /// Runs a tool's work on the blocking pool within the call deadline. Past it, the caller
     /// gets a `timeout` answer at once and the server keeps serving others.
-    async fn run<T, F>(&self, raw: JsonObject, work: F) -> Result<Json<T>, CallToolResult>
+    async fn run<T, F>(
+        &self,
+        raw: JsonObject,
+        extensions: &Extensions,
+        work: F,
+    ) -> Result<Json<T>, CallToolResult>
     where
         T: Send + 'static,
         F: FnOnce(&Resolver) -> Result<T, tools::ToolError> + Send + 'static,
     {
-        self.run_limited(None, raw, work).await
+        self.run_limited(None, arrival(extensions), self.deadline, raw, work)
+            .await
     }
 
-    /// [`Self::run`] for a SPARQL query: it also takes one of the query places.
-    async fn run_query<T, F>(&self, raw: JsonObject, work: F) -> Result<Json<T>, CallToolResult>
+    /// [`Self::run`] for a SPARQL query: it also takes one of the query places, and its
+    /// deadline is the query's, counted from arrival as well.
+    async fn run_query<T, F>(
+        &self,
+        raw: JsonObject,
+        extensions: &Extensions,
+        work: F,
+    ) -> Result<Json<T>, CallToolResult>
     where
         T: Send + 'static,
         F: FnOnce(&Resolver) -> Result<T, tools::ToolError> + Send + 'static,
     {
-        self.run_limited(Some(self.queries.clone()), raw, work)
+        let deadline = self.deadline.min(call_deadline(Some("sparql_query")));
+        let places = Some(self.queries.clone());
+        self.run_limited(places, arrival(extensions), deadline, raw, work)
             .await
     }
 
     async fn run_limited<T, F>(
         &self,
         extra: Option<Arc<Semaphore>>,
+        arrived: std::time::Instant,
+        deadline: Duration,
         raw: JsonObject,
         work: F,
     ) -> Result<Json<T>, CallToolResult>
@@ -155,10 +197,21 @@ impl OntoServer {
         T: Send + 'static,
         F: FnOnce(&Resolver) -> Result<T, tools::ToolError> + Send + 'static,
     {
-        match self.pooled(extra, work).await {
+        match self.pooled(extra, arrived, deadline, work).await {
             Ok(answer) => answer
                 .map(Json)
                 .map_err(|e| tool_error(e, Value::Object(raw))),
+            Err(PoolFailure::NeverStarted(deadline)) => Err(tool_error(
+                tools::ToolError::new(
+                    tools::ErrorCode::Timeout,
+                    format!(
+                        "the server was busy: the call waited its whole {} ms deadline for a place and did not start",
+                        deadline.as_millis()
+                    ),
+                    "Nothing ran: retry in a few seconds.",
+                ),
+                Value::Object(raw),
+            )),
             Err(PoolFailure::Panicked) => Err(tool_error(
                 tools::ToolError::new(
                     tools::ErrorCode::InternalError,
@@ -182,18 +235,25 @@ impl OntoServer {
     }
 
     /// Runs `work` on the blocking pool in a call place (and an `extra` place when given),
-    /// within the call deadline. Past it the caller is answered, and long work stops at its
-    /// next check of [`crate::resolve::deadline`] and gives its place back.
-    async fn pooled<T, F>(&self, extra: Option<Arc<Semaphore>>, work: F) -> Result<T, PoolFailure>
+    /// until `deadline` after it `arrived`. Then the caller is answered, and long work stops
+    /// at its next check of [`crate::resolve::deadline`] and gives its place back.
+    async fn pooled<T, F>(
+        &self,
+        extra: Option<Arc<Semaphore>>,
+        arrived: std::time::Instant,
+        deadline: Duration,
+        work: F,
+    ) -> Result<T, PoolFailure>
     where
         T: Send + 'static,
         F: FnOnce(&Resolver) -> T + Send + 'static,
     {
         let resolver = self.resolver();
         let calls = self.calls.clone();
-        let deadline = self.deadline;
         // Waiting for a place counts: the work stops itself at the same instant.
-        let due = std::time::Instant::now() + deadline;
+        let due = arrived + deadline;
+        let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let started_here = started.clone();
         let task = async move {
             let extra_permit = match extra {
                 Some(places) => Some(places.acquire_owned().await),
@@ -202,13 +262,14 @@ impl OntoServer {
             let permit = calls.acquire_owned().await;
             tokio::task::spawn_blocking(move || {
                 let _permits = (permit, extra_permit);
+                started_here.store(true, std::sync::atomic::Ordering::SeqCst);
                 crate::resolve::deadline::within(due, || {
                     crate::resolve::damage::watched(|| work(&resolver))
                 })
             })
             .await
         };
-        match tokio::time::timeout(deadline, task).await {
+        match tokio::time::timeout_at(due.into(), task).await {
             Ok(Ok(((answer, false), false))) => Ok(answer),
             Ok(Ok(((_, true), _))) => Err(PoolFailure::Damaged),
             // The work stopped itself at the deadline: its answer is partial, never served.
@@ -216,6 +277,9 @@ impl OntoServer {
             Ok(Err(join)) => {
                 tracing::error!(error = %join, "a request failed inside the server");
                 Err(PoolFailure::Panicked)
+            }
+            Err(_) if !started.load(std::sync::atomic::Ordering::SeqCst) => {
+                Err(PoolFailure::NeverStarted(deadline))
             }
             Err(_) => Err(PoolFailure::Timeout(deadline)),
         }
@@ -226,12 +290,15 @@ impl OntoServer {
     /// Index work for a protocol method (resources/read, completion/complete): on the blocking
     /// pool, in a call place, within the call deadline. Past it: a JSON-RPC error with
     /// `data.code` "timeout".
-    async fn blocking<T, F>(&self, work: F) -> Result<T, McpError>
+    async fn blocking<T, F>(&self, extensions: &Extensions, work: F) -> Result<T, McpError>
     where
         T: Send + 'static,
         F: FnOnce(&Resolver) -> T + Send + 'static,
     {
-        match self.pooled(None, work).await {
+        match self
+            .pooled(None, arrival(extensions), self.deadline, work)
+            .await
+        {
             Ok(answer) => Ok(answer),
             Err(PoolFailure::Panicked) => Err(McpError::internal_error(
                 "the server failed while answering",
@@ -247,6 +314,15 @@ impl OntoServer {
                     deadline.as_millis()
                 ),
                 Some(json!({ "code": "timeout" })),
+            )),
+            Err(PoolFailure::NeverStarted(deadline)) => Err(McpError::internal_error(
+                format!(
+                    "the server was busy: the request waited its whole {} ms deadline for a place and did not start",
+                    deadline.as_millis()
+                ),
+                Some(
+                    json!({ "code": "timeout", "next_step": "Nothing ran: retry in a few seconds." }),
+                ),
             )),
         }
     }
@@ -430,7 +506,7 @@ impl ServerHandler for OntoServer {
         if let Some(c) = request.and_then(|r| r.cursor) {
             return Err(McpError::invalid_params(
                 "invalid cursor",
-                Some(json!({ "cursor": c })),
+                Some(json!({ "cursor": echo::text(&c) })),
             ));
         }
         let tools = self.tools.as_ref().clone();
@@ -481,7 +557,7 @@ impl ServerHandler for OntoServer {
         if let Some(c) = request.and_then(|r| r.cursor) {
             return Err(McpError::invalid_params(
                 "invalid cursor",
-                Some(json!({ "cursor": c })),
+                Some(json!({ "cursor": echo::text(&c) })),
             ));
         }
         Ok(ListResourceTemplatesResult::with_all_items(vec![
@@ -509,11 +585,13 @@ impl ServerHandler for OntoServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _ctx: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri.clone();
         let contents = self
-            .blocking(move |resolver| resources::contents(resolver, &uri))
+            .blocking(&context.extensions, move |resolver| {
+                resources::contents(resolver, &uri)
+            })
             .await??;
         let uri = request.uri.as_str();
         let contents = contents.ok_or_else(|| not_found(uri))?;
@@ -526,10 +604,12 @@ impl ServerHandler for OntoServer {
     async fn complete(
         &self,
         request: CompleteRequestParams,
-        _ctx: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
         let values = self
-            .blocking(move |resolver| completion::values(resolver, &request))
+            .blocking(&context.extensions, move |resolver| {
+                completion::values(resolver, &request)
+            })
             .await?;
         let has_more = values.len() >= CompletionInfo::MAX_VALUES;
         let info = CompletionInfo::with_pagination(values, None, has_more)

@@ -24,7 +24,7 @@ pub fn list(request: Option<PaginatedRequestParams>) -> Result<ListPromptsResult
     if let Some(c) = request.and_then(|r| r.cursor) {
         return Err(McpError::invalid_params(
             "invalid cursor: prompts fit on one page",
-            Some(json!({ "code": "invalid_cursor", "cursor": c })),
+            Some(json!({ "code": "invalid_cursor", "cursor": super::echo::text(&c) })),
         ));
     }
     Ok(ListPromptsResult::with_all_items(vec![
@@ -182,7 +182,10 @@ pub fn get(request: GetPromptRequestParams) -> Result<GetPromptResponse, McpErro
         ),
         other => {
             return Err(McpError::invalid_params(
-                format!("no prompt named '{other}'; prompts/list names them"),
+                format!(
+                    "no prompt named '{}'; prompts/list names them",
+                    super::echo::quoted(other)
+                ),
                 None,
             ));
         }

@@ -136,7 +136,7 @@ pub(super) fn json_contents(uri: &str, body: Option<Value>) -> Option<Vec<Resour
 fn read_error(e: &tools::ToolError, uri: &str) -> McpError {
     let mut error = e.to_json(&json!({ "uri": uri }))["error"].take();
     if let Some(fields) = error.as_object_mut() {
-        fields.insert("uri".into(), json!(uri));
+        fields.insert("uri".into(), super::echo::text(uri));
     }
     let data = Some(error);
     use tools::ErrorCode::*;
@@ -152,7 +152,7 @@ fn read_error(e: &tools::ToolError, uri: &str) -> McpError {
 pub(super) fn not_found(uri: &str) -> McpError {
     McpError::resource_not_found(
         "no such resource: read a concept by its IRI or ontoresolve://concept/{curie}, a source by ontoresolve://source/{id}, a prefix by ontoresolve://prefix/{prefix}, an identifier's mappings by ontoresolve://mappings/{curie}, or a mapping set by ontoresolve://mapping-set/{id}",
-        Some(json!({ "uri": uri })),
+        Some(json!({ "uri": super::echo::text(uri) })),
     )
 }
 
@@ -169,11 +169,13 @@ pub(super) fn page_cursor(
         Ok(offset) if offset < len => Ok(offset),
         Ok(_) => Err(McpError::invalid_params(
             "invalid cursor: past the end of the list",
-            Some(json!({ "code": "invalid_cursor", "cursor": c })),
+            Some(json!({ "code": "invalid_cursor", "cursor": super::echo::text(&c) })),
         )),
         Err(e) => Err(McpError::invalid_params(
             format!("invalid cursor: {}", e.message()),
-            Some(json!({ "code": "invalid_cursor", "cursor": c, "next_step": e.next_step() })),
+            Some(
+                json!({ "code": "invalid_cursor", "cursor": super::echo::text(&c), "next_step": e.next_step() }),
+            ),
         )),
     }
 }

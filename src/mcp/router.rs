@@ -26,10 +26,13 @@ impl OntoServer {
     async fn resolve_identifier(
         &self,
         Parameters(raw): Parameters<JsonObject>,
+        extensions: Extensions,
     ) -> Result<Json<Envelope<Resolution>>, CallToolResult> {
         let args: IdentifierArgs = parse_args(&raw)?;
-        self.run(raw, move |r| tools::resolve_identifier(r, &args))
-            .await
+        self.run(raw, &extensions, move |r| {
+            tools::resolve_identifier(r, &args)
+        })
+        .await
     }
 
     /// Which concepts have this name?
@@ -46,9 +49,11 @@ impl OntoServer {
     async fn find_concepts(
         &self,
         Parameters(raw): Parameters<JsonObject>,
+        extensions: Extensions,
     ) -> Result<Json<Envelope<Candidates>>, CallToolResult> {
         let args: FindArgs = parse_args(&raw)?;
-        self.run(raw, move |r| tools::find_concepts(r, &args)).await
+        self.run(raw, &extensions, move |r| tools::find_concepts(r, &args))
+            .await
     }
 
     /// Which concepts does this passage mention?
@@ -65,9 +70,10 @@ impl OntoServer {
     async fn ground_passage(
         &self,
         Parameters(raw): Parameters<JsonObject>,
+        extensions: Extensions,
     ) -> Result<Json<Envelope<Passage>>, CallToolResult> {
         let args: PassageArgs = parse_args(&raw)?;
-        self.run(raw, move |r| tools::ground_passage(r, &args))
+        self.run(raw, &extensions, move |r| tools::ground_passage(r, &args))
             .await
     }
 
@@ -85,9 +91,10 @@ impl OntoServer {
     async fn map_identifier(
         &self,
         Parameters(raw): Parameters<JsonObject>,
+        extensions: Extensions,
     ) -> Result<Json<Envelope<Mappings>>, CallToolResult> {
         let args: MapArgs = parse_args(&raw)?;
-        self.run(raw, move |r| tools::map_identifier(r, &args))
+        self.run(raw, &extensions, move |r| tools::map_identifier(r, &args))
             .await
     }
 
@@ -105,9 +112,10 @@ impl OntoServer {
     async fn map_identifiers(
         &self,
         Parameters(raw): Parameters<JsonObject>,
+        extensions: Extensions,
     ) -> Result<Json<Envelope<MappingRows>>, CallToolResult> {
         let args: MapBatchArgs = parse_args(&raw)?;
-        self.run(raw, move |r| tools::map_identifiers(r, &args))
+        self.run(raw, &extensions, move |r| tools::map_identifiers(r, &args))
             .await
     }
 
@@ -125,9 +133,11 @@ impl OntoServer {
     async fn get_concept(
         &self,
         Parameters(raw): Parameters<JsonObject>,
+        extensions: Extensions,
     ) -> Result<Json<Envelope<Option<ConceptDetail>>>, CallToolResult> {
         let args: IdentifierArgs = parse_args(&raw)?;
-        self.run(raw, move |r| tools::get_concept(r, &args)).await
+        self.run(raw, &extensions, move |r| tools::get_concept(r, &args))
+            .await
     }
 
     /// What changed between releases?
@@ -144,9 +154,11 @@ impl OntoServer {
     async fn what_changed(
         &self,
         Parameters(raw): Parameters<JsonObject>,
+        extensions: Extensions,
     ) -> Result<Json<Envelope<Changes>>, CallToolResult> {
         let args: ChangesArgs = parse_args(&raw)?;
-        self.run(raw, move |r| tools::what_changed(r, &args)).await
+        self.run(raw, &extensions, move |r| tools::what_changed(r, &args))
+            .await
     }
 
     /// What is loaded?
@@ -176,9 +188,10 @@ impl OntoServer {
     async fn sparql_query(
         &self,
         Parameters(raw): Parameters<JsonObject>,
+        extensions: Extensions,
     ) -> Result<Json<Envelope<QueryResultDto>>, CallToolResult> {
         let args: SparqlArgs = parse_args(&raw)?;
-        self.run_query(raw, move |r| tools::sparql_query(r, &args))
+        self.run_query(raw, &extensions, move |r| tools::sparql_query(r, &args))
             .await
     }
 
@@ -196,9 +209,10 @@ impl OntoServer {
     async fn describe_schema(
         &self,
         Parameters(raw): Parameters<JsonObject>,
+        extensions: Extensions,
     ) -> Result<Json<Envelope<SchemaDto>>, CallToolResult> {
         let args: SchemaArgs = parse_args(&raw)?;
-        self.run(raw, move |r| tools::describe_schema(r, &args))
+        self.run(raw, &extensions, move |r| tools::describe_schema(r, &args))
             .await
     }
 }

@@ -94,8 +94,15 @@ pub fn outside_link(iri: &str) -> Option<&str> {
 }
 
 /// Where a login may send its browser back to: a path on this server, never elsewhere.
+/// The longest address the login form carries back.
+const MAX_RETURN_BYTES: usize = 1024;
+
 pub fn local_target(next: &str) -> &str {
-    let ok = next.starts_with('/') && !next.starts_with("//") && !next.contains('\\');
+    // A page echoes it: an address longer than any page's is no place to return to.
+    let ok = next.len() <= MAX_RETURN_BYTES
+        && next.starts_with('/')
+        && !next.starts_with("//")
+        && !next.contains('\\');
     if ok { next } else { "/" }
 }
 

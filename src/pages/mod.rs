@@ -299,7 +299,7 @@ async fn search_page(State(p): State<Arc<Pages>>, uri: Uri) -> Response {
             Some(Err(_)) => StatusCode::BAD_REQUEST,
             _ => StatusCode::OK,
         };
-        let shown: String = form.q.chars().take(80).collect();
+        let shown: String = form.shown().chars().take(80).collect();
         let title = if shown.is_empty() {
             "Search".to_string()
         } else {
@@ -307,7 +307,7 @@ async fn search_page(State(p): State<Arc<Pages>>, uri: Uri) -> Response {
         };
         let frame = Frame {
             title: &title,
-            query: &form.q,
+            query: form.shown(),
             concept: None,
         };
         framed(

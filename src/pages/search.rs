@@ -17,6 +17,8 @@ use crate::resolve::Resolver;
 pub const PAGE: u32 = 20;
 /// Suggestions per keystroke.
 const SUGGESTIONS: usize = 8;
+/// The longest source id or cursor a search form can carry; longer ones are refused unread.
+const MAX_FIELD_BYTES: usize = 256;
 
 /// The search form's fields, as the query string carries them.
 #[derive(Debug, Default, Deserialize)]
@@ -41,6 +43,37 @@ impl SearchForm {
             limit: Some(PAGE),
             cursor: self.cursor.clone(),
         }
+    }
+
+    /// The text as the page shows it again (search box, filter form): as typed when a search
+    /// can take it, else nothing, so that a page never repeats megabytes it was sent.
+    pub fn shown(&self) -> &str {
+        if self.q.len() <= tools::MAX_TEXT_BYTES {
+            &self.q
+        } else {
+            ""
+        }
+    }
+
+    /// Why the form cannot be a search, without repeating what it holds: a field longer than
+    /// any search takes.
+    fn overlong(&self) -> Option<ToolError> {
+        let field = if self.q.len() > tools::MAX_TEXT_BYTES {
+            Some(("the text", self.q.len(), tools::MAX_TEXT_BYTES))
+        } else if let Some(s) = self.source.iter().find(|s| s.len() > MAX_FIELD_BYTES) {
+            Some(("a source id", s.len(), MAX_FIELD_BYTES))
+        } else {
+            (self.cursor.as_ref())
+                .filter(|c| c.len() > MAX_FIELD_BYTES)
+                .map(|c| ("the cursor", c.len(), MAX_FIELD_BYTES))
+        };
+        field.map(|(what, bytes, most)| {
+            ToolError::new(
+                tools::ErrorCode::LimitExceeded,
+                format!("{what} is {bytes} bytes; a search takes at most {most}"),
+                "Search for a name or identifier.",
+            )
+        })
     }
 
     /// The query string of the same search at another cursor.
@@ -78,7 +111,7 @@ fn filters(r: &Resolver, form: &SearchForm) -> Markup {
     let current = r.manifest().sources.iter().filter(|s| s.current);
     html! {
         form.filters action="/search" method="get" {
-            input type="hidden" name="q" value=(form.q);
+            input type="hidden" name="q" value=(form.shown());
             fieldset {
                 legend { "Sources (none checked: all)" }
                 @for s in current {
@@ -164,5 +197,8 @@ pub fn suggestions(r: &Resolver, text: &str) -> Value {
 
 /// The search as the tool runs it.
 pub fn run(r: &Resolver, form: &SearchForm) -> Option<Result<Envelope<Candidates>, ToolError>> {
+    if let Some(refusal) = form.overlong() {
+        return Some(Err(refusal));
+    }
     (!form.q.trim().is_empty()).then(|| tools::find_concepts(r, &form.args()))
 }

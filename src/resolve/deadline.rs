@@ -28,6 +28,15 @@ pub fn within<T>(deadline: Instant, work: impl FnOnce() -> T) -> (T, bool) {
     (answer, cut)
 }
 
+/// The time left before the running request's deadline (zero once it has passed); `None`
+/// without a deadline. Work with a timeout of its own (a SPARQL query) takes the lesser, so
+/// that time spent waiting for a place counts against it.
+pub fn remaining() -> Option<std::time::Duration> {
+    DEADLINE
+        .with(|d| d.get())
+        .map(|deadline| deadline.saturating_duration_since(Instant::now()))
+}
+
 /// Whether the running request's deadline has passed; once it has, the request is marked
 /// cut and the caller should stop and return whatever it has (it will be dropped).
 pub fn passed() -> bool {
@@ -58,6 +67,17 @@ mod tests {
         assert!(asked);
         assert!(cut);
         assert!(!passed(), "the deadline ends with the work");
+    }
+
+    #[test]
+    fn the_time_left_is_the_deadline_less_what_has_passed() {
+        assert_eq!(remaining(), None, "no deadline, no limit");
+        let later = Instant::now() + Duration::from_secs(60);
+        let (left, _) = within(later, remaining);
+        let left = left.expect("a deadline");
+        assert!(left <= Duration::from_secs(60) && left > Duration::from_secs(59));
+        let past = Instant::now() - Duration::from_millis(1);
+        assert_eq!(within(past, remaining).0, Some(Duration::ZERO));
     }
 
     #[test]

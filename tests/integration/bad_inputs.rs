@@ -58,7 +58,68 @@ fn cases() -> Vec<Case> {
     let foreign = ontoresolve::mcp::cursor::encode("another-build", "resources/list", 1);
     let foreign_tool = ontoresolve::mcp::cursor::encode("another-build", "x", 50);
     let runaway = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?a ?b ?c . ?d ?e ?f } }";
+    // Under the 1 MiB body limit (5 MB ones go over stdio: `stdio_framing.rs`); each answer
+    // stays under 2 KB, as every answer of the table must.
+    let big = "z".repeat(600_000);
     vec![
+        // A name also goes in the Mcp-Name header, which must stay under the server's header
+        // limit: 60 KB.
+        case(
+            "60 KB resource URI",
+            method(
+                "resources/read",
+                &format!(
+                    "{{\"uri\":\"ontoresolve://concept/{}\",{META}}}",
+                    &big[..60_000]
+                ),
+            ),
+            Expect::Rpc(200, -32602),
+        ),
+        case(
+            "60 KB prompt name",
+            method(
+                "prompts/get",
+                &format!("{{\"name\":\"{}\",{META}}}", &big[..60_000]),
+            ),
+            Expect::Rpc(200, -32602),
+        ),
+        case(
+            "600 KB prompt argument",
+            method(
+                "prompts/get",
+                &format!(
+                    "{{\"name\":\"ground_mention\",\"arguments\":{{\"mention\":\"{big}\"}},{META}}}"
+                ),
+            ),
+            Expect::Rpc(200, -32602),
+        ),
+        case(
+            "600 KB completion value",
+            method(
+                "completion/complete",
+                &format!(
+                    "{{\"ref\":{{\"type\":\"ref/prompt\",\"name\":\"map_identifier_list\"}},\"argument\":{{\"name\":\"identifiers\",\"value\":\"HP:0000118,{big},HP:\"}},{META}}}"
+                ),
+            ),
+            Expect::Status(200),
+        ),
+        with(
+            case(
+                "600 KB method name",
+                method(&big, &meta("")),
+                Expect::Rpc(404, -32601),
+            ),
+            "Mcp-Method",
+            "",
+        ),
+        case(
+            "600 KB list cursor",
+            method(
+                "resources/list",
+                &format!("{{\"cursor\":\"{big}\",{META}}}"),
+            ),
+            Expect::Rpc(200, -32602),
+        ),
         // Framing and JSON-RPC shape.
         case(
             "unparsable JSON",
@@ -443,6 +504,10 @@ fn every_bad_input_gets_its_specific_error_and_the_server_keeps_answering() {
         let (status, _, body) = post(server.1, &headers, &c.body);
         if let Err(e) = check(c.name, c.expect, status, &body) {
             failures.push(e);
+        }
+        if body.len() >= ontoresolve::mcp::echo::MAX_ERROR_BYTES {
+            let shown: String = body.chars().take(300).collect();
+            failures.push(format!("{}: a {}-byte answer: {shown}", c.name, body.len()));
         }
         // The server still answers.
         let (status, _, body) = post(

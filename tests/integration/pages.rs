@@ -533,3 +533,36 @@ fn a_person_in_a_real_browser_searches_opens_a_gene_follows_a_parent_and_a_mappi
     let shots = shots.to_string_lossy().into_owned();
     python_client("pages_browser.py", "selenium, PIL", &[&shots]);
 }
+
+#[test]
+fn a_60_kb_address_or_search_gets_a_page_no_larger_than_for_a_short_one() {
+    let server = default_server();
+    let big = "y".repeat(60_000);
+    // (hostile address, the same page for a short input)
+    let cases = [
+        (format!("/search?q={big}"), "/search?q=yyyy".to_string()),
+        (
+            format!("/search?q=yyyy&source={big}"),
+            "/search?q=yyyy&source=yyyy".to_string(),
+        ),
+        (format!("/concept/HP:{big}"), "/concept/HP:yyyy".to_string()),
+        (format!("/concept/{big}"), "/concept/yyyy".to_string()),
+        (format!("/source/{big}"), "/source/yyyy".to_string()),
+        (format!("/prefix/{big}"), "/prefix/yyyy".to_string()),
+        (format!("/{big}"), "/yyyy".to_string()),
+    ];
+    for (hostile, short) in &cases {
+        let long_page = get(&server, hostile, &[]);
+        let short_page = get(&server, short, &[]);
+        let what = &short[..short.len().min(40)];
+        assert!(long_page.status >= 400, "{what}: {}", long_page.status);
+        assert!(
+            long_page.body.len() <= short_page.body.len(),
+            "{what}: {} bytes for 60 KB, {} for a short input",
+            long_page.body.len(),
+            short_page.body.len()
+        );
+        assert!(!long_page.body.contains(&"y".repeat(300)), "{what}: echoed");
+        still_serving(&server, what);
+    }
+}

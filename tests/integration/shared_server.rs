@@ -387,3 +387,91 @@ fn one_clients_long_calls_never_leave_another_client_waiting() {
         );
     }
 }
+
+/// The error code of a tool answer over HTTP (`timeout`, `rate_limited`...), or the HTTP
+/// status when the gate answered.
+fn answer_code(status: u16, body: &str) -> String {
+    if status != 200 {
+        return format!("http {status}");
+    }
+    let value: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    value["result"]["content"][0]["text"]
+        .as_str()
+        .and_then(|t| serde_json::from_str::<Value>(t).ok())
+        .and_then(|e| e["error"]["code"].as_str().map(str::to_string))
+        .unwrap_or_else(|| "answered".into())
+}
+
+#[test]
+fn runaway_queries_sent_at_once_are_answered_within_one_deadline_of_arriving() {
+    let server = serve(&default_index_dir(), &["--rate-limit", "0"], &[]);
+    let port = server.1;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Four clients keep the pool busy with name searches.
+    let load: Vec<_> = (0..4u8)
+        .map(|n| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let headers = [
+                    ("MCP-Protocol-Version", "2026-07-28"),
+                    ("Mcp-Method", "tools/call"),
+                    ("Mcp-Name", "find_concepts"),
+                ];
+                let body = call_body("find_concepts", json!({ "text": "breast cancer" }));
+                let mut calls = 0u32;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    post_from(
+                        std::net::Ipv4Addr::new(127, 0, 1, n + 1),
+                        port,
+                        &headers,
+                        &body,
+                    );
+                    calls += 1;
+                }
+                calls
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }";
+    let queries: Vec<_> = (0..4u8)
+        .map(|n| {
+            std::thread::spawn(move || {
+                let headers = [
+                    ("MCP-Protocol-Version", "2026-07-28"),
+                    ("Mcp-Method", "tools/call"),
+                    ("Mcp-Name", "sparql_query"),
+                ];
+                let sent = Instant::now();
+                let (status, _, body) = post_from(
+                    std::net::Ipv4Addr::new(127, 0, 2, n + 1),
+                    port,
+                    &headers,
+                    &call_body("sparql_query", json!({ "query": runaway })),
+                );
+                (sent.elapsed(), answer_code(status, &body))
+            })
+        })
+        .collect();
+    let answers: Vec<(Duration, String)> = queries
+        .into_iter()
+        .map(|q| q.join().expect("query thread"))
+        .collect();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let calls: u32 = load.into_iter().map(|l| l.join().unwrap_or(0)).sum();
+    assert!(calls > 0, "the load ran");
+    let deadline = ontoresolve::resolve::query::QUERY_TIMEOUT;
+    // The margin covers a machine whose two cores also run the other tests; before, two of
+    // the four were answered one whole deadline late.
+    let margin = Duration::from_millis(2500);
+    for (took, code) in &answers {
+        assert!(
+            code == "timeout" || code == "http 429",
+            "a runaway query is stopped, or refused as busy: {code} {answers:?}"
+        );
+        assert!(
+            *took < deadline + margin,
+            "answered {took:?} after it arrived, past its {deadline:?} deadline: {answers:?}"
+        );
+    }
+}

@@ -250,3 +250,115 @@ fn a_ten_megabyte_input_gets_an_answer_under_two_kilobytes() {
         assert!(*bytes < 2600, "{tool}: {bytes} bytes back");
     }
 }
+
+#[test]
+fn five_megabyte_names_uris_and_values_are_echoed_at_most_256_characters() {
+    let mut child = serve_stdio();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let big = "x".repeat(5 << 20);
+    let request = |id: u32, method: &str, params: Value| {
+        serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+            .to_string()
+    };
+    let hostile: Vec<(u32, &str, String)> = vec![
+        (
+            201,
+            "resource URI",
+            request(
+                201,
+                "resources/read",
+                serde_json::json!({ "uri": format!("ontoresolve://concept/{big}") }),
+            ),
+        ),
+        (
+            202,
+            "resource URI of no scheme",
+            request(202, "resources/read", serde_json::json!({ "uri": big })),
+        ),
+        (
+            203,
+            "prompt name",
+            request(203, "prompts/get", serde_json::json!({ "name": big })),
+        ),
+        (
+            204,
+            "prompt argument",
+            request(
+                204,
+                "prompts/get",
+                serde_json::json!({ "name": "ground_mention", "arguments": { "mention": big } }),
+            ),
+        ),
+        (
+            205,
+            "completion value",
+            request(
+                205,
+                "completion/complete",
+                serde_json::json!({ "ref": { "type": "ref/prompt", "name": "map_identifier_list" }, "argument": { "name": "identifiers", "value": format!("HP:0000118,{big},HP:") } }),
+            ),
+        ),
+        (
+            206,
+            "method name",
+            request(206, &big, serde_json::json!({})),
+        ),
+        (
+            207,
+            "list cursor",
+            request(207, "resources/list", serde_json::json!({ "cursor": big })),
+        ),
+    ];
+    let init = "{\"jsonrpc\":\"2.0\",\"id\":100,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+    stdin.write_all(init.as_bytes()).expect("write");
+    for (_, _, line) in &hostile {
+        stdin.write_all(line.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+    }
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":300,\"method\":\"ping\"}\n")
+        .expect("write");
+    stdin.flush().expect("flush");
+    let mut replies: std::collections::BTreeMap<u64, String> = Default::default();
+    for line in stdout.lines() {
+        let line = line.expect("read");
+        let reply: Value = serde_json::from_str(&line).expect("every reply is JSON");
+        let id = reply["id"].as_u64().unwrap_or(0);
+        replies.insert(id, line);
+        if id == 300 {
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    for (id, what, _) in &hostile {
+        let reply = replies
+            .get(&u64::from(*id))
+            .unwrap_or_else(|| panic!("{what}: no reply"));
+        assert!(
+            reply.len() < 2048,
+            "{what}: a {} byte reply: {}",
+            reply.len(),
+            &reply[..300.min(reply.len())]
+        );
+        let value: Value = serde_json::from_str(reply).expect("json");
+        match *id {
+            // Completion of a value no one types answers nothing, not an error.
+            205 => assert_eq!(
+                value["result"]["completion"]["values"],
+                serde_json::json!([]),
+                "{reply}"
+            ),
+            206 => assert_eq!(value["error"]["code"], -32601, "{reply}"),
+            _ => assert!(value["error"]["code"].is_i64(), "{what}: {reply}"),
+        }
+        // Where it says what it was sent, it says how long it was.
+        if reply.contains("xxxxxxxx") {
+            assert!(
+                reply.contains("5242"),
+                "{what}: the length is stated: {reply}"
+            );
+        }
+    }
+}

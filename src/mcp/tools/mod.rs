@@ -98,10 +98,12 @@ pub struct ToolError {
 }
 
 impl ToolError {
+    /// The message is cut to what an error can afford wherever it is shown (an answer, a
+    /// page, a resource error): it may quote the caller's input.
     pub fn new(code: ErrorCode, message: String, next_step: impl Into<String>) -> Self {
         ToolError {
             code,
-            message,
+            message: crate::mcp::echo::error_text(&message),
             next_step: next_step.into(),
             details: Value::Null,
         }
@@ -179,7 +181,7 @@ pub(super) fn page_offset(
 pub const DEFAULT_LIMIT: u32 = 10;
 pub const MAX_LIMIT: u32 = 100;
 pub(super) const MAX_CHILDREN: usize = 100;
-pub(super) const MAX_TEXT_BYTES: usize = 1000;
+pub const MAX_TEXT_BYTES: usize = 1000;
 
 pub(super) fn source_release(s: &SourceRecord) -> SourceRelease {
     SourceRelease {

@@ -21,7 +21,8 @@ fn term(t: AnswerTerm) -> TermDto {
     }
 }
 
-fn query_error(e: QueryError) -> ToolError {
+/// The error answer; a timeout names the call's deadline, not what was left of it.
+fn query_error(e: QueryError, deadline: std::time::Duration) -> ToolError {
     match e {
         QueryError::Refused(QueryRefusal::TooLong { bytes }) => ToolError::new(
             ErrorCode::LimitExceeded,
@@ -43,9 +44,12 @@ fn query_error(e: QueryError) -> ToolError {
             "SERVICE is refused: queries run on the loaded sources only, never on other servers".into(),
             "Remove the SERVICE clause and query the local graphs (describe_schema lists them).",
         ),
-        QueryError::Failed(QueryFailure::Timeout(t)) => ToolError::new(
+        QueryError::Failed(QueryFailure::Timeout(_)) => ToolError::new(
             ErrorCode::Timeout,
-            format!("the query ran past its {} ms deadline and was stopped", t.as_millis()),
+            format!(
+                "the query ran past its {} ms deadline (counted from the call's arrival) and was stopped",
+                deadline.as_millis()
+            ),
             "Narrow it: bind a subject or predicate, name a GRAPH, or add a LIMIT before ORDER BY.",
         ),
         QueryError::Failed(QueryFailure::Busy) => ToolError::new(
@@ -80,9 +84,13 @@ pub fn sparql_query(
     let build_id = r.manifest().build_id.as_str();
     let scope = format!("sparql_query\u{0}{}\u{0}{limit}", args.query);
     let offset = super::page_offset(r, args.cursor.as_deref(), &scope)?;
+    // The call's deadline counts from its arrival: time spent waiting for a place is not
+    // given back to the query.
+    let timeout =
+        crate::resolve::deadline::remaining().map_or(QUERY_TIMEOUT, |left| left.min(QUERY_TIMEOUT));
     let answer = r
-        .run_query(&args.query, offset, limit, QUERY_TIMEOUT)
-        .map_err(query_error)?;
+        .run_query(&args.query, offset, limit, timeout)
+        .map_err(|e| query_error(e, QUERY_TIMEOUT))?;
     let suggestion = answer_suggestion(&answer);
     let total = answer.rows.total;
     let result = result_dto(answer);
@@ -167,7 +175,7 @@ fn result_dto(answer: QueryAnswer) -> QueryResultDto {
         row_cap: answer.row_cap as u32,
         cap_hit: answer.rows.capped,
         total_exact: answer.rows.total_exact,
-        timeout_ms: answer.timeout.as_millis() as u64,
+        timeout_ms: QUERY_TIMEOUT.as_millis() as u64,
         dataset: dataset(&answer.rows.dataset),
         absent_iris: answer
             .absent
