@@ -347,6 +347,18 @@ pub fn graph_vocabulary(graphs: &[&str], predicates: &[&str], classes: &[&str]) 
     ))
 }
 
+/// How many triples use each predicate in `graphs`: what `describe_schema` counts, for graphs
+/// small enough to count within a query's deadline.
+pub fn graph_predicate_counts(graphs: &[&str]) -> String {
+    compact(&format!(
+        "SELECT ?graph ?predicate (COUNT(*) AS ?triples) WHERE {{\n\
+         \x20 VALUES ?graph {{ {} }}\n\
+         \x20 GRAPH ?graph {{ ?s ?predicate ?o }}\n\
+         }} GROUP BY ?graph ?predicate ORDER BY ?graph DESC(?triples)",
+        bracketed(graphs.iter().copied())
+    ))
+}
+
 /// Up to `limit` members of `class` in `graph`, with their labels.
 pub fn class_members(graph: &str, class: &str, limit: usize) -> String {
     compact(&format!(

@@ -116,8 +116,17 @@ pub fn describe_schema(r: &Resolver, args: &SchemaArgs) -> Result<Envelope<Schem
     })
 }
 
-/// The query naming what the answer lists: each graph with its listed predicates and classes.
+/// Graphs of at most this many triples in all are counted again by the answer's query; larger
+/// ones are checked pair by pair, which a query's deadline allows whatever their size.
+const RECOUNTED_TRIPLES: u64 = 300_000;
+
+/// The query behind the answer: the predicates counted again when the graphs are small, else
+/// each graph with its listed predicates and classes, each pair checked.
 fn vocabulary_sparql(graphs: &[GraphSchema]) -> String {
+    let graph_iris: Vec<&str> = graphs.iter().map(|g| g.graph.as_str()).collect();
+    if graphs.iter().map(|g| g.triples).sum::<u64>() <= RECOUNTED_TRIPLES {
+        return sparql::graph_predicate_counts(&graph_iris);
+    }
     let mut predicates: Vec<&str> = Vec::new();
     let mut classes: Vec<&str> = Vec::new();
     for g in graphs {
@@ -128,7 +137,6 @@ fn vocabulary_sparql(graphs: &[GraphSchema]) -> String {
     predicates.dedup();
     classes.sort_unstable();
     classes.dedup();
-    let graph_iris: Vec<&str> = graphs.iter().map(|g| g.graph.as_str()).collect();
     sparql::graph_vocabulary(&graph_iris, &predicates, &classes)
 }
 
