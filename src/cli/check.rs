@@ -121,6 +121,10 @@ pub fn run(index: &Path) -> anyhow::Result<ExitCode> {
     if findings.damaged.is_empty() {
         match Resolver::open(index) {
             Ok(_) => findings.ok("index", " (opens as serve opens it)"),
+            // A file of another format (a rules file from a newer ontoresolve) is not damage.
+            Err(e @ ontoresolve::index::OpenError::Format { .. }) => {
+                anyhow::bail!("{e} (`ontoresolve build --index {}`)", index.display())
+            }
             Err(e) => findings.damaged("index", &e),
         }
     }

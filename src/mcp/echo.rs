@@ -60,6 +60,50 @@ pub fn overlong_method(method: &str) -> Option<String> {
     (method.len() > ECHO_CHARS).then(|| format!("method not found: '{}'", quoted(method)))
 }
 
+/// The longest resource URI read: longer ones are refused before anything quotes them.
+pub const MAX_URI_BYTES: usize = 1024;
+
+/// Why a message's id or named parameters cannot be answered without echoing megabytes, as
+/// a JSON-RPC code and message; checked before rmcp reads the message, whose own errors
+/// (an unknown tool, a routing header that does not match) quote them whole. An id is a
+/// string of at most [`ECHO_CHARS`] characters or an integer; a name or source id at most
+/// [`ECHO_CHARS`]; a URI at most [`MAX_URI_BYTES`].
+pub fn overlong_fields(message: &Value) -> Option<(i64, String)> {
+    if let Some(Value::String(id)) = message.get("id")
+        && id.len() > ECHO_CHARS
+    {
+        return Some((
+            -32600,
+            format!(
+                "invalid request: an id is at most {ECHO_CHARS} characters; this one has {} bytes",
+                id.len()
+            ),
+        ));
+    }
+    let params = message.get("params")?;
+    let limits = [
+        ("/name", ECHO_CHARS),
+        ("/uri", MAX_URI_BYTES),
+        ("/arguments/source", ECHO_CHARS),
+        ("/ref/name", ECHO_CHARS),
+        ("/ref/uri", MAX_URI_BYTES),
+    ];
+    limits.iter().find_map(|(at, most)| {
+        let text = params.pointer(at)?.as_str()?;
+        (text.len() > *most).then(|| {
+            (
+                -32602,
+                format!(
+                    "invalid params: {} is {} bytes, at most {most} are read: '{}'",
+                    &at[1..],
+                    text.len(),
+                    quoted(text)
+                ),
+            )
+        })
+    })
+}
+
 /// A key or short text cut to [`ECHO_CHARS`] characters.
 fn cut(text: &str) -> String {
     text.chars().take(ECHO_CHARS).collect()

@@ -188,13 +188,22 @@ struct Probe {
     id: Value,
     method: Option<String>,
     name: Option<String>,
+    /// A field too long to read without echoing it (`echo::overlong_fields`).
+    overlong: Option<(i64, String)>,
 }
 
 fn probe(body: &[u8]) -> Result<Probe, serde_json::Error> {
     let value: Value = serde_json::from_slice(body)?;
     let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+    let overlong = super::echo::overlong_fields(&value);
+    // An id too long to repeat is not repeated, in this refusal or any other.
+    let id = match &overlong {
+        Some((-32600, _)) => Value::Null,
+        _ => value.get("id").cloned().unwrap_or(Value::Null),
+    };
     Ok(Probe {
-        id: value.get("id").cloned().unwrap_or(Value::Null),
+        overlong,
+        id,
         method: text(value.get("method")),
         name: text(value.pointer("/params/name"))
             .or_else(|| text(value.pointer("/params/uri")).map(|u| u.chars().take(200).collect())),
@@ -307,6 +316,18 @@ async fn read_body(
                         -32601,
                         &message,
                         json!({ "code": "method_not_found" }),
+                    ),
+                ));
+            }
+            if let Some((code, message)) = &probed.overlong {
+                access.refused(400, "limit_exceeded");
+                return Err(json_response(
+                    StatusCode::BAD_REQUEST,
+                    jsonrpc_error(
+                        probed.id.clone(),
+                        *code,
+                        message,
+                        json!({ "code": "limit_exceeded" }),
                     ),
                 ));
             }

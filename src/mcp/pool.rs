@@ -161,18 +161,24 @@ impl OntoServer {
             let permit = calls.acquire_owned().await;
             tokio::task::spawn_blocking(move || {
                 let _permits = (permit, extra_permit);
+                // A place that came free only after the deadline does no work for a caller
+                // already answered.
+                if std::time::Instant::now() >= due {
+                    return None;
+                }
                 started_here.store(true, std::sync::atomic::Ordering::SeqCst);
-                crate::resolve::deadline::within(due, || {
+                Some(crate::resolve::deadline::within(due, || {
                     crate::resolve::damage::watched(|| work(&resolver))
-                })
+                }))
             })
             .await
         };
         match tokio::time::timeout_at(due.into(), task).await {
-            Ok(Ok(((answer, false), false))) => Ok(answer),
-            Ok(Ok(((_, true), _))) => Err(PoolFailure::Damaged),
+            Ok(Ok(Some(((answer, false), false)))) => Ok(answer),
+            Ok(Ok(Some(((_, true), _)))) => Err(PoolFailure::Damaged),
             // The work stopped itself at the deadline: its answer is partial, never served.
-            Ok(Ok((_, true))) => Err(PoolFailure::Timeout(deadline)),
+            Ok(Ok(Some((_, true)))) => Err(PoolFailure::Timeout(deadline)),
+            Ok(Ok(None)) => Err(PoolFailure::NeverStarted(deadline)),
             Ok(Err(join)) => {
                 tracing::error!(error = %join, "a request failed inside the server");
                 Err(PoolFailure::Panicked)

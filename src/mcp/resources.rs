@@ -139,13 +139,14 @@ fn read_error(e: &tools::ToolError, uri: &str) -> McpError {
         fields.insert("uri".into(), super::echo::text(uri));
     }
     let data = Some(error);
+    let message = super::echo::error_text(&e.message);
     use tools::ErrorCode::*;
     match e.code {
-        IndexDamaged | InternalError | Timeout => McpError::internal_error(e.message.clone(), data),
+        IndexDamaged | InternalError | Timeout => McpError::internal_error(message, data),
         MalformedIdentifier | UnknownPrefix | AmbiguousInput => {
-            McpError::resource_not_found(e.message.clone(), data)
+            McpError::resource_not_found(message, data)
         }
-        _ => McpError::invalid_params(e.message.clone(), data),
+        _ => McpError::invalid_params(message, data),
     }
 }
 

@@ -171,6 +171,14 @@ fn inspect_line(line: &[u8]) -> Result<Forwarded, String> {
     {
         return Err(refusal(METHOD_NOT_FOUND, &message, reply_id));
     }
+    if let Some((code, text)) = super::echo::overlong_fields(&Value::Object(message)) {
+        let id = if code == INVALID_REQUEST {
+            Value::Null
+        } else {
+            reply_id
+        };
+        return Err(refusal(code, &text, id));
+    }
     Ok(forwarded)
 }
 

@@ -93,10 +93,10 @@ pub fn outside_link(iri: &str) -> Option<&str> {
     (lower.starts_with("http://") || lower.starts_with("https://")).then_some(iri)
 }
 
-/// Where a login may send its browser back to: a path on this server, never elsewhere.
 /// The longest address the login form carries back.
 const MAX_RETURN_BYTES: usize = 1024;
 
+/// Where a login may send its browser back to: a path on this server, never elsewhere.
 pub fn local_target(next: &str) -> &str {
     // A page echoes it: an address longer than any page's is no place to return to.
     let ok = next.len() <= MAX_RETURN_BYTES

@@ -155,7 +155,10 @@ pub fn query_results(query: &str, answer: &Result<Envelope<QueryResultDto>, Tool
         form action="/sparql" method="get" {
             label for="query" { "Query (read-only; the default graph is every source's graph)" }
             br;
-            textarea #query name="query" rows="8" cols="80" { (query) }
+            // A query longer than any that runs is refused, not repeated.
+            textarea #query name="query" rows="8" cols="80" {
+                @if query.len() <= crate::resolve::query::MAX_QUERY_BYTES { (query) }
+            }
             br;
             button type="submit" { "Run" }
         }

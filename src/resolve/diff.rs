@@ -94,6 +94,8 @@ impl ChangeKind {
 pub struct Change {
     pub kind: ChangeKind,
     pub about_node: String,
+    /// The term's IRI as the store holds it (`about_node` is its CURIE where it has one).
+    pub about_iri: String,
     pub old_value: Option<String>,
     pub new_value: Option<String>,
     /// Obsoletions: every replaced_by, normalized.
@@ -107,6 +109,7 @@ impl Change {
         Change {
             kind,
             about_node: about.to_string(),
+            about_iri: String::new(),
             old_value: None,
             new_value: None,
             has_direct_replacement: Vec::new(),
@@ -333,6 +336,21 @@ impl Resolver {
     }
 
     fn changes(&self, pair: &ReleasePair, a: Option<&Concept>, b: Option<&Concept>) -> Vec<Change> {
+        let mut changes = self.term_or_node_changes(pair, a, b);
+        if let Some(term) = b.or(a) {
+            for change in &mut changes {
+                change.about_iri.clone_from(&term.iri);
+            }
+        }
+        changes
+    }
+
+    fn term_or_node_changes(
+        &self,
+        pair: &ReleasePair,
+        a: Option<&Concept>,
+        b: Option<&Concept>,
+    ) -> Vec<Change> {
         match (a, b) {
             (None, None) => Vec::new(),
             (None, Some(b)) => vec![Change::new(ChangeKind::NodeCreation, &self.printed(b))],

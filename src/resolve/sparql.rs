@@ -33,6 +33,22 @@ pub fn iri(text: &str) -> String {
     }
 }
 
+/// `text` as a SPARQL string literal.
+pub fn string_literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Namespaces written as prefixes in the queries answers carry, longest first where one
 /// contains another.
 const PREFIXES: [(&str, &str); 10] = [
@@ -294,13 +310,13 @@ pub fn concept_statements(concept: &str, graph: Option<&str>) -> String {
 pub fn releases_side_by_side(concept: &str, older: (&str, &str), newer: (&str, &str)) -> String {
     compact(&format!(
         "SELECT ?p ?o ?release WHERE {{\n\
-         \x20 VALUES (?g ?release) {{ (<{}> \"{}\") (<{}> \"{}\") }}\n\
+         \x20 VALUES (?g ?release) {{ (<{}> {}) (<{}> {}) }}\n\
          \x20 GRAPH ?g {{ <{}> ?p ?o }}\n\
          }} ORDER BY ?p ?o ?release",
         iri(older.0),
-        older.1.escape_default(),
+        string_literal(older.1),
         iri(newer.0),
-        newer.1.escape_default(),
+        string_literal(newer.1),
         iri(concept)
     ))
 }
@@ -312,14 +328,14 @@ pub fn terms_side_by_side(terms: &[&str], older: (&str, &str), newer: (&str, &st
     compact(&format!(
         "SELECT ?term ?p ?o ?release WHERE {{\n\
          \x20 VALUES ?term {{ {} }}\n\
-         \x20 VALUES (?g ?release) {{ (<{}> \"{}\") (<{}> \"{}\") }}\n\
+         \x20 VALUES (?g ?release) {{ (<{}> {}) (<{}> {}) }}\n\
          \x20 GRAPH ?g {{ ?term ?p ?o }}\n\
          }} ORDER BY ?term ?p ?o ?release",
         bracketed(terms.iter().copied()),
         iri(older.0),
-        older.1.escape_default(),
+        string_literal(older.1),
         iri(newer.0),
-        newer.1.escape_default(),
+        string_literal(newer.1),
     ))
 }
 
@@ -411,6 +427,12 @@ pub fn mapping_statements(identifiers: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_literal_keeps_its_text_whatever_it_holds() {
+        assert_eq!(string_literal("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+        assert_eq!(string_literal("2024-é"), "\"2024-é\"");
+    }
 
     #[test]
     fn an_iri_cannot_break_out_of_its_brackets() {

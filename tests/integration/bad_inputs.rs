@@ -73,7 +73,7 @@ fn cases() -> Vec<Case> {
                     &big[..60_000]
                 ),
             ),
-            Expect::Rpc(200, -32602),
+            Expect::Rpc(400, -32602),
         ),
         case(
             "60 KB prompt name",
@@ -81,7 +81,7 @@ fn cases() -> Vec<Case> {
                 "prompts/get",
                 &format!("{{\"name\":\"{}\",{META}}}", &big[..60_000]),
             ),
-            Expect::Rpc(200, -32602),
+            Expect::Rpc(400, -32602),
         ),
         case(
             "600 KB prompt argument",
@@ -111,6 +111,19 @@ fn cases() -> Vec<Case> {
             ),
             "Mcp-Method",
             "",
+        ),
+        case(
+            "60 KB tool name",
+            call(&big[..60_000], json!({})),
+            Expect::Rpc(400, -32602),
+        ),
+        case(
+            "600 KB request id",
+            format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":\"{big}\",\"method\":\"tools/list\",\"params\":{}}}",
+                meta("")
+            ),
+            Expect::Rpc(400, -32600),
         ),
         case(
             "600 KB list cursor",

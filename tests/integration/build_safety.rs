@@ -392,6 +392,17 @@ fn an_index_from_a_newer_binary_is_called_newer_and_a_truncated_one_damaged() {
                 && !error.contains("damaged"),
             "{error}"
         );
+        let out = exe()
+            .args(["check", "--index"])
+            .arg(&index)
+            .output()
+            .expect("check");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stderr.contains("newer ontoresolve (format 2") && !stdout.contains("DAMAGED"),
+            "{stdout}\n{stderr}"
+        );
     }
     // An older manifest is still "rebuild it".
     {

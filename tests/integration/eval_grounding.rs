@@ -244,6 +244,8 @@ fn grounding_on_the_bc5cdr_development_set_stays_above_its_floors_by_type() {
         .arg(&corpus)
         .arg("--json")
         .arg(&json)
+        .arg("--reliability")
+        .arg(&dir)
         .env("ONTORESOLVE_LOG", "error")
         .output()
         .expect("run python3 scripts/eval-grounding");
@@ -287,5 +289,9 @@ fn grounding_on_the_bc5cdr_development_set_stays_above_its_floors_by_type() {
         "calibration worse on BC5CDR: ECE {ece:.3} (ceiling {BC5CDR_ECE_CEILING}), stated >= 0.9 \
          wrong {wrong:.3} (ceiling {BC5CDR_WRONG_AT_0_9_CEILING})\n{stdout}"
     );
+    // The reliability diagram, drawn from the same bins.
+    let diagram = std::fs::read(dir.join("CDR_DevelopmentSet.PubTator.reliability.png"))
+        .expect("the reliability diagram is written");
+    assert!(diagram.starts_with(b"\x89PNG\r\n\x1a\n") && diagram.len() > 500);
     eprintln!("{stdout}");
 }

@@ -550,6 +550,10 @@ fn a_60_kb_address_or_search_gets_a_page_no_larger_than_for_a_short_one() {
         (format!("/source/{big}"), "/source/yyyy".to_string()),
         (format!("/prefix/{big}"), "/prefix/yyyy".to_string()),
         (format!("/{big}"), "/yyyy".to_string()),
+        (
+            format!("/sparql?query={big}"),
+            "/sparql?query=yyyy".to_string(),
+        ),
     ];
     for (hostile, short) in &cases {
         let long_page = get(&server, hostile, &[]);

@@ -309,6 +309,15 @@ fn five_megabyte_names_uris_and_values_are_echoed_at_most_256_characters() {
             "list cursor",
             request(207, "resources/list", serde_json::json!({ "cursor": big })),
         ),
+        (
+            208,
+            "tool name",
+            request(
+                208,
+                "tools/call",
+                serde_json::json!({ "name": big, "arguments": {} }),
+            ),
+        ),
     ];
     let init = "{\"jsonrpc\":\"2.0\",\"id\":100,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
     stdin.write_all(init.as_bytes()).expect("write");
@@ -316,6 +325,10 @@ fn five_megabyte_names_uris_and_values_are_echoed_at_most_256_characters() {
         stdin.write_all(line.as_bytes()).expect("write");
         stdin.write_all(b"\n").expect("write");
     }
+    // An id too long to repeat: refused with a null id.
+    let long_id = serde_json::json!({ "jsonrpc": "2.0", "id": big, "method": "ping" }).to_string();
+    stdin.write_all(long_id.as_bytes()).expect("write");
+    stdin.write_all(b"\n").expect("write");
     stdin
         .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":300,\"method\":\"ping\"}\n")
         .expect("write");
@@ -325,6 +338,8 @@ fn five_megabyte_names_uris_and_values_are_echoed_at_most_256_characters() {
         let line = line.expect("read");
         let reply: Value = serde_json::from_str(&line).expect("every reply is JSON");
         let id = reply["id"].as_u64().unwrap_or(0);
+        // Every reply but initialize's (the server's instructions) is small.
+        assert!(id == 100 || line.len() < 2048, "a {}-byte reply", line.len());
         replies.insert(id, line);
         if id == 300 {
             break;
@@ -332,6 +347,10 @@ fn five_megabyte_names_uris_and_values_are_echoed_at_most_256_characters() {
     }
     drop(stdin);
     let _ = child.wait();
+    let null_id = replies
+        .get(&0)
+        .expect("the long id is answered with a null id");
+    assert!(null_id.contains("-32600"), "{null_id}");
     for (id, what, _) in &hostile {
         let reply = replies
             .get(&u64::from(*id))

@@ -46,7 +46,7 @@ pub fn what_changed(r: &Resolver, args: &ChangesArgs) -> Result<Envelope<Changes
     let sparql = match &about {
         Some(iri) => sparql::releases_side_by_side(iri, (&older, &pair.from), (&newer, &pair.to)),
         None => {
-            let terms = page_terms(r, &all[start..end]);
+            let terms = page_terms(&all[start..end]);
             let terms: Vec<&str> = terms.iter().map(String::as_str).collect();
             sparql::terms_side_by_side(&terms, (&older, &pair.from), (&newer, &pair.to))
         }
@@ -85,16 +85,11 @@ pub fn what_changed(r: &Resolver, args: &ChangesArgs) -> Result<Envelope<Changes
 }
 
 /// The IRIs of the terms a page of changes is about, each once, in page order.
-fn page_terms(r: &Resolver, changes: &[Change]) -> Vec<String> {
-    use crate::model::Prefixes;
+fn page_terms(changes: &[Change]) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
     for change in changes {
-        let iri = r
-            .registry()
-            .expand(&change.about_node)
-            .unwrap_or_else(|| change.about_node.clone());
-        if !terms.contains(&iri) {
-            terms.push(iri);
+        if !terms.contains(&change.about_iri) {
+            terms.push(change.about_iri.clone());
         }
     }
     terms

@@ -11,7 +11,16 @@ use crate::resolve::{
 };
 use crate::resolve::{MAX_IDENTIFIER_BYTES, PatternCheck};
 
+/// The error an outcome is, if it is one; its message, which may quote up to
+/// `MAX_IDENTIFIER_BYTES` of the input, is cut as every error's is.
 pub(super) fn identifier_error(outcome: &Outcome, normalized: &Normalized) -> Option<ToolError> {
+    outcome_error(outcome, normalized).map(|mut e| {
+        e.message = crate::mcp::echo::error_text(&e.message);
+        e
+    })
+}
+
+fn outcome_error(outcome: &Outcome, normalized: &Normalized) -> Option<ToolError> {
     let steps = crate::mcp::wire::steps(&normalized.steps);
     match outcome {
         Outcome::Malformed {

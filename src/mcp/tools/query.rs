@@ -21,6 +21,10 @@ fn term(t: AnswerTerm) -> TermDto {
     }
 }
 
+/// What a stopped query may take, past its timeout, to say so (the store's cancel grace and a
+/// margin).
+const STORE_GRACE: std::time::Duration = std::time::Duration::from_millis(400);
+
 /// The error answer; a timeout names the call's deadline, not what was left of it.
 fn query_error(e: QueryError, deadline: std::time::Duration) -> ToolError {
     match e {
@@ -86,8 +90,17 @@ pub fn sparql_query(
     let offset = super::page_offset(r, args.cursor.as_deref(), &scope)?;
     // The call's deadline counts from its arrival: time spent waiting for a place is not
     // given back to the query.
-    let timeout =
-        crate::resolve::deadline::remaining().map_or(QUERY_TIMEOUT, |left| left.min(QUERY_TIMEOUT));
+    // The store answers up to its cancel grace after the timeout: that is kept inside the
+    // call's deadline, so the caller hears the query's own timeout and its advice.
+    let timeout = crate::resolve::deadline::remaining().map_or(QUERY_TIMEOUT, |left| {
+        left.saturating_sub(STORE_GRACE).min(QUERY_TIMEOUT)
+    });
+    if timeout.is_zero() {
+        return Err(query_error(
+            QueryError::Failed(QueryFailure::Timeout(timeout)),
+            QUERY_TIMEOUT,
+        ));
+    }
     let answer = r
         .run_query(&args.query, offset, limit, timeout)
         .map_err(|e| query_error(e, QUERY_TIMEOUT))?;
