@@ -339,7 +339,11 @@ fn five_megabyte_names_uris_and_values_are_echoed_at_most_256_characters() {
         let reply: Value = serde_json::from_str(&line).expect("every reply is JSON");
         let id = reply["id"].as_u64().unwrap_or(0);
         // Every reply but initialize's (the server's instructions) is small.
-        assert!(id == 100 || line.len() < 2048, "a {}-byte reply", line.len());
+        assert!(
+            id == 100 || line.len() < 2048,
+            "a {}-byte reply",
+            line.len()
+        );
         replies.insert(id, line);
         if id == 300 {
             break;
