@@ -142,9 +142,21 @@ fn identifier_concept_and_passage_sparql_rerun_to_their_concepts() {
             .collect();
         let rows = rerun(r, identifier, query);
         assert!(!rows.is_empty(), "{identifier}: no rows\n{query}");
-        // These queries name the one concept; every row is about it.
+        // These queries name the one concept, and give back the label the answer gave it
+        // (or, for an obsolete one, the replacement it named).
         assert_eq!(expected.len(), 1, "{identifier}: {answer}");
         assert!(query.contains(&compact_iri(expected.iter().next().expect("one"))));
+        let concept = &answer["result"]["concepts"][0];
+        let labels = column(&rows, "label");
+        let replacements = column(&rows, "replacement");
+        let label = concept["label"].as_str().expect("label");
+        let replaced = answer["result"]["replacements"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty());
+        assert!(
+            labels.contains(label) || (replaced && !replacements.is_empty()),
+            "{identifier}: '{label}' not among {labels:?} {replacements:?}\n{query}"
+        );
     }
     // A bare local id: every reading, named.
     let answer = call(
