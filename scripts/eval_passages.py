@@ -1,12 +1,16 @@
-"""`scripts/eval-grounding --passages`: `ground_passage` over each abstract of an NCBI disease
-corpus file, over MCP stdio as an agent calls it ({"text": title + " " + abstract,
-"sources": [...], "limit": 10}), scored against the corpus's disease mentions.
+"""`scripts/eval-grounding --passages`: `ground_passage` over each abstract of a PubTator corpus
+file, over MCP stdio as an agent calls it ({"text": title + " " + abstract,
+"sources": [...], "limit": 10}), scored against the corpus's mentions, group by group.
 
-The corpus annotates diseases only, while a dictionary over MeSH also finds chemicals, anatomy
-and genes. So both systems' mentions are scored only when their first candidate is a disease:
-a MeSH descriptor with a tree number under C (Diseases) or F03 (Mental Disorders), or a
-supplementary record mapped to one (from the bundled MeSH 2024 tables). Gold mentions whose
-gold is only OMIM ids are left out, and so are predictions overlapping them.
+A corpus annotates some groups only (NCBI disease: diseases; BC5CDR: diseases and chemicals),
+while a dictionary over MeSH also finds anatomy, organisms and genes. So a group's scores count
+a prediction only when its first candidate is of that group: a disease is a MeSH descriptor with
+a tree number under C (Diseases) or F03 (Mental Disorders), a chemical one under D; a
+supplementary record takes the group of the headings it is mapped to (from the bundled MeSH 2024
+tables). A gold mention is of the group its type names (BC5CDR's Chemical, Disease; every NCBI
+type is a disease). Gold mentions whose gold is only OMIM ids (or -1) are left out, and so are
+predictions overlapping them. The first group is reported at the top; with more, each under
+`by_group`.
 
   mention P/R/F1   a predicted mention is right when it overlaps a gold mention and its first
                    candidate's MeSH id is one of that mention's gold ids; recall counts the
@@ -15,6 +19,9 @@ gold is only OMIM ids are left out, and so are predictions overlapping them.
                    ids (micro-averaged over abstracts), as DNorm and TaggerOne report it.
   recall@10        the share of gold mentions overlapped by a returned mention (disease or
                    not) with a gold id among its first 10 candidates.
+  calibration      the scored predictions' first-candidate stated confidence (`confidence`,
+                   else `score`) against whether they are right: ECE and the share stated
+                   >= 0.9 that are wrong.
   latency          client-side wall time of each ground_passage call, p50 and p99 in ms.
 
 The baseline, computed by the same command: a plain dictionary tagger (exact folded matches of
@@ -32,6 +39,10 @@ from pathlib import Path
 
 WORD = re.compile(r"[^\W_]+")
 MAX_NAME_WORDS = 12
+# A gold type's group; any other type (NCBI's SpecificDisease, DiseaseClass...) is a disease.
+TYPE_GROUPS = {"Chemical": "chemical", "Disease": "disease"}
+# MeSH tree numbers that make a descriptor of a group.
+GROUP_TREES = {"disease": ("C", "F03"), "chemical": ("D",)}
 
 
 def read_documents(path: Path, gold_mesh_ids) -> list[dict]:
@@ -56,7 +67,13 @@ def read_documents(path: Path, gold_mesh_ids) -> list[dict]:
                 continue
             gold = cols[5] if len(cols) > 5 else ""
             docs[cols[0]]["gold"].append(
-                {"start": int(cols[1]), "end": int(cols[2]), "text": cols[3], "ids": gold_mesh_ids(gold)}
+                {
+                    "start": int(cols[1]),
+                    "end": int(cols[2]),
+                    "text": cols[3],
+                    "ids": gold_mesh_ids(gold),
+                    "group": TYPE_GROUPS.get(cols[4], "disease"),
+                }
             )
     out = []
     for pmid in order:
@@ -66,9 +83,10 @@ def read_documents(path: Path, gold_mesh_ids) -> list[dict]:
     return out
 
 
-def disease_ids(tables: list[Path]) -> set[str]:
-    """MeSH descriptors under C or F03, and supplementary records mapped to one."""
-    diseases: set[str] = set()
+def group_ids(tables: list[Path]) -> dict[str, set[str]]:
+    """Each group's MeSH ids: descriptors under its trees, and supplementary records mapped to
+    one of them."""
+    groups: dict[str, set[str]] = {g: set() for g in GROUP_TREES}
     mapped: dict[str, list[str]] = {}
     for table in tables:
         with gzip.open(table, "rt", encoding="utf-8") as f:
@@ -78,14 +96,16 @@ def disease_ids(tables: list[Path]) -> set[str]:
                     continue
                 if cols[0].startswith("D"):
                     trees = cols[3].split("|")
-                    if any(t.startswith("C") or t.startswith("F03") for t in trees):
-                        diseases.add(cols[0])
+                    for group, prefixes in GROUP_TREES.items():
+                        if any(t.startswith(prefixes) for t in trees):
+                            groups[group].add(cols[0])
                 elif cols[0].startswith("C"):
                     mapped[cols[0]] = re.findall(r"D\d+", cols[3])
     for scr, targets in mapped.items():
-        if any(t in diseases for t in targets):
-            diseases.add(scr)
-    return diseases
+        for ids in groups.values():
+            if any(t in ids for t in targets):
+                ids.add(scr)
+    return groups
 
 
 def dictionary_tagger(tables: list[Path], fold, id_order):
@@ -137,32 +157,47 @@ def mention_ids(mention: dict, mesh_local) -> list[str]:
     return ids
 
 
+def first_stated(mention: dict):
+    """The confidence a mention's first reading states (`confidence`, else `score`)."""
+    for c in (mention.get("candidates") or [])[:1]:
+        for key in ("confidence", "score"):
+            if isinstance(c.get(key), (int, float)):
+                return float(c[key])
+    return None
+
+
 def overlaps(a: dict, b: dict) -> bool:
     return a["start"] < b["end"] and b["start"] < a["end"]
 
 
-def gold_and_scored(doc: dict, preds: list[dict], diseases: set[str]) -> tuple[list[dict], list[dict]]:
-    """The abstract's gold mentions with a MeSH id, and the predictions that are scored: those
-    whose first candidate is a disease and that overlap no gold mention left out."""
-    gold = [g for g in doc["gold"] if g["ids"]]
+def gold_and_scored(doc: dict, preds: list[dict], ids: set[str], group: str) -> tuple[list[dict], list[dict]]:
+    """The abstract's gold mentions of the group with a MeSH id, and the predictions that are
+    scored: those whose first candidate is of the group and that overlap no gold mention left
+    out."""
+    gold = [g for g in doc["gold"] if g["ids"] and g["group"] == group]
     excluded = [g for g in doc["gold"] if not g["ids"]]
     scored = [
         p for p in preds
-        if p["ids"] and p["ids"][0] in diseases and not any(overlaps(p, e) for e in excluded)
+        if p["ids"] and p["ids"][0] in ids and not any(overlaps(p, e) for e in excluded)
     ]
     return gold, scored
 
 
-def score(docs: list[dict], predictions: list[list[dict]], diseases: set[str]) -> dict:
-    """Mention and concept P/R/F1 and recall@10, as the module doc says."""
+def score(docs: list[dict], predictions: list[list[dict]], ids: set[str], group: str, calibration=None) -> dict:
+    """Mention and concept P/R/F1 and recall@10, as the module doc says; with `calibration`,
+    that of the scored predictions' stated confidence."""
     tp_pred = n_pred = gold_hit = n_gold = at10 = 0
     c_tp = c_pred = c_gold = 0
+    stated: list[tuple[float, bool]] = []
     for doc, preds in zip(docs, predictions):
-        gold, scored = gold_and_scored(doc, preds, diseases)
+        gold, scored = gold_and_scored(doc, preds, ids, group)
         n_pred += len(scored)
         n_gold += len(gold)
         for p in scored:
-            if any(overlaps(p, g) and p["ids"][0] in g["ids"] for g in gold):
+            right = any(overlaps(p, g) and p["ids"][0] in g["ids"] for g in gold)
+            if p.get("stated") is not None:
+                stated.append((p["stated"], right))
+            if right:
                 tp_pred += 1
         for g in gold:
             if any(overlaps(p, g) and p["ids"][0] in g["ids"] for p in scored):
@@ -180,7 +215,7 @@ def score(docs: list[dict], predictions: list[list[dict]], diseases: set[str]) -
         r = tp_g / n_g if n_g else 0.0
         return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}
 
-    return {
+    out = {
         "abstracts": len(docs),
         "gold_mentions": n_gold,
         "predicted_mentions": n_pred,
@@ -188,15 +223,18 @@ def score(docs: list[dict], predictions: list[list[dict]], diseases: set[str]) -
         "concept": prf(c_tp, c_pred, c_tp, c_gold),
         "recall_at_10": at10 / n_gold if n_gold else 0.0,
     }
+    if calibration is not None and stated:
+        out["calibration"] = calibration(stated)
+    return out
 
 
-def concept_misses(docs: list[dict], predictions: list[list[dict]], diseases: set[str]) -> list[list[str]]:
+def concept_misses(docs: list[dict], predictions: list[list[dict]], diseases: set[str], group: str) -> list[list[str]]:
     """Per abstract, each gold concept no first candidate gave (`missed`, with its gold
     mentions' texts and what was returned over them) and each first-candidate disease concept
     the gold does not hold (`extra`, with the mentions that gave it)."""
     rows = []
     for doc, preds in zip(docs, predictions):
-        gold, scored = gold_and_scored(doc, preds, diseases)
+        gold, scored = gold_and_scored(doc, preds, diseases, group)
         predicted = {p["ids"][0] for p in scored}
         wanted = {i for g in gold for i in g["ids"]}
         text = doc["text"]
@@ -215,8 +253,8 @@ def concept_misses(docs: list[dict], predictions: list[list[dict]], diseases: se
 
 def run(args, corpora, tables, server_factory, helpers) -> dict:
     """Grounds every abstract over MCP and scores it beside the dictionary baseline."""
-    fold, id_order, mesh_local, gold_mesh_ids, percentile, tool_payload, failure = helpers
-    diseases = disease_ids(tables)
+    fold, id_order, mesh_local, gold_mesh_ids, percentile, tool_payload, failure, calibration = helpers
+    ids_of = group_ids(tables)
     dictionary = dictionary_tagger(tables, fold, id_order)
     sources = None if args.sources == "all" else [s for s in args.sources.split(",") if s]
     server = server_factory()
@@ -247,18 +285,37 @@ def run(args, corpora, tables, server_factory, helpers) -> dict:
                     ours.append([])
                 else:
                     mentions = (payload.get("result") or {}).get("mentions") or []
-                    ours.append([{"start": m["start"], "end": m["end"], "ids": mention_ids(m, mesh_local)} for m in mentions])
+                    ours.append(
+                        [
+                            {
+                                "start": m["start"],
+                                "end": m["end"],
+                                "ids": mention_ids(m, mesh_local),
+                                "stated": first_stated(m),
+                            }
+                            for m in mentions
+                        ]
+                    )
                 baseline.append(tag_with_dictionary(doc["text"], dictionary))
             latencies.sort()
+            groups = sorted({g["group"] for d in docs for g in d["gold"]}, key=lambda g: g != "disease")
             if args.misses:
                 with open(args.misses, "a", encoding="utf-8") as f:
-                    for row in concept_misses(docs, ours, diseases):
-                        f.write("\t".join([Path(path).name, *row]) + "\n")
+                    for group in groups:
+                        for row in concept_misses(docs, ours, ids_of[group], group):
+                            f.write("\t".join([Path(path).name, group, *row]) + "\n")
+            by_group = {
+                group: {
+                    "ontoresolve ground_passage": score(docs, ours, ids_of[group], group, calibration),
+                    "plain dictionary tagger": score(docs, baseline, ids_of[group], group),
+                }
+                for group in groups
+            }
             results.append(
                 {
                     "corpus": str(path),
-                    "ontoresolve ground_passage": score(docs, ours, diseases),
-                    "plain dictionary tagger": score(docs, baseline, diseases),
+                    **by_group[groups[0]],
+                    "by_group": by_group,
                     "tool_errors": errors,
                     "latency_ms": {"p50": percentile(latencies, 50), "p99": percentile(latencies, 99)},
                     "chars_per_abstract": sum(len(d["text"]) for d in docs) / max(1, len(docs)),
@@ -271,14 +328,21 @@ def run(args, corpora, tables, server_factory, helpers) -> dict:
 
 def print_report(report: dict) -> None:
     for r in report["corpora"]:
-        print(f"== {Path(r['corpus']).name}: {r['ontoresolve ground_passage']['abstracts']} abstracts, "
-              f"{r['ontoresolve ground_passage']['gold_mentions']} gold mentions (sources={report['sources']})")
-        print(f"{'system':30} {'mention P':>9} {'R':>6} {'F1':>6} {'concept P':>9} {'R':>6} {'F1':>6} {'recall@10':>9}")
-        for name in ("ontoresolve ground_passage", "plain dictionary tagger"):
-            s = r[name]
-            m, c = s["mention"], s["concept"]
-            print(f"{name:30} {m['precision']:9.3f} {m['recall']:6.3f} {m['f1']:6.3f} "
-                  f"{c['precision']:9.3f} {c['recall']:6.3f} {c['f1']:6.3f} {s['recall_at_10']:9.3f}")
+        print(f"== {Path(r['corpus']).name}: {r['ontoresolve ground_passage']['abstracts']} abstracts "
+              f"(sources={report['sources']})")
+        for group, scores in r["by_group"].items():
+            print(f"-- {group}: {scores['ontoresolve ground_passage']['gold_mentions']} gold mentions")
+            print(f"{'system':30} {'mention P':>9} {'R':>6} {'F1':>6} {'concept P':>9} {'R':>6} {'F1':>6} {'recall@10':>9}")
+            for name in ("ontoresolve ground_passage", "plain dictionary tagger"):
+                s = scores[name]
+                m, c = s["mention"], s["concept"]
+                print(f"{name:30} {m['precision']:9.3f} {m['recall']:6.3f} {m['f1']:6.3f} "
+                      f"{c['precision']:9.3f} {c['recall']:6.3f} {c['f1']:6.3f} {s['recall_at_10']:9.3f}")
+            cal = scores["ontoresolve ground_passage"].get("calibration")
+            if cal:
+                print(f"first reading's stated confidence: ECE {cal['ece']:.3f} over {cal['answers']} mentions; "
+                      f"stated >= 0.9: {cal['stated_at_least_0_9']}, of them wrong "
+                      f"{cal['stated_at_least_0_9_wrong_share'] * 100:.1f} %")
         lat = r["latency_ms"]
         print(f"ground_passage latency over stdio: p50 {lat['p50']:.2f} ms, p99 {lat['p99']:.2f} ms "
               f"({r['chars_per_abstract']:.0f} characters per abstract); tool errors {r['tool_errors']}")
