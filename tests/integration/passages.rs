@@ -349,3 +349,35 @@ fn a_short_form_whose_long_form_names_nothing_keeps_only_readings_that_could_be_
         "{answer:#}"
     );
 }
+
+#[test]
+fn a_class_of_chemicals_such_as_the_drug_or_placebo_is_not_grounded_as_one() {
+    let answer = ground(
+        "Patients received the drug or placebo for 12 weeks, and other drugs were stopped.",
+        Some(&["mesh"]),
+        None,
+    );
+    let result = &answer["result"];
+    assert!(
+        result["mentions"].as_array().is_none_or(Vec::is_empty),
+        "no mention: {result}"
+    );
+    let skipped: Vec<&str> = result["generic_skipped"]
+        .as_array()
+        .expect("the generic names are counted as skipped")
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    for word in ["drug", "placebo", "drugs"] {
+        assert!(skipped.contains(&word), "{word} not among {skipped:?}");
+    }
+    // Inside a longer name they still count.
+    let answer = ground("He had a drug hypersensitivity.", Some(&["mesh"]), None);
+    let mentions = answer["result"]["mentions"].as_array().expect("a mention");
+    assert!(
+        mentions.iter().any(|m| m["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("drug hypersensitivity"))),
+        "{answer}"
+    );
+}
