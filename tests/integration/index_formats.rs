@@ -290,4 +290,26 @@ fn every_parsed_index_file_has_the_fields_of_its_format_version() {
         &mut fields,
     );
     assert_fields("name-rules.toml", RULES_FORMAT, RULES, &fields);
+    // Every field the rules type declares, set in the bundled file or not: a new optional
+    // field changes the format too.
+    let declared = toml::to_string(&ontoresolve::index::names::NameRules::default())
+        .expect("the rules serialize");
+    let declared: toml::Value = toml::from_str(&declared).expect("toml");
+    let declared: BTreeSet<String> = declared
+        .as_table()
+        .expect("a table")
+        .keys()
+        .cloned()
+        .collect();
+    let recorded: BTreeSet<String> = RULES
+        .1
+        .iter()
+        .filter(|f| !f.contains(['.', '[']))
+        .map(|f| f.to_string())
+        .collect();
+    assert_eq!(
+        declared, recorded,
+        "name-rules.toml: the fields NameRules declares differ from those recorded for format \
+         {RULES_FORMAT}: raise RULES_FORMAT and record them"
+    );
 }
