@@ -54,20 +54,15 @@ pub fn quoted(value: &str) -> String {
     format!("{}… ({} bytes)", cut(value), value.len())
 }
 
-/// The refusal of a method name no method has, checked before rmcp reads it: rmcp's own
-/// "method not found" quotes the name whole, and no method's name is this long.
-pub fn overlong_method(method: &str) -> Option<String> {
-    (method.len() > ECHO_CHARS).then(|| format!("method not found: '{}'", quoted(method)))
-}
-
 /// The longest resource URI read: longer ones are refused before anything quotes them.
 pub const MAX_URI_BYTES: usize = 1024;
 
-/// Why a message's id or named parameters cannot be answered without echoing megabytes, as
-/// a JSON-RPC code and message; checked before rmcp reads the message, whose own errors
-/// (an unknown tool, a routing header that does not match) quote them whole. An id is a
-/// string of at most [`ECHO_CHARS`] characters or an integer; a name or source id at most
-/// [`ECHO_CHARS`]; a URI at most [`MAX_URI_BYTES`].
+/// Why a message's id, method or named parameters cannot be answered without echoing
+/// megabytes, as a JSON-RPC code and message; checked before rmcp reads the message, whose own
+/// errors (an unknown method or tool, a routing header that does not match) quote them whole.
+/// An id is a string of at most [`ECHO_CHARS`] characters or an integer; a method, a name or
+/// a source id at most [`ECHO_CHARS`] (no method's name is longer); a URI at most
+/// [`MAX_URI_BYTES`].
 pub fn overlong_fields(message: &Value) -> Option<(i64, String)> {
     if let Some(Value::String(id)) = message.get("id")
         && id.len() > ECHO_CHARS
@@ -79,6 +74,11 @@ pub fn overlong_fields(message: &Value) -> Option<(i64, String)> {
                 id.len()
             ),
         ));
+    }
+    if let Some(method) = message.get("method").and_then(Value::as_str)
+        && method.len() > ECHO_CHARS
+    {
+        return Some((-32601, format!("method not found: '{}'", quoted(method))));
     }
     let params = message.get("params")?;
     let limits = [

@@ -303,31 +303,20 @@ async fn read_body(
             let logged = |s: &Option<String>| s.as_deref().map(|s| s.chars().take(200).collect());
             access.method = logged(&probed.method);
             access.name = logged(&probed.name);
-            if let Some(message) = probed
-                .method
-                .as_deref()
-                .and_then(super::echo::overlong_method)
-            {
-                access.refused(404, "method_not_found");
-                return Err(json_response(
-                    StatusCode::NOT_FOUND,
-                    jsonrpc_error(
-                        probed.id,
-                        -32601,
-                        &message,
-                        json!({ "code": "method_not_found" }),
-                    ),
-                ));
-            }
             if let Some((code, message)) = &probed.overlong {
-                access.refused(400, "limit_exceeded");
+                // As rmcp answers an unknown method: 404; anything else over its bound: 400.
+                let (status, outcome) = match code {
+                    -32601 => (StatusCode::NOT_FOUND, "method_not_found"),
+                    _ => (StatusCode::BAD_REQUEST, "limit_exceeded"),
+                };
+                access.refused(status.as_u16(), outcome);
                 return Err(json_response(
-                    StatusCode::BAD_REQUEST,
+                    status,
                     jsonrpc_error(
                         probed.id.clone(),
                         *code,
                         message,
-                        json!({ "code": "limit_exceeded" }),
+                        json!({ "code": outcome }),
                     ),
                 ));
             }

@@ -67,8 +67,6 @@ fn is_response(line: &str) -> bool {
 const PARSE_ERROR: i64 = -32700;
 /// JSON-RPC: the line is JSON but not a request, notification or response this server reads.
 const INVALID_REQUEST: i64 = -32600;
-/// JSON-RPC: no method has that name.
-const METHOD_NOT_FOUND: i64 = -32601;
 
 /// Why a line is refused, as a JSON-RPC error object.
 fn refusal(code: i64, message: &str, id: Value) -> String {
@@ -163,13 +161,6 @@ fn inspect_line(line: &[u8]) -> Result<Forwarded, String> {
             "invalid request: a request needs a string method and object params; a response a result or an error",
             reply_id,
         ));
-    }
-    if let Some(message) = message
-        .get("method")
-        .and_then(Value::as_str)
-        .and_then(super::echo::overlong_method)
-    {
-        return Err(refusal(METHOD_NOT_FOUND, &message, reply_id));
     }
     if let Some((code, text)) = super::echo::overlong_fields(&Value::Object(message)) {
         let id = if code == INVALID_REQUEST {

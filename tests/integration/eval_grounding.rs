@@ -4,6 +4,7 @@
 //! just under the develop-set figures, and (with `ONTORESOLVE_REQUIRE_DATA`) when the corpus is
 //! missing; the figures are printed for the CI log.
 
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
@@ -20,28 +21,24 @@ const RECALL_AT_1_FLOOR: f64 = 0.62;
 const ECE_CEILING: f64 = 0.19;
 const WRONG_AT_0_9_CEILING: f64 = 0.045;
 
-fn number(value: &Value, path: &str) -> f64 {
-    value
-        .pointer(path)
-        .and_then(Value::as_f64)
-        .unwrap_or_else(|| panic!("no number at {path} in {value:#}"))
-}
-
-#[test]
-fn grounding_on_the_develop_set_stays_above_its_recall_floor_and_reports_latency() {
-    let Some(data) = shared_data() else { return };
-    let corpus = data.join("corpora/ncbi-disease/NCBIdevelopset_corpus.txt");
+/// Runs `scripts/eval-grounding` with `flags` on a corpus of the shared data, against the
+/// default index, in scratch directory `name` (where `--misses` and `--reliability` write): its
+/// scratch directory, its printed report (kept as `report.txt`, which scripts/test prints after
+/// the tests, so the figures are in every CI log) and its JSON figures. `None`, having skipped,
+/// when the corpus is absent.
+fn run_eval(name: &str, corpus: &str, flags: &[&str]) -> Option<(PathBuf, String, Value)> {
+    let corpus = shared_data()?.join(corpus);
     if !corpus.is_file() {
         skip(
             Missing::Data,
             format_args!("{} not found", corpus.display()),
         );
-        return;
+        return None;
     }
-    let dir = scratch("eval-grounding");
+    let dir = scratch(name);
     let json = dir.join("eval.json");
-    let misses = dir.join("misses.tsv");
-    let out = Command::new("python3")
+    let mut command = Command::new("python3");
+    command
         .arg(repo().join("scripts/eval-grounding"))
         .arg("--index")
         .arg(default_index_dir())
@@ -51,26 +48,48 @@ fn grounding_on_the_develop_set_stays_above_its_recall_floor_and_reports_latency
         .arg(&corpus)
         .arg("--json")
         .arg(&json)
-        .arg("--misses")
-        .arg(&misses)
-        .env("ONTORESOLVE_LOG", "error")
+        .env("ONTORESOLVE_LOG", "error");
+    for flag in flags {
+        match *flag {
+            "--misses" => command.arg(flag).arg(dir.join("misses.tsv")),
+            "--reliability" => command.arg(flag).arg(&dir),
+            _ => command.arg(flag),
+        };
+    }
+    let out = command
         .output()
         .expect("run python3 scripts/eval-grounding");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "eval-grounding failed ({}):\n{stdout}\n{stderr}",
+        "eval-grounding {flags:?} failed ({}):\n{stdout}\n{stderr}",
         out.status
     );
-    eprintln!("{stdout}");
-    // The test output is captured when it passes; scripts/test prints this report after the
-    // tests, so the figures are in every CI log.
     std::fs::write(dir.join("report.txt"), stdout.as_bytes()).expect("write the report");
-
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("read the JSON report"))
             .expect("the JSON report parses");
+    Some((dir, stdout, report))
+}
+
+fn number(value: &Value, path: &str) -> f64 {
+    value
+        .pointer(path)
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| panic!("no number at {path} in {value:#}"))
+}
+
+#[test]
+fn grounding_on_the_develop_set_stays_above_its_recall_floor_and_reports_latency() {
+    let Some((dir, stdout, report)) = run_eval(
+        "eval-grounding",
+        "corpora/ncbi-disease/NCBIdevelopset_corpus.txt",
+        &["--misses"],
+    ) else {
+        return;
+    };
+    let misses = dir.join("misses.tsv");
     let corpora = report["corpora"].as_array().expect("corpora");
     assert_eq!(corpora.len(), 1, "{report:#}");
     let figures = &corpora[0];
@@ -139,43 +158,13 @@ const PASSAGE_RECALL_AT_10_FLOOR: f64 = 0.85;
 
 #[test]
 fn passages_on_the_develop_set_stay_above_their_floors_and_beat_the_plain_dictionary() {
-    let Some(data) = shared_data() else { return };
-    let corpus = data.join("corpora/ncbi-disease/NCBIdevelopset_corpus.txt");
-    if !corpus.is_file() {
-        skip(
-            Missing::Data,
-            format_args!("{} not found", corpus.display()),
-        );
+    let Some((_, stdout, report)) = run_eval(
+        "eval-passages",
+        "corpora/ncbi-disease/NCBIdevelopset_corpus.txt",
+        &["--passages"],
+    ) else {
         return;
-    }
-    let dir = scratch("eval-passages");
-    let json = dir.join("eval.json");
-    let out = Command::new("python3")
-        .arg(repo().join("scripts/eval-grounding"))
-        .arg("--passages")
-        .arg("--index")
-        .arg(default_index_dir())
-        .arg("--binary")
-        .arg(env!("CARGO_BIN_EXE_ontoresolve"))
-        .arg("--corpus")
-        .arg(&corpus)
-        .arg("--json")
-        .arg(&json)
-        .env("ONTORESOLVE_LOG", "error")
-        .output()
-        .expect("run python3 scripts/eval-grounding --passages");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "eval-grounding --passages failed ({}):\n{stdout}\n{stderr}",
-        out.status
-    );
-    // Printed after the tests by scripts/test, beside the mention-level report.
-    std::fs::write(dir.join("report.txt"), stdout.as_bytes()).expect("write the report");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).expect("read the JSON report"))
-            .expect("the JSON report parses");
+    };
     let figures = &report["corpora"][0];
     assert_eq!(
         number(figures, "/ontoresolve ground_passage/abstracts"),
@@ -233,44 +222,13 @@ const BC5CDR_WRONG_AT_0_9_CEILING: f64 = 0.055;
 
 #[test]
 fn grounding_on_the_bc5cdr_development_set_stays_above_its_floors_by_type() {
-    let Some(data) = shared_data() else { return };
-    let corpus = data.join("corpora/bc5cdr/CDR_DevelopmentSet.PubTator.txt");
-    if !corpus.is_file() {
-        skip(
-            Missing::Data,
-            format_args!("{} not found", corpus.display()),
-        );
+    let Some((dir, stdout, report)) = run_eval(
+        "eval-grounding-bc5cdr",
+        "corpora/bc5cdr/CDR_DevelopmentSet.PubTator.txt",
+        &["--reliability"],
+    ) else {
         return;
-    }
-    let dir = scratch("eval-grounding-bc5cdr");
-    let json = dir.join("eval.json");
-    let out = Command::new("python3")
-        .arg(repo().join("scripts/eval-grounding"))
-        .arg("--index")
-        .arg(default_index_dir())
-        .arg("--binary")
-        .arg(env!("CARGO_BIN_EXE_ontoresolve"))
-        .arg("--corpus")
-        .arg(&corpus)
-        .arg("--json")
-        .arg(&json)
-        .arg("--reliability")
-        .arg(&dir)
-        .env("ONTORESOLVE_LOG", "error")
-        .output()
-        .expect("run python3 scripts/eval-grounding");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "eval-grounding failed ({}):\n{stdout}\n{stderr}",
-        out.status
-    );
-    // Printed after the tests by scripts/test.
-    std::fs::write(dir.join("report.txt"), stdout.as_bytes()).expect("write the report");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).expect("read the JSON report"))
-            .expect("the JSON report parses");
+    };
     let figures = &report["corpora"][0];
     assert!(number(figures, "/mentions") > 9000.0, "{figures:#}");
     assert_eq!(number(figures, "/ontoresolve/tool_errors"), 0.0);
@@ -318,42 +276,13 @@ const BC5CDR_PASSAGE_FLOORS: [(&str, f64, f64, f64, f64); 2] = [
 
 #[test]
 fn passages_on_the_bc5cdr_development_set_stay_above_their_floors_for_each_group() {
-    let Some(data) = shared_data() else { return };
-    let corpus = data.join("corpora/bc5cdr/CDR_DevelopmentSet.PubTator.txt");
-    if !corpus.is_file() {
-        skip(
-            Missing::Data,
-            format_args!("{} not found", corpus.display()),
-        );
+    let Some((_, stdout, report)) = run_eval(
+        "eval-passages-bc5cdr",
+        "corpora/bc5cdr/CDR_DevelopmentSet.PubTator.txt",
+        &["--passages"],
+    ) else {
         return;
-    }
-    let dir = scratch("eval-passages-bc5cdr");
-    let json = dir.join("eval.json");
-    let out = Command::new("python3")
-        .arg(repo().join("scripts/eval-grounding"))
-        .arg("--passages")
-        .arg("--index")
-        .arg(default_index_dir())
-        .arg("--binary")
-        .arg(env!("CARGO_BIN_EXE_ontoresolve"))
-        .arg("--corpus")
-        .arg(&corpus)
-        .arg("--json")
-        .arg(&json)
-        .env("ONTORESOLVE_LOG", "error")
-        .output()
-        .expect("run python3 scripts/eval-grounding --passages");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "eval-grounding --passages failed ({}):\n{stdout}\n{stderr}",
-        out.status
-    );
-    std::fs::write(dir.join("report.txt"), stdout.as_bytes()).expect("write the report");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).expect("read the JSON report"))
-            .expect("the JSON report parses");
+    };
     let figures = &report["corpora"][0];
     assert_eq!(number(figures, "/tool_errors"), 0.0);
     for (group, mention_floor, concept_floor, ece_ceiling, wrong_ceiling) in BC5CDR_PASSAGE_FLOORS {
