@@ -19,8 +19,8 @@ predictions overlapping them. The first group is reported at the top; with more,
                    ids (micro-averaged over abstracts), as DNorm and TaggerOne report it.
   recall@10        the share of gold mentions overlapped by a returned mention (disease or
                    not) with a gold id among its first 10 candidates.
-  calibration      the scored predictions' first-candidate stated confidence (`confidence`,
-                   else `score`) against whether they are right: ECE and the share stated
+  calibration      the scored predictions' stated confidence (the mention's `confidence`, else
+                   its first candidate's `confidence` or `score`) against whether they are right: ECE and the share stated
                    >= 0.9 that are wrong.
   latency          client-side wall time of each ground_passage call, p50 and p99 in ms.
 
@@ -158,7 +158,10 @@ def mention_ids(mention: dict, mesh_local) -> list[str]:
 
 
 def first_stated(mention: dict):
-    """The confidence a mention's first reading states (`confidence`, else `score`)."""
+    """The confidence a mention states that it names its first reading (the mention's
+    `confidence`, else its first candidate's `confidence` or `score`)."""
+    if isinstance(mention.get("confidence"), (int, float)):
+        return float(mention["confidence"])
     for c in (mention.get("candidates") or [])[:1]:
         for key in ("confidence", "score"):
             if isinstance(c.get(key), (int, float)):
