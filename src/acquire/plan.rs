@@ -208,6 +208,7 @@ fn entry_of(
         attribution,
         homepage,
         scope,
+        group: None,
         mapping_set_id: None,
         predicted: false,
         mapping_tool: None,

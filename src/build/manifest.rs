@@ -8,8 +8,8 @@ use sha2::{Digest, Sha256};
 use super::{declared_prefixes, hex, mappings};
 use crate::catalog::Catalog;
 use crate::index::manifest::{
-    BuildTime, Counts, IndexFileRecord, NameRulesRecord, RegistryRecord, SkippedSource,
-    SourceRecord,
+    BuildTime, Counts, IndexFileRecord, ModelRecord, NameRulesRecord, RegistryRecord,
+    SkippedSource, SourceRecord,
 };
 use crate::index::{FORMAT_VERSION, Manifest};
 
@@ -19,6 +19,7 @@ pub(super) struct ManifestParts {
     pub(super) skipped: Vec<SkippedSource>,
     pub(super) registry: RegistryRecord,
     pub(super) rules: Option<NameRulesRecord>,
+    pub(super) model: Option<ModelRecord>,
     pub(super) counts: Counts,
     pub(super) mapped: mappings::MappingsWritten,
     pub(super) files: Vec<IndexFileRecord>,
@@ -35,6 +36,7 @@ impl ManifestParts {
                 &self.mapped.sets,
                 &self.registry,
                 self.rules.as_ref(),
+                self.model.as_ref(),
             ),
             sources: self.records,
             skipped: self.skipped,
@@ -43,6 +45,7 @@ impl ManifestParts {
             counts: self.counts,
             mapping_sets: self.mapped.sets,
             name_rules: self.rules,
+            confidence_model: self.model,
             files: self.files,
             mapping_set_inputs: self.mapping_set_inputs,
             mapping_segments: self.mapped.segments,
@@ -67,11 +70,16 @@ fn build_id(
     sets: &[crate::index::manifest::MappingSetRecord],
     registry: &RegistryRecord,
     rules: Option<&NameRulesRecord>,
+    model: Option<&ModelRecord>,
 ) -> String {
     let mut hasher = Sha256::new();
     hasher.update(FORMAT_VERSION.to_le_bytes());
     if let Some(rules) = rules {
         hasher.update(rules.sha256.as_bytes());
+    }
+    if let Some(model) = model {
+        hasher.update(b"confidence-model");
+        hasher.update(model.sha256.as_bytes());
     }
     if let Some(source) = &registry.source {
         hasher.update(source.release.as_bytes());

@@ -28,6 +28,8 @@ use std::time::Instant;
 use sha2::{Digest, Sha256};
 
 use crate::catalog::{Catalog, CatalogError, SourceSpec};
+use crate::index::confidence::ModelFile;
+use crate::index::manifest::ModelRecord;
 use crate::index::manifest::{
     Counts, IndexFileRecord, NameRulesRecord, SkippedSource, SourceRecord,
 };
@@ -96,6 +98,8 @@ pub enum BuildError {
     FullText(#[from] crate::index::fulltext::FullTextError),
     #[error("name rules {}: {message}", path.display())]
     NameRules { path: PathBuf, message: String },
+    #[error("confidence model {}: {message}", path.display())]
+    ConfidenceModel { path: PathBuf, message: String },
     #[error(
         "source '{id}': two entries are both release '{release}' once read (a file states its own release); give each entry a file of another release"
     )]
@@ -144,6 +148,7 @@ pub fn build(
 
     let (registry_record, registry) = registry::build_registry(&catalog, &layout, observer)?;
     let (rules_record, rules) = read_name_rules(&catalog, &layout)?;
+    let model_record = read_confidence_model(&catalog, &layout)?;
     let (loadable, mut skipped) = loadable_sources(&catalog, options, observer)?;
     let previous = reuse::Previous::open(
         index_dir,
@@ -223,6 +228,7 @@ pub fn build(
         skipped,
         registry: registry_record,
         rules: rules_record,
+        model: model_record,
         counts,
         mapped,
         files,
@@ -590,6 +596,43 @@ fn read_name_rules(
         sha256: hex(&Sha256::digest(text.as_bytes())),
     };
     Ok((Some(record), Some(rules)))
+}
+
+/// The catalogue's confidence model, checked and copied into the build; `None` when the
+/// catalogue has none. A missing or damaged model file fails the build and names it.
+fn read_confidence_model(
+    catalog: &Catalog,
+    layout: &BuildLayout,
+) -> Result<Option<ModelRecord>, BuildError> {
+    let Some(spec) = &catalog.confidence else {
+        return Ok(None);
+    };
+    let path = catalog.dir.join(&spec.model);
+    let text = std::fs::read_to_string(&path).map_err(io_err(format!(
+        "reading the confidence model {}",
+        path.display()
+    )))?;
+    let model = ModelFile::from_toml(&text).map_err(|e| BuildError::ConfidenceModel {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
+    std::fs::write(layout.confidence_model(), &text)
+        .map_err(io_err("copying the confidence model"))?;
+    Ok(Some(ModelRecord {
+        file: spec.model.display().to_string(),
+        version: model.version,
+        sha256: hex(&Sha256::digest(text.as_bytes())),
+        trained_on: model
+            .trained_on
+            .iter()
+            .map(|c| crate::index::manifest::TrainedOn {
+                id: c.id.clone(),
+                citation: c.citation.clone(),
+            })
+            .collect(),
+        mention_threshold: model.mention_threshold,
+        learned_names: model.learned_names.len() as u64,
+    }))
 }
 
 /// The prefix map from every source's declared prefixes, in catalogue order.

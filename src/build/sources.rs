@@ -194,9 +194,12 @@ fn write_concept_source(
         tops.observe(&chunk);
         shapes.observe(&chunk);
         let from = write::document_origin(&record);
-        sinks
-            .writer
-            .add_concepts((&source_key, from), &chunk, prefixes)?;
+        sinks.writer.add_concepts(
+            (&source_key, from),
+            &chunk,
+            prefixes,
+            record.default_group(),
+        )?;
         if xrefs {
             sinks.mappings.add_source_xrefs(&chunk);
         }
@@ -254,6 +257,7 @@ pub(super) fn source_record(
         homepage: spec.homepage.clone(),
         scope: spec.scope.clone(),
         url: spec.url.clone(),
+        group: spec.group,
         first_concept: 0,
         top_concepts: Vec::new(),
         id_shapes: Vec::new(),

@@ -316,6 +316,7 @@ impl<'a> IndexWriter<'a> {
         (source_id, from): (&str, DocumentOrigin),
         concepts: &[Concept],
         prefixes: &dyn Prefixes,
+        group: crate::model::SemanticGroup,
     ) -> Result<(), BuildError> {
         let first = self.next;
         let documents = !self.in_copied_fulltext.contains(&from.origin);
@@ -329,7 +330,7 @@ impl<'a> IndexWriter<'a> {
                 .map_err(io_err("writing a concept table segment"))?;
             let id = first.saturating_add(at as u32);
             self.flags
-                .push(ConceptFlags::of(concept))
+                .push(ConceptFlags::of(concept, group))
                 .map_err(io_err("writing the concept flags"))?;
             if documents {
                 self.fulltext.add((id, from), source_id, concept)?;

@@ -99,6 +99,11 @@ pub struct SourceSpec {
     pub attribution: String,
     pub homepage: String,
     pub scope: String,
+    /// The semantic group of the source's concepts when their own structure does not say
+    /// (MeSH's trees do, a gene table's genes are genes): `disease` for MONDO, `phenotype` for
+    /// HPO. Default `other`.
+    #[serde(default)]
+    pub group: Option<crate::model::SemanticGroup>,
     /// Mapping sets: the set id when the file states none (gilda's plain TSV).
     #[serde(default)]
     pub mapping_set_id: Option<String>,
@@ -124,6 +129,14 @@ fn yes() -> bool {
 pub struct NamesSpec {
     /// Relative to the catalogue file.
     pub rules: PathBuf,
+}
+
+/// The confidence model (`[confidence]`): the weights `ontoresolve train` fitted.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfidenceSpec {
+    /// Relative to the catalogue file.
+    pub model: PathBuf,
 }
 
 /// The prefix registry's input: the Bioregistry JSON dump and its extended prefix map.
@@ -153,6 +166,9 @@ pub struct Catalog {
     /// Without it, names are only folded for case and punctuation (no variant lexicon).
     #[serde(default)]
     pub names: Option<NamesSpec>,
+    /// Without it, candidates and mentions carry no confidence, and none is `uncertain`.
+    #[serde(default)]
+    pub confidence: Option<ConfidenceSpec>,
     #[serde(rename = "source", default)]
     pub sources: Vec<SourceSpec>,
     #[serde(skip)]

@@ -60,8 +60,13 @@ fn write_found(
                 format!(" via {}{chain}", origin.curie.unwrap_or(origin.iri))
             })
             .unwrap_or_default();
+        let confidence = candidate
+            .confidence
+            .as_ref()
+            .map(|c| format!(", confidence {:.3} ({})", c.p, c.basis_text()))
+            .unwrap_or_default();
         let how = format!(
-            "{}{via}{}{} \"{}\"",
+            "{}{via}{}{}{confidence} \"{}\"",
             candidate.kind.as_str(),
             candidate
                 .distance

@@ -3,17 +3,20 @@
 //! records.
 //!
 //! Layout: the index header (`header.rs`), then one little-endian u32 per concept id: bits 0-15
-//! the source index, bit 16 obsolete, bit 17 searchable. Memory-mapped when read.
+//! the source index, bit 16 obsolete, bit 17 searchable, bits 18-21 the semantic group's code
+//! (0: a supplementary record's, read from its mapped heading). Memory-mapped when read.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use super::header::{CONCEPT_FLAGS, FileError, FileProblem, HeadedFile, write_header};
-use crate::model::{Concept, SourceIdx};
+use crate::model::{Concept, SemanticGroup, SourceIdx};
 
 const OBSOLETE: u32 = 1 << 16;
 const SEARCHABLE: u32 = 1 << 17;
+const GROUP_SHIFT: u32 = 18;
+const GROUP_MASK: u32 = 0xf;
 const BYTES: usize = 4;
 
 /// What a name search needs to know of a concept before decoding it.
@@ -22,14 +25,17 @@ pub struct ConceptFlags {
     pub source: SourceIdx,
     pub obsolete: bool,
     pub searchable: bool,
+    /// `None`: read from the concept's mapped heading.
+    pub group: Option<SemanticGroup>,
 }
 
 impl ConceptFlags {
-    pub fn of(concept: &Concept) -> ConceptFlags {
+    pub fn of(concept: &Concept, default_group: SemanticGroup) -> ConceptFlags {
         ConceptFlags {
             source: concept.source,
             obsolete: concept.obsolete,
             searchable: concept.kind.searchable(),
+            group: SemanticGroup::of_concept(concept, default_group),
         }
     }
 
@@ -37,6 +43,7 @@ impl ConceptFlags {
         u32::from(self.source.0)
             | if self.obsolete { OBSOLETE } else { 0 }
             | if self.searchable { SEARCHABLE } else { 0 }
+            | (u32::from(self.group.map_or(0, SemanticGroup::code)) & GROUP_MASK) << GROUP_SHIFT
     }
 
     fn decode(bits: u32) -> ConceptFlags {
@@ -44,6 +51,7 @@ impl ConceptFlags {
             source: SourceIdx((bits & 0xffff) as u16),
             obsolete: bits & OBSOLETE != 0,
             searchable: bits & SEARCHABLE != 0,
+            group: SemanticGroup::from_code(((bits >> GROUP_SHIFT) & GROUP_MASK) as u8),
         }
     }
 }
@@ -133,11 +141,13 @@ mod tests {
             source: SourceIdx(7),
             obsolete: true,
             searchable: true,
+            group: Some(SemanticGroup::Other),
         };
         let b = ConceptFlags {
             source: SourceIdx(65535),
             obsolete: false,
             searchable: false,
+            group: None,
         };
         writer.push(a).expect("push");
         writer.push(b).expect("push");

@@ -17,7 +17,7 @@ use memmap2::Mmap;
 /// 12: the mapping index is a segment per current release and one for the mapping sets.
 /// 13: the concept table is a segment per source release. 14: `schema.json` states its format
 /// version, and `name-rules.toml` its own (`format::RULES_FORMAT`).
-pub const FORMAT_VERSION: u32 = 14;
+pub const FORMAT_VERSION: u32 = 15;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;

@@ -32,6 +32,10 @@ pub struct Manifest {
     /// The name variant rules this build's variant lexicon was written with, if any.
     #[serde(default)]
     pub name_rules: Option<NameRulesRecord>,
+    /// The confidence model the build was given, if any: copied into the build as
+    /// `confidence-model.toml`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence_model: Option<ModelRecord>,
     /// Every file of the build this program writes itself (`BuildLayout::recorded_files`),
     /// by name, with its length and checksum. Empty only in manifests of older versions.
     #[serde(default)]
@@ -65,6 +69,27 @@ pub struct NameRulesRecord {
     pub file: String,
     pub version: String,
     pub sha256: String,
+}
+
+/// The confidence model a build was given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelRecord {
+    /// The catalogue's model file, relative to the catalogue.
+    pub file: String,
+    pub version: String,
+    pub sha256: String,
+    /// The corpora it learned from, each with what to cite.
+    pub trained_on: Vec<TrainedOn>,
+    /// The mention threshold, and how many names it learned from those corpora.
+    pub mention_threshold: f64,
+    pub learned_names: u64,
+}
+
+/// A corpus a confidence model learned from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrainedOn {
+    pub id: String,
+    pub citation: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,6 +240,9 @@ pub struct SourceRecord {
     pub scope: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// The catalogue's semantic group for concepts whose own structure gives none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<crate::model::SemanticGroup>,
     /// Concepts of this source have ids `first_concept .. first_concept + counts.concepts`.
     pub first_concept: u32,
     pub counts: SourceCounts,
@@ -232,6 +260,17 @@ pub struct SourceRecord {
 }
 
 impl SourceRecord {
+    /// The group of its concepts whose own structure gives none: the catalogue's, a gene
+    /// table's genes, else `other`.
+    pub fn default_group(&self) -> crate::model::SemanticGroup {
+        use crate::model::SemanticGroup;
+        self.group.unwrap_or(if self.kind == "gene" {
+            SemanticGroup::Gene
+        } else {
+            SemanticGroup::Other
+        })
+    }
+
     /// How filters and the full-text index name this release: the id for the current
     /// release, `id@release` for an older one.
     pub fn key(&self) -> String {

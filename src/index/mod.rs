@@ -6,6 +6,7 @@
 //! and then replaces `CURRENT` atomically, so readers never see a half-written index.
 
 pub mod concepts;
+pub mod confidence;
 pub mod counts;
 pub mod damage;
 pub mod flags;
@@ -88,6 +89,10 @@ impl BuildLayout {
             }
         }
         files
+    }
+    /// The build's copy of the confidence model.
+    pub fn confidence_model(&self) -> PathBuf {
+        self.dir.join("confidence-model.toml")
     }
     /// The build's copy of the name variant rules.
     pub fn name_rules(&self) -> PathBuf {
@@ -291,6 +296,8 @@ pub struct IndexFiles {
     pub labels: SegmentedLexicon,
     /// Name variant keys and the rules that made them, when the build had rules.
     pub variants: Option<(SegmentedLexicon, names::NameRules)>,
+    /// The confidence model, when the build was given one.
+    pub confidence: Option<confidence::ModelFile>,
     pub table: concepts::ConceptTable,
     pub flags: flags::Flags,
     pub fulltext: FullText,
@@ -331,6 +338,10 @@ impl IndexFiles {
                 Some((lexicon, rules))
             }
         };
+        let confidence = match &manifest.confidence_model {
+            None => None,
+            Some(record) => Some(open_model(&layout.confidence_model(), record)?),
+        };
         let table = concepts::ConceptTable::open(&layout, &manifest.sources)?;
         if u64::from(table.len()) != manifest.counts.concepts {
             let problem = FileProblem::Inconsistent(format!(
@@ -366,6 +377,7 @@ impl IndexFiles {
             ids,
             labels,
             variants,
+            confidence,
             table,
             flags,
             fulltext,
@@ -409,4 +421,27 @@ fn open_segments(
         .iter()
         .map(|((f, p), span)| ((f.as_path(), p.as_path()), *span));
     Ok(SegmentedLexicon::open(segments)?)
+}
+
+/// The build's confidence model: the file the manifest records (its checksum), of this
+/// binary's format.
+fn open_model(
+    path: &Path,
+    record: &manifest::ModelRecord,
+) -> Result<confidence::ModelFile, OpenError> {
+    use sha2::Digest;
+    let text = std::fs::read_to_string(path).map_err(|e| FileError::io(path, &e))?;
+    let sha: String = sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if sha != record.sha256 {
+        let problem =
+            FileProblem::Inconsistent("its checksum is not the one the manifest records".into());
+        return Err(FileError::new(path, problem).into());
+    }
+    confidence::ModelFile::from_toml(&text).map_err(|e| match e {
+        confidence::ModelFileError::Version(v) => OpenError::of_version(path, v),
+        other => FileError::new(path, FileProblem::Inconsistent(other.to_string())).into(),
+    })
 }

@@ -7,9 +7,9 @@ pub use super::dto_changes::*;
 pub use super::dto_mapping::*;
 pub use super::dto_passage::*;
 pub use super::dto_query::*;
-pub(super) use super::echo::{is_empty_object, is_false, is_zero, sig3};
+pub(super) use super::echo::{is_empty_object, is_false, is_zero, sig3_opt};
 pub use super::wire::Tag;
-use crate::model::{ConceptKind, ConceptStatus, LabelKind, LinkKind};
+use crate::model::{ConceptKind, ConceptStatus, LabelKind, LinkKind, SemanticGroup};
 use crate::resolve::{MatchKind, Outcome, ReleaseOrigin, Stage};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -215,6 +215,10 @@ pub struct ReadingDto {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Candidate {
     pub concept: ConceptSummary,
+    /// What kind of thing the concept is, from its source's structure (MeSH tree category,
+    /// the catalogue's group for MONDO or HPO, genes for a gene table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<Tag<SemanticGroup>>,
     /// How the name matched, which is also the rank tier. An alias or previous symbol may
     /// belong to several genes; via_mapping: another concept has the name and maps to this
     /// one (see `via`); name_variant: matched after the name rules (plural, inverted heading,
@@ -239,15 +243,27 @@ pub struct Candidate {
     /// For via_mapping: the concept whose name matched and the mapping that led here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<Via>,
-    /// Orders candidates within a match kind: the kind's weight (identifier 1.0, label or
-    /// approved symbol 0.95, ... full text 0.5 times its BM25 relevance over the best hit's)
-    /// less 0.1 per edit and 0.01 when letter case was ignored.
-    #[serde(serialize_with = "sig3")]
-    pub score: f64,
-    /// What was taken off or scaled, in words; absent when the score is the match kind's
-    /// weight.
+    /// For corpus_name: the training corpus that wrote this name for the concept (see the
+    /// server instructions for its citation) and how many of its mentions did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learned_from: Option<LearnedFrom>,
+    /// The estimated probability that this is the concept the text names: a logistic model
+    /// over the match's features, fitted and calibrated on the NCBI-disease and BC5CDR
+    /// training sets (the server instructions and docs/tools.md say how), so that among
+    /// candidates stated at c about c are right. It also orders candidates within a match
+    /// kind, and among guesses (near spellings, broader concepts, full text).
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "sig3_opt")]
+    pub confidence: Option<f64>,
+    /// The features that weighed most, each with its share of the log-odds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub basis: Option<String>,
+}
+
+/// Where a corpus name was learned.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LearnedFrom {
+    pub corpus: String,
+    pub mentions: u32,
 }
 
 /// The mapping a via_mapping or broader_via_mapping candidate was reached by: a curated or

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::dto::{Candidate, ConceptSummary};
-use super::echo::is_zero;
+use super::echo::{is_zero, sig3_opt};
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -18,6 +18,11 @@ pub struct PassageArgs {
     /// At most this many candidates per mention, 1 to 10. Default: 3.
     #[serde(default)]
     pub limit: Option<u32>,
+    /// Mentions only of concepts in these semantic groups (for example ["disease",
+    /// "chemical"]): a span whose candidates are all of other groups is no mention. Default:
+    /// every group.
+    #[serde(default)]
+    pub groups: Option<Vec<String>>,
 }
 
 /// Where an abbreviation is defined.
@@ -45,6 +50,11 @@ pub struct MentionDto {
     pub start: u64,
     pub end: u64,
     pub text: String,
+    /// The estimated probability that the span names its first candidate (calibrated as a
+    /// candidate's confidence is); a span under the answer's `threshold` is listed under
+    /// `uncertain` instead.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "sig3_opt")]
+    pub confidence: Option<f64>,
     /// Ranked as find_concepts ranks them; for an abbreviation the long form's candidates
     /// come first, then the short form's own readings.
     pub candidates: Vec<Candidate>,
@@ -98,7 +108,15 @@ pub struct Passage {
     /// Names too generic to ground alone ("disease", "patients") that were skipped.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub generic_skipped: Vec<String>,
-    /// Names found whose concepts are all outside `sources`.
+    /// Names found whose concepts are all outside `sources` or `groups`.
     #[serde(skip_serializing_if = "is_zero")]
     pub outside_sources: u64,
+    /// Spans read as names whose confidence is under `threshold`: not mentions, and not
+    /// counted in `concepts`; each with its candidates, in text order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub uncertain: Vec<MentionDto>,
+    /// The confidence a span needs to be a mention (the confidence model's, chosen where it
+    /// was calibrated; not a parameter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
 }

@@ -6,6 +6,7 @@ pub fn instructions(m: &Manifest) -> String {
     let set_ids = mapping_set_ids(m);
     let mut out = scope(m, &set_ids);
     out.push_str(TOOL_GUIDE);
+    out.push_str(&confidence(m));
     out.push_str(&licences(m, &set_ids));
     out
 }
@@ -119,6 +120,33 @@ const TOOL_GUIDE: &str = "TOOL GUIDE\n\
          Every answer is an envelope: query (what was asked and how it was read), total, \
          returned, truncated and cursor (the next page), sources (the releases used), index (the \
          build id), sparql (a query that re-runs it), suggestion, and result. A prefix's pattern, example and URI prefixes are at ontoresolve://prefix/{prefix}.\n\n";
+
+/// How sure an answer is: what `confidence` means and what it learned from.
+fn confidence(m: &Manifest) -> String {
+    let Some(model) = &m.confidence_model else {
+        return "CONFIDENCE\nThis index has no confidence model: candidates carry no confidence; judge them by match_kind.\n\n".into();
+    };
+    let corpora: Vec<&str> = model.trained_on.iter().map(|c| c.id.as_str()).collect();
+    let mut out = format!(
+        "CONFIDENCE\nEvery candidate's confidence is the estimated probability that it is the \
+         concept the text names: a logistic model over the match (kind, edits, ambiguity, \
+         group...), fitted on the training sets of {} and a sample of the loaded ontologies' own \
+         names, calibrated on documents set aside (model {}). Among candidates stated at c, about \
+         c are right on those corpora; on other text it is an estimate. basis names the features \
+         that weighed most. ground_passage lists a span under {} as uncertain, not as a mention. \
+         match_kind corpus_name is a name one of those corpora wrote for the concept \
+         ({} learned), never a source's own name: learned_from says which.\n",
+        corpora.join(" and "),
+        model.version,
+        model.mention_threshold,
+        model.learned_names
+    );
+    for c in &model.trained_on {
+        out.push_str(&format!("- {}: {}\n", c.id, c.citation));
+    }
+    out.push('\n');
+    out
+}
 
 /// Each source's, mapping set's and the registry's licence and attribution, stated once here
 /// rather than in every answer.

@@ -14,7 +14,7 @@ pub mod dto_passage;
 pub mod dto_query;
 pub mod echo;
 mod http;
-mod instructions;
+pub mod instructions;
 mod page_gate;
 mod pool;
 mod prompts;

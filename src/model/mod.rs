@@ -5,6 +5,7 @@
 mod concept;
 mod counts;
 mod footprint;
+mod group;
 mod mapping;
 mod prefix;
 mod release;
@@ -16,6 +17,7 @@ pub use concept::{
 };
 pub use counts::SourceCounts;
 pub use footprint::{FootprintRecorder, PrefixFootprint, namespace_key};
+pub use group::SemanticGroup;
 pub use mapping::{
     Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND,
     confidence_milli,

@@ -2,8 +2,10 @@
 //! search and concept details. Synchronous, no writes, and no lookup scans the data set: every
 //! path goes through an FST, the full-text index or the concept table's offsets.
 
+pub mod confidence;
 pub mod deadline;
 pub mod diff;
+mod groups;
 mod identifier;
 mod lineage;
 pub mod live;
@@ -21,8 +23,8 @@ pub use identifier::{
 };
 pub use releases::{HeldAs, PinError, ReleaseHolding, View, pin_argument, split_pin};
 pub use search::{
-    FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, SkipReason, Stage, TextReach,
-    ViaMapping, penalties,
+    FULL_TEXT_DEPTH, Learned, MatchKind, NameCandidate, NameQuery, NameSearch, SkipReason, Stage,
+    TextReach, ViaMapping, penalties,
 };
 
 use std::collections::HashSet;
@@ -148,6 +150,8 @@ pub struct Resolver {
     /// Registry records of the prefixes loaded sources declare.
     loaded_records: Vec<RecordId>,
     store: OnceLock<Result<StoreReader, String>>,
+    /// The confidence model the build was given, laid out by the feature registry.
+    confidence: Option<confidence::ConfidenceModel>,
     /// Keeps later builds from removing this one while it is read.
     _lease: Option<Lease>,
 }
@@ -158,6 +162,16 @@ impl Resolver {
     /// length and a valid header, or the error names it (`ontoresolve check` reads every
     /// byte; opening does not).
     pub fn open(index_dir: &Path) -> Result<Resolver, OpenError> {
+        Self::open_weighing(index_dir, true)
+    }
+
+    /// [`Resolver::open`] without the build's confidence model, which need not fit this
+    /// binary: for `ontoresolve train`, which brings its own.
+    pub fn open_unweighed(index_dir: &Path) -> Result<Resolver, OpenError> {
+        Self::open_weighing(index_dir, false)
+    }
+
+    fn open_weighing(index_dir: &Path, weighed: bool) -> Result<Resolver, OpenError> {
         // The lease comes first, so the build cannot be removed while its files are opened.
         let layout = crate::index::active_build(index_dir)?;
         let lease = match Lease::take(&layout.dir) {
@@ -175,6 +189,15 @@ impl Resolver {
             }
         };
         let files = IndexFiles::open(&layout.dir)?;
+        let confidence = match files.confidence.as_ref().filter(|_| weighed) {
+            None => None,
+            Some(file) => Some(confidence::ConfidenceModel::from_file(file).map_err(|e| {
+                OpenError::Damaged {
+                    path: layout.confidence_model(),
+                    message: e.to_string(),
+                }
+            })?),
+        };
         let registry = Registry::open(&files.layout)?;
         let mut loaded_records: Vec<RecordId> = Vec::new();
         for rule in &files.manifest.prefixes {
@@ -192,6 +215,7 @@ impl Resolver {
             registry,
             loaded_records,
             store: OnceLock::new(),
+            confidence,
             _lease: lease,
         })
     }
@@ -210,6 +234,17 @@ impl Resolver {
                 message: other.to_string(),
             },
         })
+    }
+
+    /// The confidence model in use, if the build has one.
+    pub fn confidence_model(&self) -> Option<&confidence::ConfidenceModel> {
+        self.confidence.as_ref()
+    }
+
+    /// Weighs with `model` instead of the build's (or with none): for training and its
+    /// evaluation, which ask the same questions as serving with another model.
+    pub fn set_confidence_model(&mut self, model: Option<confidence::ConfidenceModel>) {
+        self.confidence = model;
     }
 
     /// The build directory this resolver reads.

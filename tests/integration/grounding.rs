@@ -7,7 +7,14 @@ use ontoresolve::mcp::tools;
 use ontoresolve::resolve::{MatchKind, NameQuery, Resolver, Stage};
 use serde_json::Value;
 
-use crate::support::default_index;
+use crate::support::{default_index, default_index_dir};
+
+/// The default index without its confidence model: the match-kind ranking alone, no corpus
+/// names.
+fn unweighed() -> &'static Resolver {
+    static R: std::sync::OnceLock<Resolver> = std::sync::OnceLock::new();
+    R.get_or_init(|| Resolver::open_unweighed(&default_index_dir()).expect("open"))
+}
 
 fn find(r: &Resolver, text: &str, sources: Option<&[&str]>) -> Value {
     let args = FindArgs {
@@ -147,12 +154,16 @@ fn a_via_mapping_candidate_carries_the_mapping_that_led_to_it() {
                 .is_some_and(|id| id.contains("mesh"))),
         "a MONDO MeSH set asserted it: {via:#}"
     );
-    // Its score is the via-mapping weight (a basis is given only for what was taken off).
+    // Its confidence says how sure, and its basis that a mapping led there.
     assert_eq!(mesh["match_kind"], "via_mapping", "{mesh:#}");
     assert!(
-        mesh["score"]
+        mesh["confidence"]
             .as_f64()
-            .is_some_and(|s| (0.7..0.75).contains(&s)),
+            .is_some_and(|s| (0.5..1.0).contains(&s)),
+        "{mesh:#}"
+    );
+    assert!(
+        mesh["basis"].as_str().is_some_and(|b| !b.is_empty()),
         "{mesh:#}"
     );
     // The answer's SPARQL returns the mapping statement that led there.
@@ -199,7 +210,16 @@ fn a_name_only_another_source_holds_reaches_mesh_through_a_chain_of_curated_exac
     // name variants.
     assert_eq!(via["match_kind"], "alt_label", "{via:#}");
     let one_mapping = MatchKind::ViaMapping.weight() - 0.04 * (1.0 - MatchKind::AltLabel.weight());
-    let score = mesh["score"].as_f64().expect("score");
+    let search = default_index()
+        .find_by_name(&NameQuery {
+            text: "hypodontia",
+            sources: Some(&["mesh".to_string()]),
+            include_obsolete: false,
+            full_text_beside_names: false,
+            wanted: 10,
+        })
+        .expect("search");
+    let score = search.candidates[0].score;
     assert!(
         score < one_mapping - 0.001 && score > MatchKind::NameVariant.weight(),
         "{mesh:#}"
@@ -274,7 +294,12 @@ fn stages_are_merged_and_ranked_by_match_kind() {
             wanted: ontoresolve::resolve::FULL_TEXT_DEPTH,
         })
         .expect("search");
-    let tiers: Vec<u8> = search.candidates.iter().map(|c| c.kind.tier()).collect();
+    // Guesses (near spellings, broader concepts, full text) are one tier, ordered by confidence.
+    let tiers: Vec<u8> = search
+        .candidates
+        .iter()
+        .map(|c| c.kind.tier().min(6))
+        .collect();
     assert!(
         tiers.windows(2).all(|w| w[0] <= w[1]),
         "tiers in order: {tiers:?}"
@@ -286,11 +311,13 @@ fn stages_are_merged_and_ranked_by_match_kind() {
             search.stages_matched
         );
     }
-    let same_tier_scores_fall = search
-        .candidates
-        .windows(2)
-        .all(|w| w[0].kind.tier() != w[1].kind.tier() || w[0].score >= w[1].score);
-    assert!(same_tier_scores_fall, "{:?}", search.candidates);
+    // Within a tier (and among guesses), the model's confidence falls.
+    let stated =
+        |c: &ontoresolve::resolve::NameCandidate| c.confidence.as_ref().map_or(0.0, |c| c.p);
+    let same_tier_confidence_falls = search.candidates.windows(2).all(|w| {
+        w[0].kind.tier().min(6) != w[1].kind.tier().min(6) || stated(&w[0]) >= stated(&w[1])
+    });
+    assert!(same_tier_confidence_falls, "{:?}", search.candidates);
 }
 
 #[test]
@@ -533,11 +560,9 @@ fn a_disorder_meets_the_heading_that_calls_it_a_disease_and_the_reverse() {
 fn a_name_whose_concept_maps_nowhere_reaches_what_its_nearest_mapped_ancestor_maps_to_as_broader() {
     // MONDO's "autosomal recessive disease" maps to no MeSH heading; its ancestor "hereditary
     // disease", two levels up, maps to MeSH's Genetic Diseases, Inborn: broader, and said so.
-    let answer = find(
-        default_index(),
-        "autosomal recessive disease",
-        Some(&["mesh"]),
-    );
+    // (The training corpora wrote the phrase for that heading too, a corpus name: the index
+    // is read here without its confidence model, whose names would stand in.)
+    let answer = find(unweighed(), "autosomal recessive disease", Some(&["mesh"]));
     let (rank, mesh) = candidate(&answer, "MESH:D030342").expect("the broader heading");
     assert_eq!(rank, 0, "{}", listing(&answer));
     assert_eq!(mesh["match_kind"], "broader_via_mapping", "{mesh:#}");
@@ -548,10 +573,17 @@ fn a_name_whose_concept_maps_nowhere_reaches_what_its_nearest_mapped_ancestor_ma
         serde_json::json!(["MONDO:0000429", "MONDO:0003847"]),
         "{via:#}"
     );
+    let search = unweighed()
+        .find_by_name(&NameQuery {
+            text: "autosomal recessive disease",
+            sources: Some(&["mesh".to_string()]),
+            include_obsolete: false,
+            full_text_beside_names: false,
+            wanted: 10,
+        })
+        .expect("search");
     assert!(
-        mesh["score"]
-            .as_f64()
-            .is_some_and(|s| s < MatchKind::NearSpelling.weight()),
+        search.candidates[0].score < MatchKind::NearSpelling.weight(),
         "ranked below every name of the concept itself: {mesh:#}"
     );
     // The SPARQL returns the climb (each parent edge) and the ancestor's mapping.

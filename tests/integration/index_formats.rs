@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use ontoresolve::index::FORMAT_VERSION;
+use ontoresolve::index::confidence::MODEL_FORMAT;
 use ontoresolve::index::format::RULES_FORMAT;
 use serde_json::Value;
 
@@ -52,12 +53,21 @@ fn assert_fields(file: &str, version: u32, recorded: (u32, &[&str]), found: &BTr
 
 /// The manifest's fields at [`FORMAT_VERSION`], as the default build writes them.
 const MANIFEST: (u32, &[&str]) = (
-    14,
+    15,
     &[
         "build_id",
         "built",
         "built.finished_unix",
         "built.seconds",
+        "confidence_model",
+        "confidence_model.file",
+        "confidence_model.learned_names",
+        "confidence_model.mention_threshold",
+        "confidence_model.sha256",
+        "confidence_model.trained_on",
+        "confidence_model.trained_on[].citation",
+        "confidence_model.trained_on[].id",
+        "confidence_model.version",
         "counts",
         "counts.concepts",
         "counts.id_lexicon",
@@ -162,6 +172,7 @@ const MANIFEST: (u32, &[&str]) = (
         "sources[].first_concept",
         "sources[].format",
         "sources[].graph",
+        "sources[].group",
         "sources[].homepage",
         "sources[].id",
         "sources[].id_shapes",
@@ -185,7 +196,7 @@ const MANIFEST: (u32, &[&str]) = (
 );
 /// `schema.json`'s fields at [`FORMAT_VERSION`].
 const SCHEMA: (u32, &[&str]) = (
-    14,
+    15,
     &[
         "format_version",
         "graphs",
@@ -195,6 +206,39 @@ const SCHEMA: (u32, &[&str]) = (
         "graphs.*.predicates",
         "graphs.*.predicates.*",
         "graphs.*.triples",
+    ],
+);
+/// `confidence-model.toml`'s keys at [`MODEL_FORMAT`] (weights by feature name are data).
+const MODEL: (u32, &[&str]) = (
+    1,
+    &[
+        "candidate",
+        "candidate.bias",
+        "candidate.weights",
+        "candidate.weights.*",
+        "format",
+        "held_out",
+        "held_out.candidate_ece",
+        "held_out.candidates",
+        "held_out.mention_ece",
+        "held_out.mention_f1",
+        "held_out.mentions",
+        "learned_name",
+        "learned_name[].concept",
+        "learned_name[].corpus",
+        "learned_name[].mentions",
+        "learned_name[].name",
+        "mention",
+        "mention.bias",
+        "mention.weights",
+        "mention.weights.*",
+        "mention_threshold",
+        "trained_on",
+        "trained_on[].citation",
+        "trained_on[].file",
+        "trained_on[].id",
+        "trained_on[].sha256",
+        "version",
     ],
 );
 /// `name-rules.toml`'s keys at [`RULES_FORMAT`].
@@ -266,6 +310,20 @@ fn every_parsed_index_file_has_the_fields_of_its_format_version() {
         &mut fields,
     );
     assert_fields("name-rules.toml", RULES_FORMAT, RULES, &fields);
+
+    // The bundled confidence model, which every build copies as it is.
+    let text =
+        std::fs::read_to_string(repo().join("ontologies/confidence-model.toml")).expect("model");
+    let model: toml::Value = toml::from_str(&text).expect("toml");
+    let model = serde_json::to_value(model).expect("TOML reads as JSON");
+    let mut fields = BTreeSet::new();
+    json_fields(
+        &model,
+        "",
+        &["candidate.weights", "mention.weights"],
+        &mut fields,
+    );
+    assert_fields("confidence-model.toml", MODEL_FORMAT, MODEL, &fields);
     // Every field the rules type declares, set in the bundled file or not: a new optional
     // field changes the format too.
     let declared = toml::to_string(&ontoresolve::index::names::NameRules::default())

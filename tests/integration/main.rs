@@ -15,6 +15,7 @@ mod build_safety;
 mod carried_build;
 mod cli_output;
 mod clients;
+mod confidence;
 mod eval_grounding;
 mod fixtures;
 mod genes_mesh;

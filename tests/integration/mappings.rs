@@ -408,6 +408,10 @@ fn chain_fixture() -> &'static Resolver {
             .replace(
                 "rules = \"",
                 &format!("rules = \"{}/ontologies/", repo().display()),
+            )
+            .replace(
+                "model = \"",
+                &format!("model = \"{}/ontologies/", repo().display()),
             );
         let catalog = format!(
             "{registry}\n[[source]]\nid = \"econ\"\ntitle = \"econ\"\nkind = \"skos\"\npath = \"{0}/skos.ttl\"\nprefixes = [{{ prefix = \"econ\", uri_prefix = \"http://example.org/econ/\" }}]\nlicense = \"CC0\"\nattribution = \"test\"\nhomepage = \"https://example.org\"\nscope = \"test\"\n\n[[source]]\nid = \"chain\"\ntitle = \"chain\"\nkind = \"sssom\"\npath = \"{0}/sssom/chain.sssom.tsv\"\nrelease = \"1\"\nlicense = \"CC0\"\nattribution = \"test\"\nhomepage = \"https://example.org\"\nscope = \"test\"\n",

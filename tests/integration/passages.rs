@@ -17,17 +17,44 @@ pub(crate) fn ground(text: &str, sources: Option<&[&str]>, limit: Option<u32>) -
             text: text.into(),
             sources: sources.map(|s| s.iter().map(|x| x.to_string()).collect()),
             limit,
+            groups: None,
         },
     )
     .expect("answers");
     serde_json::to_value(&answer).expect("json")
 }
 
+/// [`ground`] on the default index read without its confidence model: every span is a
+/// mention and no corpus name stands in, for tests of how names are read.
+pub(crate) fn ground_unweighed(text: &str, sources: Option<&[&str]>, limit: Option<u32>) -> Value {
+    static R: std::sync::OnceLock<ontoresolve::resolve::Resolver> = std::sync::OnceLock::new();
+    let r = R.get_or_init(|| {
+        ontoresolve::resolve::Resolver::open_unweighed(&crate::support::default_index_dir())
+            .expect("open")
+    });
+    let answer = tools::ground_passage(
+        r,
+        &PassageArgs {
+            text: text.into(),
+            sources: sources.map(|s| s.iter().map(|x| x.to_string()).collect()),
+            limit,
+            groups: None,
+        },
+    )
+    .expect("answers");
+    serde_json::to_value(&answer).expect("json")
+}
+
+/// Every span the passage read, in text order: its mentions and the spans the model doubts
+/// (`uncertain`), which are read alike. These tests are of readings; `confidence.rs` tests
+/// which spans are mentions.
 pub(crate) fn mentions(answer: &Value) -> Vec<Value> {
-    answer["result"]["mentions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    let mut all: Vec<Value> = ["mentions", "uncertain"]
+        .iter()
+        .flat_map(|k| answer["result"][*k].as_array().cloned().unwrap_or_default())
+        .collect();
+    all.sort_by_key(|m| (m["start"].as_u64(), m["end"].as_u64()));
+    all
 }
 
 pub(crate) fn first_curie(mention: &Value) -> &str {
@@ -201,6 +228,7 @@ fn empty_text_too_long_text_and_an_unknown_source_get_their_specific_errors() {
         text,
         sources,
         limit,
+        groups: None,
     };
     let code = |a: PassageArgs| match tools::ground_passage(r, &a) {
         Ok(_) => "ok".to_string(),

@@ -5,12 +5,12 @@
 //! not the field it names.
 
 use crate::passages::{
-    candidate, curies, first_curie, ground, mention_with_text, mentions, spanned,
+    candidate, curies, first_curie, ground, ground_unweighed, mention_with_text, mentions, spanned,
 };
 
 #[test]
 fn a_modifier_coordinated_with_a_name_is_read_with_its_head() {
-    let text = "Carriers have a high risk of breast and ovarian cancer, and of colon, rectal or \
+    let text = "Carriers have a high risk of breast or ovarian cancer, and of colon, rectal or \
                 gastric cancers.";
     let answer = ground(text, Some(&["mesh"]), None);
     let found = mentions(&answer);
@@ -58,7 +58,9 @@ fn a_class_of_conditions_reads_as_a_broader_heading_and_a_specific_name_never_do
     // phrase describes a class, so MeSH's Genetic Diseases, Inborn is its reading, said to be
     // broader. "Paroxysmal nocturnal hemoglobinuria" names one disease that MeSH (here) does
     // not: its broader headings (Anemia, Hemolytic) would be another concept.
-    let answer = ground(
+    // The corpora wrote some of these phrases for their headings (corpus names): the
+    // readings are those of the sources alone.
+    let answer = ground_unweighed(
         "Wolman disease is an autosomal recessive disease of lipid storage. \
          Hemochromatosis is an inherited disorder. \
          Paroxysmal nocturnal hemoglobinuria was seen.",
@@ -180,12 +182,13 @@ fn an_eponym_written_without_its_head_word_reads_as_the_name_it_starts() {
     let lesch = named("Lesch-Nyhan");
     assert_eq!(first_curie(lesch), "MESH:D007926", "{lesch:#}");
     assert_eq!(lesch["candidates"][0]["match_kind"], "name_variant");
-    // Scored as a name variant (a basis, when given, says so).
-    assert_eq!(lesch["candidates"][0]["score"], 0.72, "{lesch:#}");
+    // Stated as sure as the model is of a first name variant, with its basis.
     assert!(
-        lesch["candidates"][0]["basis"]
-            .as_str()
-            .is_none_or(|b| b.starts_with("name_variant 0.72")),
+        lesch["candidates"][0]["confidence"].as_f64().is_some(),
+        "{lesch:#}"
+    );
+    assert!(
+        lesch["candidates"][0]["basis"].as_str().is_some(),
         "{lesch:#}"
     );
     assert_eq!(first_curie(named("fragile X")), "MESH:D005600");
@@ -219,6 +222,24 @@ fn a_record_is_followed_by_the_heading_it_is_indexed_under() {
     let found = mentions(&answer);
     let record = mention_with_text(&found, "familial breast cancer", &answer);
     assert_eq!(first_curie(record), "MESH:C562840", "{record:#}");
+    // Breast Neoplasms follows, second. The NCBI corpus also wrote "familial breast cancer"
+    // for it, so it is listed as that corpus name; read without the model, the record's own
+    // statement stands, with its evidence.
+    assert_eq!(curies(record)[1], "MESH:D001943", "{record:#}");
+    let plain = ontoresolve::mcp::tools::ground_passage(
+        &ontoresolve::resolve::Resolver::open_unweighed(&crate::support::default_index_dir())
+            .expect("open"),
+        &ontoresolve::mcp::dto_passage::PassageArgs {
+            text: "Women with familial breast cancer were studied.".into(),
+            sources: Some(vec!["mesh".into()]),
+            limit: Some(10),
+            groups: None,
+        },
+    )
+    .expect("answers");
+    let plain = serde_json::to_value(&plain).expect("json");
+    let found = mentions(&plain);
+    let record = mention_with_text(&found, "familial breast cancer", &plain);
     let heading = candidate(record, "MESH:D001943");
     assert_eq!(heading["match_kind"], "broader_via_mapping", "{record:#}");
     assert_eq!(heading["via"]["identifier"], "MESH:C562840", "{record:#}");
@@ -232,10 +253,11 @@ fn a_record_is_followed_by_the_heading_it_is_indexed_under() {
 #[test]
 fn a_coordination_lists_the_concept_narrower_than_each_of_its_names_after_them() {
     // Hereditary Breast and Ovarian Cancer Syndrome is a child of both Breast Neoplasms and
-    // Ovarian Neoplasms: "breast and ovarian cancer" may name it as a whole. In a passage
+    // Ovarian Neoplasms: "breast or ovarian cancer" may name it as a whole ("breast and
+    // ovarian cancer" is also a name the NCBI corpus wrote for it, read as that). In a passage
     // that says nothing of what narrows it (heredity, BRCA1), it follows the coordinated
     // reading and comes before the word's own readings.
-    let text = "Carriers have a high risk of breast and ovarian cancer and of lung and \
+    let text = "Carriers have a high risk of breast or ovarian cancer and of lung and \
                 gastric cancer.";
     let answer = ground(text, Some(&["mesh"]), Some(10));
     let found = mentions(&answer);
@@ -266,8 +288,8 @@ fn a_coordination_reads_first_as_the_concept_it_names_when_the_passage_says_what
     // The syndrome's names (MeSH's and MONDO's, mapped exactly) hold "breast", "ovarian" and
     // "cancer", and two of them "BRCA1": beside it, the coordination reads as the syndrome,
     // for both of its names, each keeping its own reading second.
-    let text = "BRCA1 mutation carriers have a high risk of breast and ovarian cancer.";
-    let answer = ground(text, Some(&["mesh"]), Some(10));
+    let text = "BRCA1 mutation carriers have a high risk of breast or ovarian cancer.";
+    let answer = ground_unweighed(text, Some(&["mesh"]), Some(10));
     let found = mentions(&answer);
     let breast = mention_with_text(&found, "breast", &answer);
     assert_eq!(

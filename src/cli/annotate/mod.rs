@@ -19,6 +19,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
+use ontoresolve::model::SemanticGroup;
 use ontoresolve::resolve::passage::{
     MAX_PASSAGE_BYTES, Mention, MentionReading, PassageGrounding, PassageQuery,
 };
@@ -31,7 +32,7 @@ use input::{Passage, Passages, progress_bar, read_chunk};
 
 /// The TSV header: the columns of [`Row`], in order.
 const HEADER: &str = "passage\tstart\tend\ttext\tconcept\tlabel\tsource\tmatch_kind\t\
-                      abbreviation_of\tcoordinated_with\tcandidates\tnote";
+                      confidence\tabbreviation_of\tcoordinated_with\tcandidates\tnote";
 /// Write buffer of the output.
 const WRITE_BUFFER_BYTES: usize = 1 << 20;
 
@@ -56,6 +57,10 @@ pub struct Options {
     /// (names are read from every source). Default: every current release.
     #[arg(long, value_name = "SOURCE[,SOURCE...]", value_delimiter = ',')]
     pub sources: Vec<String>,
+    /// Mentions only of concepts in these semantic groups (disease, phenotype, chemical,
+    /// gene, anatomy, organism, procedure, phenomenon, other). Default: every group.
+    #[arg(long, value_name = "GROUP[,GROUP...]", value_delimiter = ',')]
+    pub groups: Vec<String>,
     /// Write here instead of standard output.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -71,6 +76,8 @@ struct Context<'a> {
     resolver: &'a Resolver,
     /// The sources whose concepts may be candidates.
     sources: Vec<String>,
+    /// The semantic groups whose concepts may be candidates; all when `None`.
+    groups: Option<Vec<SemanticGroup>>,
     output: OutputFormat,
 }
 
@@ -99,6 +106,20 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
+    let mut groups = Vec::new();
+    for name in options.groups.iter().filter(|g| !g.trim().is_empty()) {
+        match SemanticGroup::named(name) {
+            Some(group) => groups.push(group),
+            None => {
+                let known: Vec<&str> = SemanticGroup::ALL.iter().map(|g| g.as_str()).collect();
+                eprintln!(
+                    "error: unknown group {name:?}; the groups are {}",
+                    known.join(", ")
+                );
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
     let mut input = Passages::open(&options.file, options.format)?;
     let mut output = open_output(&options)?;
     if options.output_format == OutputFormat::Tsv {
@@ -107,6 +128,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
     let cx = Context {
         resolver: &resolver,
         sources,
+        groups: (!groups.is_empty()).then_some(groups),
         output: options.output_format,
     };
     let progress = progress_bar(input.size);
@@ -201,6 +223,7 @@ fn annotate(cx: &Context, passage: &Passage) -> Result<Annotated, ResolveError> 
     let query = PassageQuery {
         text: &passage.text,
         sources: Some(&cx.sources),
+        groups: cx.groups.as_deref(),
     };
     // A panic in one passage must not lose the rest of a long run; the hook has printed it.
     let grounded = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -257,6 +280,9 @@ struct Row<'a> {
     source: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     match_kind: Option<&'static str>,
+    /// The probability that the span names its first candidate, to three digits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    confidence: Option<f64>,
     /// The long form, as the passage writes it, of the abbreviation this mention is.
     #[serde(skip_serializing_if = "Option::is_none")]
     abbreviation_of: Option<&'a str>,
@@ -291,15 +317,22 @@ impl Context<'_> {
         grounding: &PassageGrounding,
     ) -> Result<Annotated, ResolveError> {
         let mut concepts: HashMap<ConceptId, ConceptCells> = HashMap::new();
-        for c in grounding.mentions.iter().flat_map(|m| &m.candidates) {
+        let spans = every_span(grounding);
+        for c in spans.iter().flat_map(|m| &m.candidates) {
             if let Entry::Vacant(slot) = concepts.entry(c.concept) {
                 slot.insert(self.concept_cells(c.concept)?);
             }
         }
         let offsets = CharOffsets::of(&passage.text);
         let mut lines = String::new();
-        for m in &grounding.mentions {
-            let row = mention_row(passage, &offsets, grounding, &concepts, m);
+        let uncertain = grounding.threshold.map(|t| {
+            format!("uncertain: its confidence is under the model's threshold {t}; not a mention")
+        });
+        for m in spans {
+            let mut row = mention_row(passage, &offsets, grounding, &concepts, m);
+            if grounding.uncertain.iter().any(|u| std::ptr::eq(u, m)) {
+                row.note = uncertain.as_deref();
+            }
             push_row(&mut lines, self.output, &row);
         }
         Ok(Annotated {
@@ -338,6 +371,17 @@ impl Context<'_> {
             problem: true,
         }
     }
+}
+
+/// Mentions and uncertain spans, in text order: nothing the passage read is dropped.
+fn every_span(grounding: &PassageGrounding) -> Vec<&Mention> {
+    let mut spans: Vec<&Mention> = grounding
+        .mentions
+        .iter()
+        .chain(grounding.uncertain.iter())
+        .collect();
+    spans.sort_by_key(|m| (m.start, m.end));
+    spans
 }
 
 fn mention_row<'a>(
@@ -386,6 +430,10 @@ fn mention_row<'a>(
         label: first.and_then(|c| c.label),
         source: first.map(|c| c.source),
         match_kind: first.map(|c| c.match_kind),
+        confidence: m
+            .confidence
+            .as_ref()
+            .map(|c| (c.p * 1000.0).round() / 1000.0),
         abbreviation_of,
         coordinated_with,
         note: None,
@@ -412,6 +460,7 @@ fn push_tsv(out: &mut String, row: &Row) {
         row.label.map(escape),
         row.source.map(escape),
         row.match_kind.map(str::to_string),
+        row.confidence.map(|c| c.to_string()),
         row.abbreviation_of.map(escape),
         row.coordinated_with.map(escape),
         Some(escape(&curies.join("|"))),

@@ -192,13 +192,15 @@ fn name_predicate(kind: MatchKind) -> MappingPredicate {
         NarrowSynonym | BroaderViaMapping => MappingPredicate::BroadMatch,
         BroadSynonym | SharedNarrower => MappingPredicate::NarrowMatch,
         RelatedSynonym | FullText => MappingPredicate::RelatedMatch,
-        AliasSymbol | PreviousSymbol | HiddenLabel | NameVariant | FormerLabel | NearSpelling => {
+        AliasSymbol | PreviousSymbol | HiddenLabel | NameVariant | CorpusName | FormerLabel => {
             MappingPredicate::CloseMatch
         }
+        // A near spelling is a guess at a typo: only a related match, whatever its spelling.
+        NearSpelling => MappingPredicate::RelatedMatch,
     }
 }
 
-/// `label 'Breast Neoplasms' (en), stage exact_name, score 0.950`.
+/// `label 'Breast Neoplasms' (en), stage exact_name, confidence 0.950`.
 fn match_words(candidate: &NameCandidate) -> String {
     let mut words = candidate.kind.as_str().to_string();
     if let Some(text) = &candidate.text {
@@ -213,11 +215,10 @@ fn match_words(candidate: &NameCandidate) -> String {
     if !candidate.case_exact {
         words.push_str(", case differs");
     }
-    words.push_str(&format!(
-        ", stage {}, score {:.3}",
-        candidate.stage.as_str(),
-        candidate.score
-    ));
+    words.push_str(&format!(", stage {}", candidate.stage.as_str()));
+    if let Some(c) = &candidate.confidence {
+        words.push_str(&format!(", confidence {:.3} ({})", c.p, c.basis_text()));
+    }
     words
 }
 
@@ -241,7 +242,7 @@ fn name_row(cx: &Context, hit: &NameHit, seen: &mut Seen) -> SssomRow {
         object_id: hit.curie.clone(),
         object_label,
         mapping_justification: "semapv:LexicalMatching".to_string(),
-        confidence: Some(hit.candidate.score.clamp(0.0, 1.0)),
+        confidence: hit.candidate.confidence.as_ref().map(|c| c.p),
         mapping_tool: cx.tool.clone(),
         mapping_date: cx.today.clone(),
         object_source_version: object_version,
@@ -310,7 +311,11 @@ fn via_row(
         object_id: canonical_curie(cx.resolver, &c.object),
         object_label,
         mapping_justification: "semapv:MappingChaining".to_string(),
-        confidence: Some((hit.candidate.score * c.confidence.unwrap_or(1.0)).clamp(0.0, 1.0)),
+        confidence: hit
+            .candidate
+            .confidence
+            .as_ref()
+            .map(|n| (n.p * c.confidence.unwrap_or(1.0)).clamp(0.0, 1.0)),
         mapping_tool: cx.tool.clone(),
         mapping_date: cx.today.clone(),
         object_source_version: object_version,

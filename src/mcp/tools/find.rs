@@ -5,11 +5,11 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::mcp::dto::*;
-use crate::resolve::sparql;
 use crate::resolve::{
     ConceptId, FULL_TEXT_DEPTH, MatchKind, NameCandidate, NameQuery, NameSearch, NameStep,
     Resolver, SkipReason, Stage, TextReach, ViaMapping,
 };
+use crate::resolve::{confidence, sparql};
 
 pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidates>, ToolError> {
     let text = checked_text(&args.text)?;
@@ -357,7 +357,10 @@ fn find_sparql(
 const PASSAGE_NEXT: &str = " An abbreviation alone is often ambiguous: if you hold the text it came from, call ground_passage on the text, which reads the abbreviations it defines.";
 
 fn find_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<String> {
-    let suggestion = name_suggestion(r, search, filtered);
+    let suggestion = match (none_confident(search), name_suggestion(r, search, filtered)) {
+        (Some(unsure), Some(then)) => Some(format!("{unsure} {then}")),
+        (unsure, then) => unsure.or(then),
+    };
     let unsure = search.candidates.is_empty() || search.distinct_entities > 1;
     if search.abbreviation && unsure {
         return Some(
@@ -367,6 +370,24 @@ fn find_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<
         );
     }
     suggestion
+}
+
+/// Said when candidates were listed but the model is confident of none.
+fn none_confident(search: &NameSearch) -> Option<String> {
+    let best = search
+        .candidates
+        .iter()
+        .filter_map(|c| c.confidence.as_ref())
+        .map(|c| c.p)
+        .fold(None, |best: Option<f64>, p| {
+            Some(best.map_or(p, |b| b.max(p)))
+        })?;
+    (best < confidence::CONFIDENT).then(|| {
+        format!(
+            "No candidate is confident (the best is stated at {}): treat them as guesses, and check a definition with get_concept before using one.",
+            crate::mcp::echo::three_digits(best)
+        )
+    })
 }
 
 fn name_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<String> {
@@ -470,6 +491,7 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, S
     // The matched text is said only when it is not the label shown.
     let matched_text = c.text.clone().filter(|t| summary.label.as_ref() != Some(t));
     let candidate = Candidate {
+        group: c.group.as_ref().map(Tag::of),
         match_kind: Tag::of(&c.kind),
         case_exact: c.case_exact,
         replaced_by,
@@ -477,8 +499,12 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, S
         matched_lang: c.lang.clone().filter(|_| matched_text.is_some()),
         matched_text,
         via: c.via.as_ref().map(|v| via(r, v)),
-        score: c.score,
-        basis: (c.score != c.kind.weight() || c.relevance.is_some()).then(|| c.basis()),
+        learned_from: c.learned.as_ref().map(|l| LearnedFrom {
+            corpus: l.corpus.clone(),
+            mentions: l.mentions,
+        }),
+        confidence: c.confidence.as_ref().map(|x| x.p),
+        basis: c.confidence.as_ref().map(|x| x.basis_text()),
         concept: summary,
     };
     Some((candidate, head.iri))

@@ -8,6 +8,7 @@ use serde_json::json;
 use super::find::{candidate, wanted_sources};
 use super::*;
 use crate::mcp::dto::*;
+use crate::model::SemanticGroup;
 use crate::resolve::passage::{
     MAX_PASSAGE_BYTES, Mention, MentionReading, PassageGrounding, PassageQuery,
 };
@@ -30,15 +31,17 @@ impl CharOffsets {
 }
 
 pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passage>, ToolError> {
-    let input = json!({ "text": args.text, "sources": args.sources, "limit": args.limit });
+    let input = json!({ "text": args.text, "sources": args.sources, "limit": args.limit, "groups": args.groups });
     let text = checked_passage(&args.text)?;
     let mut defaults = Vec::new();
     let limit = passage_limit(args.limit, &mut defaults)?;
     let wanted = wanted_sources(r, args.sources.as_deref(), &mut defaults)?;
+    let groups = wanted_groups(args.groups.as_deref(), &mut defaults)?;
     let grounding = r
         .ground_passage(&PassageQuery {
             text,
             sources: Some(&wanted),
+            groups: groups.as_deref(),
         })
         .map_err(|e| index_damaged(&e))?;
     let offsets = CharOffsets::of(text);
@@ -60,7 +63,7 @@ pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passa
             input,
             normalized: String::new(),
             steps: Vec::new(),
-            filters: json!({ "sources": args.sources }),
+            filters: json!({ "sources": args.sources, "groups": args.groups }),
             defaults_applied: defaults,
         },
         total,
@@ -87,8 +90,45 @@ pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passa
                 .collect(),
             generic_skipped: grounding.generic_skipped.keys().cloned().collect(),
             outside_sources: grounding.outside_sources as u64,
+            uncertain: grounding
+                .uncertain
+                .iter()
+                .map(|m| mention(r, text, &offsets, &grounding, m, limit))
+                .collect(),
+            threshold: grounding.threshold,
         },
     })
+}
+
+/// The semantic groups asked for, each known (the error lists them), or every group.
+fn wanted_groups(
+    asked: Option<&[String]>,
+    defaults: &mut Vec<String>,
+) -> Result<Option<Vec<SemanticGroup>>, ToolError> {
+    let Some(asked) = asked.filter(|a| !a.is_empty()) else {
+        defaults.push("groups=all".into());
+        return Ok(None);
+    };
+    let known = || {
+        SemanticGroup::ALL
+            .iter()
+            .map(|g| g.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    asked
+        .iter()
+        .map(|name| {
+            SemanticGroup::named(name).ok_or_else(|| {
+                ToolError::new(
+                    ErrorCode::InvalidArgument,
+                    format!("unknown group {}", crate::mcp::echo::quoted(name)),
+                    format!("Pass groups from: {}.", known()),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }
 
 /// Candidates per mention asked for, or the default (noted in `defaults`).
@@ -179,6 +219,7 @@ fn mention(
         start: offsets.at(m.start),
         end: offsets.at(m.end),
         text: text[m.start..m.end].to_string(),
+        confidence: m.confidence.as_ref().map(|c| c.p),
         candidates: m
             .candidates
             .iter()

@@ -11,7 +11,9 @@ use std::marker::PhantomData;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Serialize, Serializer};
 
-use crate::model::{ConceptKind, ConceptStatus, EvidenceOrigin, LabelKind, LinkKind};
+use crate::model::{
+    ConceptKind, ConceptStatus, EvidenceOrigin, LabelKind, LinkKind, SemanticGroup,
+};
 use crate::resolve::diff::ChangeKind;
 use crate::resolve::mapping::{Cardinality, Conflict, ObjectStatus, RankTier};
 use crate::resolve::query::{QueryDataset, QueryForm, TermKind};
@@ -113,6 +115,7 @@ wire_names!(MatchKind, "match_kind" {
     Notation => "notation",
     ViaMapping => "via_mapping",
     NameVariant => "name_variant",
+    CorpusName => "corpus_name",
     FormerLabel => "former_label",
     NearSpelling => "near_spelling",
     BroaderViaMapping => "broader_via_mapping",
@@ -120,10 +123,23 @@ wire_names!(MatchKind, "match_kind" {
     FullText => "full_text",
 });
 
+wire_names!(SemanticGroup, "group" {
+    Disease => "disease",
+    Phenotype => "phenotype",
+    Chemical => "chemical",
+    Gene => "gene",
+    Anatomy => "anatomy",
+    Organism => "organism",
+    Procedure => "procedure",
+    Phenomenon => "phenomenon",
+    Other => "other",
+});
+
 wire_names!(Stage, "stage" {
     Identifier => "identifier",
     ExactName => "exact_name",
     NameVariant => "name_variant",
+    CorpusName => "corpus_name",
     ViaMapping => "via_mapping",
     NearSpelling => "near_spelling",
     FullText => "full_text",

@@ -162,6 +162,8 @@ impl Resolver {
             },
             candidates,
             alternatives: Vec::new(),
+            features: Default::default(),
+            confidence: None,
         };
         Ok(Some(ConjunctReading { mention, whole }))
     }

@@ -22,6 +22,7 @@ use choice::{AbbreviationUse, abbreviation_uses, choose_longest, queue_names_wit
 use coordination::{ConjunctReading, PassageForms};
 use tokens::{Token, tokens};
 
+use super::confidence::{Confidence, Features};
 use super::search::{MatchKind, NameCandidate};
 use super::{ConceptId, ResolveError, Resolver};
 use crate::index::{SegmentWalk, SegmentedLexicon};
@@ -40,6 +41,8 @@ pub struct PassageQuery<'a> {
     pub text: &'a str,
     /// Source ids whose concepts may be candidates (names are read from every source).
     pub sources: Option<&'a [String]>,
+    /// Semantic groups whose concepts may be candidates; every group when `None`.
+    pub groups: Option<&'a [crate::model::SemanticGroup]>,
 }
 
 /// How a mention was read.
@@ -69,6 +72,11 @@ pub struct Mention {
     pub candidates: Vec<NameCandidate>,
     /// Shorter names inside or across this one, kept as other readings (byte spans).
     pub alternatives: Vec<(usize, usize)>,
+    /// The registered features of the span and its first candidate.
+    pub features: Features,
+    /// The model's probability that the span names its first candidate, when the index has
+    /// a confidence model.
+    pub confidence: Option<Confidence>,
 }
 
 /// What a passage mentions, and what was done to find it.
@@ -83,6 +91,11 @@ pub struct PassageGrounding {
     /// Per definition (by its place in `definitions`), the uses left unread: its long form
     /// names nothing in the wanted sources, and no reading of the letters alone could be it.
     pub unread_uses: BTreeMap<usize, usize>,
+    /// Spans read as names whose confidence is under the model's threshold: not mentions,
+    /// listed with their candidates.
+    pub uncertain: Vec<Mention>,
+    /// The model's mention threshold, when the index has a confidence model.
+    pub threshold: Option<f64>,
 }
 
 impl PassageGrounding {
@@ -167,6 +180,14 @@ impl Resolver {
                         .iter()
                         .map(|a| (words[a.first].start, words[a.last].end))
                         .collect();
+                    // A span the model doubts may hold a name it does not ("induced
+                    // hypotension" read as the technique): the longest names inside it are
+                    // read in its place, and it is kept as uncertain.
+                    if !super::confidence::judge(self.confidence_model(), &mut m, text) {
+                        out.uncertain.push(m);
+                        queue_names_within(&mut chosen, &alternatives, &uses, span, span.last);
+                        continue;
+                    }
                     if matches!(
                         m.reading,
                         MentionReading::Name | MentionReading::NameVariant
@@ -198,7 +219,13 @@ impl Resolver {
                 }
             }
         }
-        self.add_conjuncts(&scan, &words, &names, &mut out.mentions)?;
+        self.add_conjuncts(
+            &scan,
+            &words,
+            &names,
+            (&mut out.mentions, &mut out.uncertain),
+        )?;
+        super::confidence::judge_mentions(self.confidence_model(), &mut out, text);
         Ok(out)
     }
 
@@ -210,7 +237,7 @@ impl Resolver {
         scan: &Scan<'_>,
         words: &[Token],
         names: &[Span],
-        mentions: &mut Vec<Mention>,
+        (mentions, uncertain): (&mut Vec<Mention>, &mut Vec<Mention>),
     ) -> Result<(), ResolveError> {
         let mut done = HashSet::new();
         // Applied after the loop: a list's later modifiers still meet the name's own reading.
@@ -220,6 +247,16 @@ impl Resolver {
             let word = &words[conjunct.word];
             if !done.insert(conjunct.word) {
                 continue;
+            }
+            // A word the model doubted alone is read again with the name's head: its own
+            // reading comes back as the one the coordination replaces.
+            if let Some(at) = uncertain
+                .iter()
+                .position(|m| m.start == word.start && m.end == word.end)
+            {
+                let own = uncertain.remove(at);
+                let at = mentions.partition_point(|m| m.start < own.start);
+                mentions.insert(at, own);
             }
             let own = mentions
                 .iter()
@@ -334,7 +371,38 @@ impl Resolver {
                 }
             }
         }
+        self.learned_spans(text, words, &mut spans);
         spans
+    }
+
+    /// Every span of words that is a name the confidence model learned from a corpus.
+    fn learned_spans(&self, text: &str, words: &[Token], spans: &mut Vec<Span>) {
+        let Some(model) = self.confidence_model().filter(|m| !m.learned.is_empty()) else {
+            return;
+        };
+        for first in 0..words.len() {
+            for (last, word) in words
+                .iter()
+                .enumerate()
+                .skip(first)
+                .take(model.learned_words)
+            {
+                if last > first && word.breaks_before {
+                    break;
+                }
+                let surface = &text[words[first].start..word.end];
+                let key = crate::index::normalize::label_key(surface);
+                let known = spans.iter().any(|s| s.first == first && s.last == last);
+                if !known && !model.learned_for(&key).is_empty() {
+                    spans.push(Span {
+                        first,
+                        last,
+                        variant: false,
+                        head_omitted: false,
+                    });
+                }
+            }
+        }
     }
 
     /// Whether the words walked to `at`, written as `surface` with a capital letter after its
@@ -443,6 +511,8 @@ impl Resolver {
             },
             candidates,
             alternatives: Vec::new(),
+            features: Features::default(),
+            confidence: None,
         }))
     }
 
@@ -511,6 +581,8 @@ impl Resolver {
             },
             candidates,
             alternatives: Vec::new(),
+            features: Features::default(),
+            confidence: None,
         }))
     }
 }

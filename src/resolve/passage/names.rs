@@ -92,6 +92,20 @@ impl Resolver {
             let headings = self.stated_broader(&query, first)?;
             then_unseen(&mut search.candidates, headings);
         }
+        if let Some(groups) = scan.query.groups {
+            let mut kept = Vec::with_capacity(search.candidates.len());
+            for mut c in search.candidates {
+                let group = match c.group {
+                    Some(group) => group,
+                    None => self.group_of(c.concept)?,
+                };
+                c.group = Some(group);
+                if groups.contains(&group) {
+                    kept.push(c);
+                }
+            }
+            search.candidates = kept;
+        }
         scan.searched
             .borrow_mut()
             .insert(key, search.candidates.clone());

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use super::{MatchKind, Stage, ViaMapping, penalties};
 use crate::index::names::NameStep;
 use crate::resolve::ConceptId;
+use crate::resolve::confidence::{Confidence, Features};
 
 /// One concept a name search found, with how it matched.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +35,17 @@ pub struct NameCandidate {
     /// The match kind's weight (scaled by relevance for full text).
     pub weight: f64,
     pub score: f64,
+    /// What kind of thing the concept is, and the source release holding it, once the
+    /// candidates are ranked.
+    pub group: Option<crate::model::SemanticGroup>,
+    pub source: Option<crate::model::SourceIdx>,
+    /// For a corpus name: the corpus that wrote it, and how often.
+    pub learned: Option<Learned>,
+    /// The registered features, computed once the candidates are ranked by match kind.
+    pub features: Features,
+    /// The model's probability that this is the concept the text names, when the index has a
+    /// confidence model.
+    pub confidence: Option<Confidence>,
 }
 
 impl NameCandidate {
@@ -54,6 +66,11 @@ impl NameCandidate {
             name_rewritten: false,
             weight: kind.weight(),
             score: 0.0,
+            group: None,
+            source: None,
+            learned: None,
+            features: Features::default(),
+            confidence: None,
         }
         .scored()
     }
@@ -108,6 +125,15 @@ impl NameCandidate {
         }
         basis
     }
+}
+
+/// Where a corpus name was learned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Learned {
+    /// The corpus id, as the model file names it.
+    pub corpus: String,
+    /// How many of its training mentions wrote the name for the concept.
+    pub mentions: u32,
 }
 
 /// A name search: the text and its filters.
@@ -193,7 +219,8 @@ impl NameSearch {
         let group = |c: &NameCandidate| match c.kind.tier() {
             0..=3 => 0,
             4 => 1,
-            _ => 2,
+            5 => 2,
+            _ => 3,
         };
         let best = group(first);
         let n = self

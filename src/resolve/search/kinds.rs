@@ -28,6 +28,9 @@ pub enum MatchKind {
     /// A label or synonym that meets the name only after the name rules (plural, word order,
     /// British spelling, head words such as "cancer" for "neoplasm").
     NameVariant,
+    /// A name a training corpus wrote for the concept, which no loaded source gives it
+    /// ("adriamycin" for Doxorubicin): learned by `ontoresolve train`, traced to the corpus.
+    CorpusName,
     /// A label or synonym an older loaded release gave this concept, which the release
     /// searched no longer does.
     FormerLabel,
@@ -46,7 +49,7 @@ pub enum MatchKind {
 
 impl MatchKind {
     /// Every kind, in rank order.
-    pub const ALL: [MatchKind; 22] = [
+    pub const ALL: [MatchKind; 23] = [
         MatchKind::Identifier,
         MatchKind::AltId,
         MatchKind::Label,
@@ -64,6 +67,7 @@ impl MatchKind {
         MatchKind::Notation,
         MatchKind::ViaMapping,
         MatchKind::NameVariant,
+        MatchKind::CorpusName,
         MatchKind::FormerLabel,
         MatchKind::NearSpelling,
         MatchKind::BroaderViaMapping,
@@ -106,6 +110,7 @@ impl MatchKind {
             MatchKind::RelatedSynonym | MatchKind::HiddenLabel | MatchKind::Notation => 0.75,
             MatchKind::ViaMapping => 0.74,
             MatchKind::NameVariant => 0.72,
+            MatchKind::CorpusName => 0.705,
             MatchKind::FormerLabel => 0.71,
             MatchKind::NearSpelling => 0.7,
             MatchKind::BroaderViaMapping => 0.6,
@@ -133,6 +138,7 @@ impl MatchKind {
             MatchKind::Notation => "notation",
             MatchKind::ViaMapping => "via_mapping",
             MatchKind::NameVariant => "name_variant",
+            MatchKind::CorpusName => "corpus_name",
             MatchKind::FormerLabel => "former_label",
             MatchKind::NearSpelling => "near_spelling",
             MatchKind::BroaderViaMapping => "broader_via_mapping",
@@ -155,7 +161,7 @@ impl MatchKind {
     }
 
     /// The rank tier: identifier, the concept's own name, another of its names, a name
-    /// reached through a mapping, a name variant, a near spelling, full text. Candidates are
+    /// reached through a mapping, a name variant, a corpus's name, a near spelling, full text. Candidates are
     /// ranked by tier first, then by score within the tier.
     pub fn tier(self) -> u8 {
         match self {
@@ -173,8 +179,10 @@ impl MatchKind {
             | MatchKind::Notation => 2,
             MatchKind::ViaMapping => 3,
             MatchKind::NameVariant | MatchKind::FormerLabel => 4,
-            MatchKind::NearSpelling | MatchKind::BroaderViaMapping | MatchKind::SharedNarrower => 5,
-            MatchKind::FullText => 6,
+            // A corpus's name fills a gap the sources leave: after every name of theirs.
+            MatchKind::CorpusName => 5,
+            MatchKind::NearSpelling | MatchKind::BroaderViaMapping | MatchKind::SharedNarrower => 6,
+            MatchKind::FullText => 7,
         }
     }
 }
@@ -187,16 +195,18 @@ pub enum Stage {
     Identifier,
     ExactName,
     NameVariant,
+    CorpusName,
     ViaMapping,
     NearSpelling,
     FullText,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 7] = [
         Stage::Identifier,
         Stage::ExactName,
         Stage::NameVariant,
+        Stage::CorpusName,
         Stage::ViaMapping,
         Stage::NearSpelling,
         Stage::FullText,
@@ -207,6 +217,7 @@ impl Stage {
             Stage::Identifier => "identifier",
             Stage::ExactName => "exact_name",
             Stage::NameVariant => "name_variant",
+            Stage::CorpusName => "corpus_name",
             Stage::ViaMapping => "via_mapping",
             Stage::NearSpelling => "near_spelling",
             Stage::FullText => "full_text",

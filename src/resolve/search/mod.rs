@@ -10,7 +10,7 @@ mod via;
 
 use std::collections::{HashMap, HashSet};
 
-pub use answer::{NameCandidate, NameQuery, NameSearch, SkipReason, TextReach};
+pub use answer::{Learned, NameCandidate, NameQuery, NameSearch, SkipReason, TextReach};
 pub use kinds::{MatchKind, Stage};
 pub use via::ViaMapping;
 
@@ -91,7 +91,7 @@ impl Resolver {
         // An identifier that was found is not a name: no name stages, near spellings or
         // full text.
         if !kept.is_empty() {
-            return self.finish(out, kept, hidden);
+            return self.finish(text, out, kept, hidden);
         }
         out.stages_tried.push(Stage::ExactName);
         let exact = self.exact_name_stage(text)?;
@@ -105,6 +105,13 @@ impl Resolver {
             out.variant_steps = steps;
             names.extend(variants);
         }
+        if self
+            .confidence_model()
+            .is_some_and(|m| !m.learned.is_empty())
+        {
+            out.stages_tried.push(Stage::CorpusName);
+            names.extend(self.corpus_name_stage(text));
+        }
         out.stages_tried.push(Stage::ViaMapping);
         // A passage's names take a broader concept only when asked for.
         let broader = match set {
@@ -117,7 +124,7 @@ impl Resolver {
         names.extend(via);
         kept.extend(self.keep(names, query, &mut hidden));
         if names_only {
-            return self.finish(out, kept, hidden);
+            return self.finish(text, out, kept, hidden);
         }
         let live_names = kept.iter().any(|c| !c.obsolete);
         // A name that matched only obsolete or withdrawn concepts gets nothing else: other
@@ -127,11 +134,11 @@ impl Resolver {
                 (Stage::NearSpelling, SkipReason::OnlyObsoleteMatched),
                 (Stage::FullText, SkipReason::OnlyObsoleteMatched),
             ];
-            return self.finish(out, kept, hidden);
+            return self.finish(text, out, kept, hidden);
         }
         let fallback = Fallback { typed, live_names };
         self.fallback_stages(text, query, fallback, &mut kept, &mut hidden, &mut out)?;
-        self.finish(out, kept, hidden)
+        self.finish(text, out, kept, hidden)
     }
 
     /// Near spellings when the name matched nothing as typed, and full text unless a live
@@ -228,11 +235,22 @@ impl Resolver {
     /// Ranks the candidates and fills in what the answer says about them.
     fn finish(
         &self,
+        text: &str,
         mut out: NameSearch,
         kept: Vec<NameCandidate>,
         hidden: HashSet<ConceptId>,
     ) -> Result<NameSearch, ResolveError> {
-        out.candidates = rank(kept, out.abbreviation);
+        let mut ranked = rank(kept, out.abbreviation);
+        for c in &mut ranked {
+            c.group = Some(self.group_of(c.concept)?);
+            c.source = self.files.flags.get(c.concept.0).map(|f| f.source);
+        }
+        out.candidates = crate::resolve::confidence::weigh_candidates(
+            self.confidence_model(),
+            ranked,
+            text,
+            out.abbreviation,
+        );
         let mut matched: Vec<Stage> = out.candidates.iter().map(|c| c.stage).collect();
         matched.sort_unstable();
         matched.dedup();

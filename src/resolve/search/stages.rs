@@ -142,6 +142,28 @@ impl Resolver {
         Ok((out, steps))
     }
 
+    /// Names a training corpus wrote for a concept that no source gives it, from the
+    /// confidence model; each concept in the current releases that hold it.
+    pub(super) fn corpus_name_stage(&self, text: &str) -> Vec<NameCandidate> {
+        let Some(model) = self.confidence_model() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for learned in model.learned_for(&label_key(text)) {
+            for found in self.lookup_id(&learned.concept) {
+                let kind = MatchKind::CorpusName;
+                let mut c = NameCandidate::new(found.concept, Stage::CorpusName, kind, false);
+                c.text = Some(learned.name.clone());
+                c.learned = Some(super::Learned {
+                    corpus: learned.corpus.clone(),
+                    mentions: learned.mentions,
+                });
+                out.push(c);
+            }
+        }
+        out
+    }
+
     /// Labels within the allowed edits of the name ([`allowed_edits`]); none for very short
     /// names.
     pub(super) fn near_spelling_stage(

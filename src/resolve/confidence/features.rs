@@ -1,0 +1,294 @@
+//! The feature registry: every signal the confidence model weighs, named, documented, and
+//! computed here by the serving code (training calls the same functions). A candidate's
+//! features describe how its name matched and what else matched; a mention's add how the
+//! passage wrote the span.
+
+use crate::model::SemanticGroup;
+use crate::resolve::passage::{Mention, MentionReading};
+use crate::resolve::search::{MatchKind, NameCandidate};
+
+/// Whether a feature describes a name search's candidate or a passage's mention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Candidate,
+    Mention,
+}
+
+macro_rules! registry {
+    ($($variant:ident = $name:literal, $scope:ident, $about:literal;)*) => {
+        /// Every registered feature.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Feature { $($variant),* }
+
+        impl Feature {
+            pub const ALL: &'static [Feature] = &[$(Feature::$variant),*];
+
+            /// The name the model file and `basis` use.
+            pub fn name(self) -> &'static str {
+                match self { $(Feature::$variant => $name),* }
+            }
+
+            /// What it measures, in words (docs/tools.md lists these).
+            pub fn about(self) -> &'static str {
+                match self { $(Feature::$variant => $about),* }
+            }
+
+            pub fn scope(self) -> Scope {
+                match self { $(Feature::$variant => Scope::$scope),* }
+            }
+        }
+    };
+}
+
+registry! {
+    KindIdentifier = "kind_identifier", Candidate, "the input is the concept's identifier or alternative id";
+    KindLabel = "kind_label", Candidate, "the input is the concept's label, approved symbol or approved name";
+    KindSynonym = "kind_synonym", Candidate, "the input is an entry term, exact synonym or alternative label";
+    KindSymbolAlias = "kind_symbol_alias", Candidate, "the input is an alias or previous gene symbol, which other genes may share";
+    KindViaMapping = "kind_via_mapping", Candidate, "another concept has the name and maps to this one";
+    KindNameVariant = "kind_name_variant", Candidate, "the name matched only after the name rules (plural, word order, spelling, head word)";
+    KindCorpusName = "kind_corpus_name", Candidate, "a name a training corpus wrote for the concept, which no source gives it";
+    LearnedSupport = "learned_support", Candidate, "ln(how many training mentions wrote a corpus name for the concept)";
+    KindNearSpelling = "kind_near_spelling", Candidate, "a label within a few edits of the input";
+    KindBroader = "kind_broader", Candidate, "a broader concept reached through an ancestor's mapping, or one narrower than a coordination's names";
+    KindFullText = "kind_full_text", Candidate, "a full-text hit in labels, synonyms and definitions";
+    EditDistance = "edit_distance", Candidate, "edits between the input and a near spelling";
+    EditShare = "edit_share", Candidate, "those edits over the input's length";
+    CaseDiffers = "case_differs", Candidate, "the matched text differs from the input in letter case";
+    NameRewritten = "name_rewritten", Candidate, "the matched name met the input only after its own head or modifier word was read as another";
+    AbbreviationQuery = "abbreviation_query", Candidate, "the input is short and in capitals: an abbreviation or symbol";
+    First = "first", Candidate, "the candidate ranks first by match kind among its source's";
+    FirstOwnName = "first_own_name", Candidate, "first, matched by a label, synonym or identifier of its own";
+    FirstViaMapping = "first_via_mapping", Candidate, "first, reached through another concept's mapping";
+    FirstCorpusName = "first_corpus_name", Candidate, "first, matched by a corpus name";
+    FirstGuess = "first_guess", Candidate, "first, and only a guess (near spelling, broader concept, full text)";
+    Position = "position", Candidate, "ln(1 + the candidate's place in the match-kind ranking among its own source's candidates)";
+    Outranked = "outranked", Candidate, "ln(1 + how many of its source's candidates matched by a better kind; guesses count as one kind)";
+    QueryWords = "query_words", Candidate, "ln(words in the input)";
+    ShortQuery = "short_query", Candidate, "the input has at most four characters";
+    GroupDisease = "group_disease", Candidate, "the concept is a disease";
+    GroupChemical = "group_chemical", Candidate, "the concept is a chemical";
+    GroupGene = "group_gene", Candidate, "the concept is a gene";
+    GroupAnatomy = "group_anatomy", Candidate, "the concept is anatomy";
+    GroupProcedure = "group_procedure", Candidate, "the concept is a procedure";
+    GroupPhenomenon = "group_phenomenon", Candidate, "the concept is a phenomenon or process";
+    ReadAsVariant = "read_as_variant", Mention, "the span is a name only after the name rules";
+    ReadAsAbbreviation = "read_as_abbreviation", Mention, "the span is an abbreviation the passage defines, read through its long form";
+    ReadAsCoordinated = "read_as_coordinated", Mention, "the span is a modifier read with a coordinated name's head";
+    SpanWords = "span_words", Mention, "ln(words in the span)";
+    SingleLowerWord = "single_lower_word", Mention, "the span is one word in lower case";
+    SpanInCapitals = "span_in_capitals", Mention, "the span has no lower-case letter (a symbol)";
+    OtherReadings = "other_readings", Mention, "ln(1 + shorter names inside or across the span)";
+    MentionCandidates = "mention_candidates", Mention, "ln(the span's candidates)";
+}
+
+/// How many features are registered.
+pub const COUNT: usize = Feature::ALL.len();
+
+impl Feature {
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The feature of this name, if registered.
+    pub fn named(name: &str) -> Option<Feature> {
+        Feature::ALL.iter().copied().find(|f| f.name() == name)
+    }
+}
+
+/// One candidate's or mention's feature values, by [`Feature::index`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Features(pub [f64; COUNT]);
+
+impl Default for Features {
+    fn default() -> Self {
+        Features([0.0; COUNT])
+    }
+}
+
+impl Features {
+    pub fn get(&self, f: Feature) -> f64 {
+        self.0[f.index()]
+    }
+
+    fn set(&mut self, f: Feature, value: f64) {
+        self.0[f.index()] = value;
+    }
+
+    fn flag(&mut self, f: Feature, on: bool) {
+        self.set(f, if on { 1.0 } else { 0.0 });
+    }
+}
+
+/// The feature of each semantic group; groups without one weigh as the baseline (`other`,
+/// and those whose feature changed nothing in the ablation).
+fn group_feature(group: SemanticGroup) -> Option<Feature> {
+    Some(match group {
+        SemanticGroup::Disease => Feature::GroupDisease,
+        SemanticGroup::Phenotype | SemanticGroup::Organism | SemanticGroup::Other => return None,
+        SemanticGroup::Chemical => Feature::GroupChemical,
+        SemanticGroup::Gene => Feature::GroupGene,
+        SemanticGroup::Anatomy => Feature::GroupAnatomy,
+        SemanticGroup::Procedure => Feature::GroupProcedure,
+        SemanticGroup::Phenomenon => Feature::GroupPhenomenon,
+    })
+}
+
+/// The match-kind feature of each kind; kinds without one weigh as the baseline (a switched
+/// off feature that changed nothing in the ablation was removed).
+fn kind_feature(kind: MatchKind) -> Option<Feature> {
+    Some(match kind {
+        MatchKind::Identifier | MatchKind::AltId => Feature::KindIdentifier,
+        MatchKind::Label | MatchKind::ApprovedSymbol | MatchKind::ApprovedName => {
+            Feature::KindLabel
+        }
+        MatchKind::EntryTerm | MatchKind::ExactSynonym | MatchKind::AltLabel => {
+            Feature::KindSynonym
+        }
+        MatchKind::AliasSymbol | MatchKind::PreviousSymbol => Feature::KindSymbolAlias,
+        MatchKind::NarrowSynonym
+        | MatchKind::BroadSynonym
+        | MatchKind::RelatedSynonym
+        | MatchKind::HiddenLabel
+        | MatchKind::Notation
+        | MatchKind::FormerLabel => return None,
+        MatchKind::ViaMapping => Feature::KindViaMapping,
+        MatchKind::NameVariant => Feature::KindNameVariant,
+        MatchKind::CorpusName => Feature::KindCorpusName,
+        MatchKind::NearSpelling => Feature::KindNearSpelling,
+        MatchKind::BroaderViaMapping | MatchKind::SharedNarrower => Feature::KindBroader,
+        MatchKind::FullText => Feature::KindFullText,
+    })
+}
+
+/// The tier of near spellings and broader concepts; full text's is below it.
+const GUESS_TIER: u8 = 6;
+
+/// The match-kind tier, with every guess (near spelling, broader concept, full text) in one:
+/// the model orders guesses among themselves.
+pub fn guess_tier(c: &NameCandidate) -> u8 {
+    c.kind.tier().min(GUESS_TIER)
+}
+
+/// The features of the candidate at `at` of a list ranked by match kind, for the input `text`.
+pub fn candidate_features(
+    ranked: &[NameCandidate],
+    at: usize,
+    text: &str,
+    abbreviation: bool,
+) -> Features {
+    let mut f = Features::default();
+    let Some(c) = ranked.get(at) else {
+        return f;
+    };
+    if let Some(kind) = kind_feature(c.kind) {
+        f.flag(kind, true);
+    }
+    if let Some(group) = c.group.and_then(group_feature) {
+        f.flag(group, true);
+    }
+    let distance = f64::from(c.distance.unwrap_or(0));
+    let chars = text.chars().filter(|c| !c.is_whitespace()).count().max(1);
+    f.set(Feature::EditDistance, distance);
+    f.set(Feature::EditShare, distance / chars as f64);
+    if let Some(learned) = &c.learned {
+        f.set(
+            Feature::LearnedSupport,
+            f64::from(learned.mentions.max(1)).ln(),
+        );
+    }
+    f.flag(Feature::CaseDiffers, !c.case_exact);
+    f.flag(Feature::NameRewritten, c.name_rewritten);
+    f.flag(Feature::AbbreviationQuery, abbreviation);
+    // Rank is read within the candidate's own source: another source's concept for the same
+    // thing is no rival (MONDO's and MeSH's breast cancer are both right).
+    let at = ranked[..at].iter().filter(|r| r.source == c.source).count();
+    f.set(Feature::Position, (1.0 + at as f64).ln());
+    if at == 0 {
+        f.flag(Feature::First, true);
+        let first = match c.kind.tier() {
+            0..=2 => Some(Feature::FirstOwnName),
+            3 => Some(Feature::FirstViaMapping),
+            // A first name variant weighs as `first` alone.
+            4 => None,
+            5 => Some(Feature::FirstCorpusName),
+            _ => Some(Feature::FirstGuess),
+        };
+        if let Some(first) = first {
+            f.flag(first, true);
+        }
+    }
+    let tier = guess_tier(c);
+    let better = ranked
+        .iter()
+        .filter(|r| r.source == c.source && guess_tier(r) < tier)
+        .count();
+    f.set(Feature::Outranked, (1.0 + better as f64).ln());
+    let words = text.split_whitespace().count().max(1);
+    f.set(Feature::QueryWords, (words as f64).ln());
+    f.flag(Feature::ShortQuery, text.trim().chars().count() <= 4);
+    f
+}
+
+/// A mention's features: its first candidate's, and how the passage wrote the span.
+pub fn mention_features(mention: &Mention, surface: &str) -> Features {
+    let mut f = mention
+        .candidates
+        .first()
+        .map(|c| c.features)
+        .unwrap_or_default();
+    f.flag(
+        Feature::ReadAsVariant,
+        mention.reading == MentionReading::NameVariant,
+    );
+    f.flag(
+        Feature::ReadAsAbbreviation,
+        matches!(mention.reading, MentionReading::Abbreviation { .. }),
+    );
+    f.flag(
+        Feature::ReadAsCoordinated,
+        matches!(mention.reading, MentionReading::Coordinated { .. }),
+    );
+    let words = surface.split_whitespace().count().max(1);
+    f.set(Feature::SpanWords, (words as f64).ln());
+    f.flag(
+        Feature::SingleLowerWord,
+        words == 1 && !surface.chars().any(char::is_uppercase),
+    );
+    f.flag(
+        Feature::SpanInCapitals,
+        surface.chars().any(char::is_alphabetic) && !surface.chars().any(char::is_lowercase),
+    );
+    f.set(
+        Feature::OtherReadings,
+        (1.0 + mention.alternatives.len() as f64).ln(),
+    );
+    f.set(
+        Feature::MentionCandidates,
+        (mention.candidates.len().max(1) as f64).ln(),
+    );
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_feature_has_a_distinct_snake_case_name_and_a_description() {
+        let mut names: Vec<&str> = Feature::ALL.iter().map(|f| f.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), COUNT);
+        for f in Feature::ALL {
+            assert!(
+                f.name().chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{}",
+                f.name()
+            );
+            assert!(f.about().len() > 10, "{}", f.name());
+            assert_eq!(Feature::named(f.name()), Some(*f));
+            assert_eq!(Feature::ALL[f.index()], *f);
+        }
+    }
+}
