@@ -108,14 +108,7 @@ impl LearnedByPart {
 
 /// The resolver's model: these candidate weights and learned names, no mention model yet.
 fn weigh_with(r: &mut Resolver, candidate: &Dense, names: Vec<LearnedName>) {
-    let mut model = ConfidenceModel {
-        version: String::new(),
-        candidate: candidate.clone(),
-        mention: Dense::zero(),
-        mention_threshold: 0.5,
-        learned: BTreeMap::new(),
-        learned_words: 0,
-    };
+    let mut model = ConfidenceModel::new(candidate.clone(), Dense::zero(), 0.5);
     model.learn(names);
     r.set_confidence_model(Some(model));
 }
@@ -255,14 +248,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         .map(|(s, (train, _))| (&s.train, train.as_slice()))
         .collect();
     let (threshold, held_f1) = best_threshold(&train_pairs, &mention);
-    let mut model = ConfidenceModel {
-        version: String::new(),
-        candidate,
-        mention,
-        mention_threshold: threshold,
-        learned: BTreeMap::new(),
-        learned_words: 0,
-    };
+    let mut model = ConfidenceModel::new(candidate, mention, threshold);
     model.learn(learned.all());
     let held_out = held_out_figures(&r, &sets, &readings, &model, &mut ids, held_f1)?;
     let file = model_file(&model, &options.data, &held_out, learned.all())?;

@@ -132,18 +132,32 @@ pub struct ConfidenceModel {
     pub learned: BTreeMap<String, Vec<LearnedName>>,
     /// The most words a learned name has.
     pub learned_words: usize,
+    /// The first word of each learned name's key: a passage's span is looked up only from
+    /// these.
+    pub learned_starts: std::collections::BTreeSet<String>,
 }
 
 impl ConfidenceModel {
-    pub fn from_file(file: &ModelFile) -> Result<ConfidenceModel, ModelFitError> {
-        let mut model = ConfidenceModel {
-            version: file.version.clone(),
-            candidate: Dense::from_weights(&file.candidate, Scope::Candidate, "candidate")?,
-            mention: Dense::from_weights(&file.mention, Scope::Mention, "mention")?,
-            mention_threshold: file.mention_threshold,
+    /// A model of these weights and threshold, with no learned names yet.
+    pub fn new(candidate: Dense, mention: Dense, mention_threshold: f64) -> ConfidenceModel {
+        ConfidenceModel {
+            version: String::new(),
+            candidate,
+            mention,
+            mention_threshold,
             learned: BTreeMap::new(),
             learned_words: 0,
-        };
+            learned_starts: Default::default(),
+        }
+    }
+
+    pub fn from_file(file: &ModelFile) -> Result<ConfidenceModel, ModelFitError> {
+        let mut model = ConfidenceModel::new(
+            Dense::from_weights(&file.candidate, Scope::Candidate, "candidate")?,
+            Dense::from_weights(&file.mention, Scope::Mention, "mention")?,
+            file.mention_threshold,
+        );
+        model.version = file.version.clone();
         model.learn(file.learned_names.iter().cloned());
         Ok(model)
     }
@@ -152,7 +166,11 @@ impl ConfidenceModel {
     pub fn learn(&mut self, names: impl IntoIterator<Item = LearnedName>) {
         for n in names {
             self.learned_words = self.learned_words.max(n.name.split_whitespace().count());
-            self.learned.entry(label_key(&n.name)).or_default().push(n);
+            let key = label_key(&n.name);
+            if let Some(first) = key.split(' ').next() {
+                self.learned_starts.insert(first.to_string());
+            }
+            self.learned.entry(key).or_default().push(n);
         }
     }
 

@@ -381,6 +381,15 @@ impl Resolver {
             return;
         };
         for first in 0..words.len() {
+            let start =
+                crate::index::normalize::label_key(&text[words[first].start..words[first].end]);
+            let starts_one = start
+                .split(' ')
+                .next()
+                .is_some_and(|w| model.learned_starts.contains(w));
+            if !starts_one {
+                continue;
+            }
             for (last, word) in words
                 .iter()
                 .enumerate()
