@@ -101,13 +101,13 @@ impl ModelFile {
 
     /// The file's text: keys in a fixed order, numbers as written, so equal models are equal
     /// bytes.
-    pub fn to_toml(&self) -> String {
-        let body = toml::to_string(self).unwrap_or_default();
-        format!(
+    pub fn to_toml(&self) -> Result<String, ModelFileError> {
+        let body = toml::to_string(self).map_err(|e| ModelFileError::Invalid(e.to_string()))?;
+        Ok(format!(
             "# Written by `ontoresolve train` from the corpora listed below; not edited by hand.\n\
              # Weights per feature of src/resolve/confidence/features.rs (docs/tools.md says what\n\
              # each means). Holds weights and a threshold only, never corpus text.\n{body}"
-        )
+        ))
     }
 
     fn check(&self) -> Result<(), ModelFileError> {
@@ -174,18 +174,21 @@ mod tests {
 
     #[test]
     fn a_model_file_reads_back_as_written() {
-        let text = model().to_toml();
+        let text = model().to_toml().unwrap();
         assert_eq!(ModelFile::from_toml(&text).unwrap(), model());
     }
 
     #[test]
     fn a_newer_model_file_is_called_newer_and_a_bad_threshold_invalid() {
-        let newer = model().to_toml().replace("format = 1", "format = 9");
+        let newer = model()
+            .to_toml()
+            .unwrap()
+            .replace("format = 1", "format = 9");
         let err = ModelFile::from_toml(&newer).unwrap_err().to_string();
         assert!(err.contains("newer"), "{err}");
         let mut bad = model();
         bad.mention_threshold = 1.5;
-        let err = ModelFile::from_toml(&bad.to_toml())
+        let err = ModelFile::from_toml(&bad.to_toml().unwrap())
             .unwrap_err()
             .to_string();
         assert!(err.contains("mention_threshold"), "{err}");

@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::support::{Missing, default_index_dir, repo, scratch, shared_data, skip};
 
 /// Floors for `find_concepts` with `sources=["mesh"]` on the develop set, just under its
-/// figures (recall@10 0.799, recall@1 0.725 when they were set, confidence model cf7ddb9d2f0c):
+/// figures (recall@10 0.799, recall@1 0.725 when they were set, confidence model 433ae2da8875):
 /// a drop in grounding fails CI.
 const RECALL_AT_10_FLOOR: f64 = 0.78;
 const RECALL_AT_1_FLOOR: f64 = 0.71;
@@ -268,7 +268,7 @@ fn grounding_on_the_bc5cdr_development_set_stays_above_its_floors_by_type() {
 
 /// Floors for `ground_passage` with `sources=["mesh"]` on the BC5CDR development set, each
 /// group scored apart, just under the figures when set: diseases mention F1 0.780, concept F1
-/// 0.778; chemicals 0.783, 0.759 (confidence model cf7ddb9d2f0c). Ceilings on the mentions'
+/// 0.778; chemicals 0.783, 0.759 (confidence model 433ae2da8875). Ceilings on the mentions'
 /// calibration there: ECE 0.064 / 0.073, stated >= 0.9 wrong 13.0 % / 10.2 % (issue 46 aims
 /// at 0.05 and 2 %).
 const BC5CDR_PASSAGE_FLOORS: [(&str, f64, f64, f64, f64); 2] = [

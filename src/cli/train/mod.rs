@@ -190,6 +190,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
     let sampled = ontology::sample(&r)?;
     rows.extend(ontology::rows(&sampled));
     let (fit_rows, held_rows) = split(rows);
+    enough("candidates", &fit_rows, &held_rows)?;
     eprintln!(
         "fitting the candidate model on {} candidates",
         fit_rows.len()
@@ -233,6 +234,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         out
     };
     let (fit_mentions, held_mentions) = split(mention_rows(&readings));
+    enough("passage readings", &fit_mentions, &held_mentions)?;
     eprintln!(
         "fitting the mention model on {} readings",
         fit_mentions.len()
@@ -252,7 +254,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
     model.learn(learned.all());
     let held_out = held_out_figures(&r, &sets, &readings, &model, &mut ids, held_f1)?;
     let file = model_file(&model, &options.data, &held_out, learned.all())?;
-    std::fs::write(&options.output, file.to_toml())
+    std::fs::write(&options.output, file.to_toml()?)
         .with_context(|| format!("writing {}", options.output.display()))?;
     eprintln!(
         "wrote {} (version {}, {} learned names) in {:.1} s",
@@ -311,6 +313,22 @@ fn split(rows: Vec<(bool, Row)>) -> (Vec<Row>, Vec<Row>) {
 
 fn fit_calibrated(fitted: &[Row], held: &[Row], mask: FeatureMask) -> Dense {
     calibrate(&fit(fitted, &mask), held)
+}
+
+/// Too few examples to fit or to calibrate is an error, never a flat model.
+fn enough(what: &str, fitted: &[Row], held: &[Row]) -> anyhow::Result<()> {
+    const MIN_ROWS: usize = 100;
+    let right = |rows: &[Row]| rows.iter().filter(|r| r.right).count();
+    for (part, rows) in [("fitted on", fitted), ("set aside", held)] {
+        let r = right(rows);
+        if rows.len() < MIN_ROWS || r == 0 || r == rows.len() {
+            anyhow::bail!(
+                "too few {what} to train on ({} {part}, {r} right): are the corpora in the data directory?",
+                rows.len()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The calibration figures on the documents set aside.
@@ -379,7 +397,7 @@ fn model_file(
         held_out: held_out.clone(),
         learned_names,
     };
-    let digest = Sha256::digest(file.to_toml().as_bytes());
+    let digest = Sha256::digest(file.to_toml()?.as_bytes());
     file.version = hex(&digest[..6]);
     Ok(file)
 }

@@ -55,9 +55,11 @@ pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passa
     let iri_refs: Vec<&str> = iris.iter().map(String::as_str).collect();
     let total = mentions.len() as u64;
     let sources = passage_sources(r, &concepts, &wanted);
-    let suggestion = (mentions.is_empty()).then(|| {
-        "No loaded concept's name occurs in the passage (generic words alone are skipped): try find_concepts on a phrase you expected, or widen sources.".to_string()
-    });
+    let suggestion = match (mentions.is_empty(), grounding.uncertain.is_empty()) {
+        (true, true) => Some("No loaded concept's name occurs in the passage (generic words alone are skipped): try find_concepts on a phrase you expected, or widen sources.".to_string()),
+        (true, false) => Some("Names occur, but none confidently enough to be a mention: see uncertain, each with its candidates and confidence.".to_string()),
+        _ => None,
+    };
     Ok(Envelope {
         query: QueryEcho {
             input,

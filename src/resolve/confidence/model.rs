@@ -165,8 +165,9 @@ impl ConfidenceModel {
     /// Adds learned names.
     pub fn learn(&mut self, names: impl IntoIterator<Item = LearnedName>) {
         for n in names {
-            self.learned_words = self.learned_words.max(n.name.split_whitespace().count());
             let key = label_key(&n.name);
+            // Words as a passage's tokens count them (split at hyphens and apostrophes too).
+            self.learned_words = self.learned_words.max(key.split(' ').count());
             if let Some(first) = key.split(' ').next() {
                 self.learned_starts.insert(first.to_string());
             }

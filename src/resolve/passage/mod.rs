@@ -250,10 +250,10 @@ impl Resolver {
             }
             // A word the model doubted alone is read again with the name's head: its own
             // reading comes back as the one the coordination replaces.
-            if let Some(at) = uncertain
+            let doubted = uncertain
                 .iter()
-                .position(|m| m.start == word.start && m.end == word.end)
-            {
+                .position(|m| m.start == word.start && m.end == word.end);
+            if let Some(at) = doubted {
                 let own = uncertain.remove(at);
                 let at = mentions.partition_point(|m| m.start < own.start);
                 mentions.insert(at, own);
@@ -284,11 +284,20 @@ impl Resolver {
                 .find(|m| (m.start, m.end) == name)
                 .and_then(|m| m.candidates.first())
                 .map(|c| c.concept);
-            let Some(ConjunctReading { mention, whole }) =
+            let Some(ConjunctReading { mut mention, whole }) =
                 self.conjunct_mention(scan, &passage, conjunct, (own_mention, name_first))?
             else {
                 continue;
             };
+            // A coordinated reading the model doubts never displaces a word's own mention.
+            let text = scan.query.text;
+            if own.is_some()
+                && doubted.is_none()
+                && !super::confidence::judge(self.confidence_model(), &mut mention, text)
+            {
+                uncertain.push(mention);
+                continue;
+            }
             // The modifier nearest the name decides ("colon and breast and ovarian cancer").
             if let Some(whole) = whole
                 && !read_whole_first.iter().any(|(n, _)| *n == name)

@@ -104,7 +104,13 @@ impl Resolver {
                     kept.push(c);
                 }
             }
-            search.candidates = kept;
+            // Ranked and weighed again among what is left: an excluded concept is no rival.
+            search.candidates = crate::resolve::confidence::weigh_candidates(
+                self.confidence_model(),
+                kept,
+                text,
+                search.abbreviation,
+            );
         }
         scan.searched
             .borrow_mut()

@@ -152,7 +152,8 @@ impl Resolver {
         for learned in model.learned_for(&label_key(text)) {
             for found in self.lookup_id(&learned.concept) {
                 let kind = MatchKind::CorpusName;
-                let mut c = NameCandidate::new(found.concept, Stage::CorpusName, kind, false);
+                let case_exact = same_letters(&learned.name, text);
+                let mut c = NameCandidate::new(found.concept, Stage::CorpusName, kind, case_exact);
                 c.text = Some(learned.name.clone());
                 c.learned = Some(super::Learned {
                     corpus: learned.corpus.clone(),
