@@ -441,3 +441,70 @@ fn an_index_from_a_newer_binary_is_called_newer_and_a_truncated_one_damaged() {
     }
     assert!(Resolver::open(&index).is_ok(), "every edit was put back");
 }
+
+#[test]
+fn a_missing_model_fails_the_build_and_one_that_does_not_fit_fails_the_open_naming_it() {
+    let dir = scratch("model-fit");
+    let extra = "\n[confidence]\nmodel = \"model.toml\"\n";
+    let catalog = crate::support::single_source_catalog(
+        &dir,
+        "hem",
+        "skos",
+        &repo().join("ontologies/health-economics-metrics.derived.skos.ttl"),
+        extra,
+    );
+    let options = ontoresolve::build::BuildOptions {
+        catalog: catalog.clone(),
+        index_dir: dir.join("index"),
+        keep_going: false,
+    };
+    let missing = ontoresolve::build::build(&options, &ontoresolve::build::Silent)
+        .expect_err("no model file, no build")
+        .to_string();
+    assert!(missing.contains("model.toml"), "{missing}");
+
+    std::fs::copy(
+        repo().join("ontologies/confidence-model.toml"),
+        dir.join("model.toml"),
+    )
+    .expect("copy the model");
+    let index = dir.join("index");
+    build_into(&catalog, &index);
+    let current = std::fs::read_to_string(index.join("CURRENT")).expect("CURRENT");
+    let build = index.join(current.trim());
+    assert!(Resolver::open(&index).is_ok(), "the build opens as written");
+    // Other bytes than the manifest records: refused, naming the file.
+    {
+        let _model = Edited::new(build.join("confidence-model.toml"), |text| {
+            text.replacen("bias = ", "bias = 1", 1)
+        });
+        let error = open_error(&index);
+        assert!(error.contains("confidence-model.toml"), "{error}");
+    }
+    // A model weighing a feature this binary does not compute: refused, naming the feature.
+    {
+        let _model = Edited::new(build.join("confidence-model.toml"), |text| {
+            text.replacen(
+                "[candidate.weights]\n",
+                "[candidate.weights]\nnew_signal = 1.0\n",
+                1,
+            )
+        });
+        let bytes = std::fs::read(build.join("confidence-model.toml")).expect("model");
+        let _manifest = Edited::new(build.join("manifest.json"), |text| {
+            let digest: String = <sha2::Sha256 as sha2::Digest>::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            let value: serde_json::Value = serde_json::from_str(text).expect("manifest");
+            let old = value["confidence_model"]["sha256"]
+                .as_str()
+                .expect("sha")
+                .to_string();
+            text.replace(&old, &digest)
+        });
+        let error = open_error(&index);
+        assert!(error.contains("new_signal"), "{error}");
+    }
+    assert!(Resolver::open(&index).is_ok(), "every edit was put back");
+}
