@@ -186,8 +186,8 @@ impl Resolver {
     }
 
     /// Full-text hits, kept, as deep as the wanted positions need. Live full-text hits rank
-    /// below every live name match, so the positions are settled once the live candidates
-    /// outnumber them; a hit whose concept a name stage found is listed once, under its name.
+    /// below every live name match, so the positions are settled once the live names and
+    /// full-text hits outnumber them; a hit whose concept a name stage found is listed once, under its name.
     /// Deepens fourfold until then, up to [`FULL_TEXT_DEPTH`].
     fn ranked_full_text(
         &self,
@@ -197,7 +197,12 @@ impl Resolver {
         hidden: &mut HashSet<ConceptId>,
     ) -> Result<(Vec<NameCandidate>, TextReach), ResolveError> {
         let found: HashSet<ConceptId> = kept.iter().map(|c| c.concept).collect();
-        let live_found = kept.iter().filter(|c| !c.obsolete).count();
+        // Only names rank above every full-text hit: near spellings and broader concepts are
+        // guesses, ordered among full-text hits by confidence, so they settle no position.
+        let live_found = kept
+            .iter()
+            .filter(|c| !c.obsolete && c.kind.names_the_concept())
+            .count();
         let mut depth = query
             .wanted
             .saturating_add(found.len())
