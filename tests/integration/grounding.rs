@@ -7,14 +7,7 @@ use ontoresolve::mcp::tools;
 use ontoresolve::resolve::{MatchKind, NameQuery, Resolver, Stage};
 use serde_json::Value;
 
-use crate::support::{default_index, default_index_dir};
-
-/// The default index without its confidence model: the match-kind ranking alone, no corpus
-/// names.
-fn unweighed() -> &'static Resolver {
-    static R: std::sync::OnceLock<Resolver> = std::sync::OnceLock::new();
-    R.get_or_init(|| Resolver::open_unweighed(&default_index_dir()).expect("open"))
-}
+use crate::support::{default_index, default_index_unweighed as unweighed};
 
 fn find(r: &Resolver, text: &str, sources: Option<&[&str]>) -> Value {
     let args = FindArgs {

@@ -335,7 +335,7 @@ fn map_output_validates_with_sssom_py() {
 fn map_by_label_gives_mesh_objects_for_names_as_literal_subjects() {
     let dir = scratch("map-cli-label");
     let input = dir.join("names.txt");
-    std::fs::write(&input, "breast cancer\nSeizures\nzzqqxx\n\n").expect("write input");
+    std::fs::write(&input, "breast cancer\nSeizures\nSeizurres\nzzqqxx\n\n").expect("write input");
     let output = dir.join("names.sssom.tsv");
     run_map(&[
         path_str(&input),
@@ -362,7 +362,17 @@ fn map_by_label_gives_mesh_objects_for_names_as_literal_subjects() {
             && r["mapping_justification"] == "semapv:LexicalMatching"),
         "no exact MeSH row for 'Seizures': {seizures:?}"
     );
-    for line in [3, 4] {
+    // A near spelling claims no more than a related match, with the candidate's confidence.
+    let typo = sssom.for_line(3);
+    assert!(
+        typo.iter().any(|r| r["object_id"] == "MESH:D012640"
+            && r["predicate_id"] == "skos:relatedMatch"
+            && r["confidence"]
+                .parse::<f64>()
+                .is_ok_and(|c| (0.0..1.0).contains(&c))),
+        "no related MeSH row for 'Seizurres': {typo:?}"
+    );
+    for line in [4, 5] {
         let rows = sssom.for_line(line);
         assert_eq!(rows.len(), 1, "line {line}: {rows:?}");
         assert_eq!(rows[0]["object_id"], "sssom:NoTermFound");

@@ -8,30 +8,24 @@ use serde_json::{Value, json};
 use ontoresolve::mcp::dto::PassageArgs;
 use ontoresolve::mcp::tools;
 
-use crate::support::default_index;
+use crate::support::{default_index, default_index_unweighed};
 
 pub(crate) fn ground(text: &str, sources: Option<&[&str]>, limit: Option<u32>) -> Value {
-    let answer = tools::ground_passage(
-        default_index(),
-        &PassageArgs {
-            text: text.into(),
-            sources: sources.map(|s| s.iter().map(|x| x.to_string()).collect()),
-            limit,
-            groups: None,
-        },
-    )
-    .expect("answers");
-    serde_json::to_value(&answer).expect("json")
+    ground_on(default_index(), text, sources, limit)
 }
 
 /// [`ground`] on the default index read without its confidence model: every span is a
 /// mention and no corpus name stands in, for tests of how names are read.
 pub(crate) fn ground_unweighed(text: &str, sources: Option<&[&str]>, limit: Option<u32>) -> Value {
-    static R: std::sync::OnceLock<ontoresolve::resolve::Resolver> = std::sync::OnceLock::new();
-    let r = R.get_or_init(|| {
-        ontoresolve::resolve::Resolver::open_unweighed(&crate::support::default_index_dir())
-            .expect("open")
-    });
+    ground_on(default_index_unweighed(), text, sources, limit)
+}
+
+fn ground_on(
+    r: &ontoresolve::resolve::Resolver,
+    text: &str,
+    sources: Option<&[&str]>,
+    limit: Option<u32>,
+) -> Value {
     let answer = tools::ground_passage(
         r,
         &PassageArgs {

@@ -226,18 +226,11 @@ fn a_record_is_followed_by_the_heading_it_is_indexed_under() {
     // for it, so it is listed as that corpus name; read without the model, the record's own
     // statement stands, with its evidence.
     assert_eq!(curies(record)[1], "MESH:D001943", "{record:#}");
-    let plain = ontoresolve::mcp::tools::ground_passage(
-        &ontoresolve::resolve::Resolver::open_unweighed(&crate::support::default_index_dir())
-            .expect("open"),
-        &ontoresolve::mcp::dto_passage::PassageArgs {
-            text: "Women with familial breast cancer were studied.".into(),
-            sources: Some(vec!["mesh".into()]),
-            limit: Some(10),
-            groups: None,
-        },
-    )
-    .expect("answers");
-    let plain = serde_json::to_value(&plain).expect("json");
+    let plain = ground_unweighed(
+        "Women with familial breast cancer were studied.",
+        Some(&["mesh"]),
+        Some(10),
+    );
     let found = mentions(&plain);
     let record = mention_with_text(&found, "familial breast cancer", &plain);
     let heading = candidate(record, "MESH:D001943");

@@ -189,6 +189,13 @@ pub fn default_index() -> &'static Resolver {
     .expect("the default catalogue is bundled")
 }
 
+/// [`default_index`] read without its confidence model: the match-kind ranking alone, no
+/// corpus names and no uncertain spans, for tests of how names are read.
+pub fn default_index_unweighed() -> &'static Resolver {
+    static R: OnceLock<Resolver> = OnceLock::new();
+    R.get_or_init(|| Resolver::open_unweighed(&default_index_dir()).expect("open"))
+}
+
 /// Where [`default_index`] is built, for tests that run the binary on it.
 pub fn default_index_dir() -> PathBuf {
     default_index();

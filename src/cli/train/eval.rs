@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use ontoresolve::resolve::confidence::Dense;
-use ontoresolve::resolve::confidence::fit::ece;
+use ontoresolve::resolve::confidence::fit::{ece, reliability};
 
 use super::corpus::Group;
 use super::rows::{Corpus, Reading};
@@ -36,14 +36,7 @@ impl Calibration {
 
     /// Per tenth of the stated range: answers, mean stated, share right.
     pub fn bins(answers: &[(f64, bool)]) -> String {
-        let mut bins = [(0usize, 0.0f64, 0usize); 10];
-        for &(p, right) in answers {
-            let b = ((p * 10.0).floor() as usize).min(9);
-            bins[b].0 += 1;
-            bins[b].1 += p;
-            bins[b].2 += usize::from(right);
-        }
-        let cells: Vec<String> = bins
+        let cells: Vec<String> = reliability(answers)
             .iter()
             .filter(|b| b.0 > 0)
             .map(|&(n, stated, right)| {

@@ -123,63 +123,8 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         &options.mesh.join("mesh2024_descriptors.tsv.gz"),
         &options.mesh.join("mesh2024_supplementary.tsv.gz"),
     )?;
-    let read = |file: &str, id: &'static str, groups: &'static [Group]| -> anyhow::Result<Corpus> {
-        Ok(Corpus {
-            id,
-            docs: read_pubtator(&options.data.join(file))?,
-            groups,
-        })
-    };
     let mut ids = MeshIds::default();
-    let mut corpora = Vec::new();
-    let mut learned = LearnedByPart {
-        from_a: Vec::new(),
-        from_b: Vec::new(),
-    };
-    for (id, train, develop, groups) in [
-        (
-            "ncbi-disease",
-            NCBI_TRAIN,
-            NCBI_DEVELOP,
-            &[Group::Disease][..],
-        ),
-        (
-            "bc5cdr",
-            BC5CDR_TRAIN,
-            BC5CDR_DEVELOP,
-            &[Group::Disease, Group::Chemical][..],
-        ),
-    ] {
-        let (train, develop) = (read(train, id, groups)?, read(develop, id, groups)?);
-        eprintln!("{id}: learning names from the training set");
-        let plain = rows::search_mentions(&r, &train, &|_| true)?;
-        let fit_a = |d: &Document| d.part() == Part::FitA;
-        let fit_b = |d: &Document| d.part() == Part::FitB;
-        learned
-            .from_a
-            .extend(learn::learn_names(&r, &train, &plain, &mut ids, &fit_a)?);
-        learned
-            .from_b
-            .extend(learn::learn_names(&r, &train, &plain, &mut ids, &fit_b)?);
-        corpora.push((train, develop));
-    }
-    eprintln!("searching every gold mention's name");
-    let mut sets = Vec::new();
-    for (train, develop) in corpora {
-        let mut train_searches = Vec::new();
-        for part in PARTS {
-            weigh_with(&mut r, &Dense::zero(), learned.for_part(part));
-            train_searches.push(rows::search_mentions(&r, &train, &|d| d.part() == part)?);
-        }
-        weigh_with(&mut r, &Dense::zero(), learned.all());
-        let develop_searches = rows::search_mentions(&r, &develop, &|_| true)?;
-        sets.push(Sets {
-            train,
-            develop,
-            train_searches,
-            develop_searches,
-        });
-    }
+    let (sets, learned) = read_and_search(&mut r, &options.data, &mut ids)?;
     let mut rows = Vec::new();
     for set in &sets {
         for searches in &set.train_searches {
@@ -200,21 +145,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         &held_rows,
         FeatureMask::of_scope(Scope::Candidate),
     );
-    eprintln!("grounding every training and development document");
-    let mut readings = Vec::new();
-    for set in &sets {
-        let mut train = Vec::new();
-        for part in PARTS {
-            weigh_with(&mut r, &candidate, learned.for_part(part));
-            let keep = |d: &Document| d.part() == part;
-            train.extend(rows::passage_readings(
-                &r, &set.train, &mesh, &mut ids, &keep,
-            )?);
-        }
-        weigh_with(&mut r, &candidate, learned.all());
-        let develop = rows::passage_readings(&r, &set.develop, &mesh, &mut ids, &|_| true)?;
-        readings.push((train, develop));
-    }
+    let readings = ground_every_document(&mut r, (&sets, &learned), &candidate, &mesh, &mut ids)?;
     let mention_rows = |readings: &[(Vec<Reading>, Vec<Reading>)]| -> Vec<(bool, Row)> {
         let mut out = Vec::new();
         for (set, (train, _)) in sets.iter().zip(readings) {
@@ -300,6 +231,97 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The corpora's training and development sets, the names learned from each fitting part, and
+/// every gold mention searched with the names its part may meet.
+fn read_and_search(
+    r: &mut Resolver,
+    data: &Path,
+    ids: &mut MeshIds,
+) -> anyhow::Result<(Vec<Sets>, LearnedByPart)> {
+    let read = |file: &str, id: &'static str, groups: &'static [Group]| -> anyhow::Result<Corpus> {
+        Ok(Corpus {
+            id,
+            docs: read_pubtator(&data.join(file))?,
+            groups,
+        })
+    };
+    let mut corpora = Vec::new();
+    let mut learned = LearnedByPart {
+        from_a: Vec::new(),
+        from_b: Vec::new(),
+    };
+    for (id, train, develop, groups) in [
+        (
+            "ncbi-disease",
+            NCBI_TRAIN,
+            NCBI_DEVELOP,
+            &[Group::Disease][..],
+        ),
+        (
+            "bc5cdr",
+            BC5CDR_TRAIN,
+            BC5CDR_DEVELOP,
+            &[Group::Disease, Group::Chemical][..],
+        ),
+    ] {
+        let (train, develop) = (read(train, id, groups)?, read(develop, id, groups)?);
+        eprintln!("{id}: learning names from the training set");
+        let plain = rows::search_mentions(r, &train, &|_| true)?;
+        let fit_a = |d: &Document| d.part() == Part::FitA;
+        let fit_b = |d: &Document| d.part() == Part::FitB;
+        learned
+            .from_a
+            .extend(learn::learn_names(r, &train, &plain, ids, &fit_a)?);
+        learned
+            .from_b
+            .extend(learn::learn_names(r, &train, &plain, ids, &fit_b)?);
+        corpora.push((train, develop));
+    }
+    eprintln!("searching every gold mention's name");
+    let mut sets = Vec::new();
+    for (train, develop) in corpora {
+        let mut train_searches = Vec::new();
+        for part in PARTS {
+            weigh_with(r, &Dense::zero(), learned.for_part(part));
+            train_searches.push(rows::search_mentions(r, &train, &|d| d.part() == part)?);
+        }
+        weigh_with(r, &Dense::zero(), learned.all());
+        let develop_searches = rows::search_mentions(r, &develop, &|_| true)?;
+        sets.push(Sets {
+            train,
+            develop,
+            train_searches,
+            develop_searches,
+        });
+    }
+    Ok((sets, learned))
+}
+
+/// Every training and development document grounded with `candidate` and the names its part
+/// may meet: per corpus, the training readings and the development readings.
+fn ground_every_document(
+    r: &mut Resolver,
+    (sets, learned): (&[Sets], &LearnedByPart),
+    candidate: &Dense,
+    mesh: &MeshGroups,
+    ids: &mut MeshIds,
+) -> anyhow::Result<Vec<(Vec<Reading>, Vec<Reading>)>> {
+    eprintln!("grounding every training and development document");
+    let mut readings = Vec::new();
+    for set in sets {
+        let mut train = Vec::new();
+        for part in PARTS {
+            weigh_with(r, candidate, learned.for_part(part));
+            let keep = |d: &Document| d.part() == part;
+            train.extend(rows::passage_readings(r, &set.train, mesh, ids, &keep)?);
+        }
+        weigh_with(r, candidate, learned.all());
+        let develop = rows::passage_readings(r, &set.develop, mesh, ids, &|_| true)?;
+        readings.push((train, develop));
+    }
+    Ok(readings)
 }
 
 /// Rows fitted on, and rows set aside to calibrate.

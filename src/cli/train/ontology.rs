@@ -5,12 +5,12 @@
 //! concept the name finds is wrong, so a name several concepts share weighs as it should.
 
 use ontoresolve::model::LabelKind;
+use ontoresolve::resolve::confidence::ConfidenceModel;
 use ontoresolve::resolve::confidence::fit::Row;
-use ontoresolve::resolve::confidence::{self, ConfidenceModel};
 use ontoresolve::resolve::{ConceptId, NameCandidate, NameQuery, Resolver};
 use rayon::prelude::*;
 
-use super::rows::LISTED;
+use super::rows::{LISTED, first_served, stated};
 
 /// About this many concepts are sampled in all, evenly over the concept table.
 const SAMPLED: u32 = 6_000;
@@ -111,18 +111,8 @@ pub fn first_answers(sampled: &[Sampled], model: &ConfidenceModel) -> Vec<(f64, 
         .iter()
         .filter(|s| s.calibrates)
         .map(|s| {
-            let ranked = confidence::weigh_candidates(
-                Some(model),
-                s.candidates.clone(),
-                &s.text,
-                s.abbreviation,
-            );
-            ranked.first().map_or((0.0, false), |c| {
-                (
-                    c.confidence.as_ref().map_or(0.0, |c| c.p),
-                    c.concept == s.concept,
-                )
-            })
+            first_served(model, &s.candidates, &s.text, s.abbreviation)
+                .map_or((0.0, false), |c| (stated(&c), c.concept == s.concept))
         })
         .collect()
 }

@@ -147,35 +147,50 @@ pub fn first_answers(
     ids: &mut MeshIds,
     calibrating: Option<bool>,
 ) -> anyhow::Result<Vec<(f64, bool)>> {
-    let mut firsts: Vec<Option<(f64, ConceptId)>> = Vec::with_capacity(searches.searches.len());
-    for s in &searches.searches {
-        let ranked = confidence::weigh_candidates(
-            Some(model),
-            s.candidates.clone(),
-            &s.text,
-            s.abbreviation,
-        );
-        firsts.push(ranked.first().map(|c| {
-            let p = c.confidence.as_ref().map_or(0.0, |c| c.p);
-            (p, c.concept)
-        }));
-    }
+    let firsts = searches.firsts(model);
     let mut out = Vec::new();
     for asked in &searches.asked {
         if calibrating.is_some_and(|c| c != asked.calibrates) {
             continue;
         }
-        match firsts[asked.search] {
-            Some((p, concept)) => {
+        match &firsts[asked.search] {
+            Some(first) => {
                 let right = ids
-                    .of(r, concept)?
+                    .of(r, first.concept)?
                     .is_some_and(|id| asked.gold.contains(&id));
-                out.push((p, right));
+                out.push((stated(first), right));
             }
             None => out.push((0.0, false)),
         }
     }
     Ok(out)
+}
+
+/// The first candidate `model` gives, as serving ranks and weighs them.
+pub fn first_served(
+    model: &ConfidenceModel,
+    candidates: &[NameCandidate],
+    text: &str,
+    abbreviation: bool,
+) -> Option<NameCandidate> {
+    confidence::weigh_candidates(Some(model), candidates.to_vec(), text, abbreviation)
+        .into_iter()
+        .next()
+}
+
+/// A candidate's stated confidence (0 without one).
+pub fn stated(c: &NameCandidate) -> f64 {
+    c.confidence.as_ref().map_or(0.0, |c| c.p)
+}
+
+impl Searches {
+    /// Each search's first candidate under `model`, weighed once per distinct text.
+    fn firsts(&self, model: &ConfidenceModel) -> Vec<Option<NameCandidate>> {
+        self.searches
+            .iter()
+            .map(|s| first_served(model, &s.candidates, &s.text, s.abbreviation))
+            .collect()
+    }
 }
 
 /// One span a passage read: its features, its first candidate's MeSH id and groups, and its
@@ -271,16 +286,11 @@ pub fn confident_misses(
     model: &ConfidenceModel,
     ids: &mut MeshIds,
 ) -> anyhow::Result<String> {
+    let firsts = searches.firsts(model);
     let mut out = String::new();
     for asked in &searches.asked {
         let s = &searches.searches[asked.search];
-        let ranked = confidence::weigh_candidates(
-            Some(model),
-            s.candidates.clone(),
-            &s.text,
-            s.abbreviation,
-        );
-        let Some(first) = ranked.first() else {
+        let Some(first) = &firsts[asked.search] else {
             continue;
         };
         let Some(c) = &first.confidence else {
@@ -310,18 +320,12 @@ pub fn by_kind(
 ) -> anyhow::Result<String> {
     let mut kinds: std::collections::BTreeMap<&'static str, (usize, f64, usize)> =
         std::collections::BTreeMap::new();
+    let firsts = searches.firsts(model);
     for asked in &searches.asked {
-        let s = &searches.searches[asked.search];
-        let ranked = confidence::weigh_candidates(
-            Some(model),
-            s.candidates.clone(),
-            &s.text,
-            s.abbreviation,
-        );
-        let Some(first) = ranked.first() else {
+        let Some(first) = &firsts[asked.search] else {
             continue;
         };
-        let p = first.confidence.as_ref().map_or(0.0, |c| c.p);
+        let p = stated(first);
         let right = ids
             .of(r, first.concept)?
             .is_some_and(|id| asked.gold.contains(&id));

@@ -125,11 +125,9 @@ pub fn calibrate(model: &Dense, held_out: &[Row]) -> Dense {
     out
 }
 
-/// Expected calibration error over ten equal-width bins of (stated, right) pairs.
-pub fn ece(answers: &[(f64, bool)]) -> f64 {
-    if answers.is_empty() {
-        return 0.0;
-    }
+/// Ten equal-width bins of (stated, right) pairs: per bin, the answers, the sum stated and
+/// how many were right.
+pub fn reliability(answers: &[(f64, bool)]) -> [(usize, f64, usize); 10] {
     let mut bins = [(0usize, 0.0f64, 0usize); 10];
     for &(p, right) in answers {
         let b = ((p * 10.0).floor() as usize).min(9);
@@ -137,6 +135,15 @@ pub fn ece(answers: &[(f64, bool)]) -> f64 {
         bins[b].1 += p;
         bins[b].2 += usize::from(right);
     }
+    bins
+}
+
+/// Expected calibration error over ten equal-width bins of (stated, right) pairs.
+pub fn ece(answers: &[(f64, bool)]) -> f64 {
+    if answers.is_empty() {
+        return 0.0;
+    }
+    let bins = reliability(answers);
     let n = answers.len() as f64;
     bins.iter()
         .filter(|b| b.0 > 0)
