@@ -1,7 +1,8 @@
 //! ontoresolve: ontology and identifier resolution for AI agents.
 //!
 //! Data flows one way. Offline: `ontologies/sources.toml` → [`ingest`] → [`model`] → [`build`]
-//! → [`store`] + [`index`] under `index/`. Online: `index/` → [`resolve`].
+//! → [`store`] + [`index`] under `index/`. Online: `index/` → [`resolve`] → the adapters:
+//! [`mcp`], [`pages`] and the OLS API ([`ols`]).
 
 pub mod acquire;
 pub mod build;
@@ -10,6 +11,7 @@ pub mod index;
 pub mod ingest;
 pub mod mcp;
 pub mod model;
+pub mod ols;
 pub mod pages;
 pub mod registry;
 pub mod resolve;

@@ -452,6 +452,7 @@ pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router
         config = config.disable_allowed_hosts();
     }
     let pages = crate::pages::router(index.clone(), login);
+    let index_for_api = index.clone();
     let server = Arc::new(OntoServer::live(index));
     let service: StreamableHttpService<Arc<OntoServer>, LocalSessionManager> =
         StreamableHttpService::new(
@@ -479,6 +480,7 @@ pub fn http_router(index: Arc<LiveIndex>, options: &HttpOptions) -> axum::Router
     });
     axum::Router::new()
         .nest_service("/mcp", service)
+        .merge(crate::ols::router(index_for_api))
         .merge(pages)
         .layer(middleware::from_fn_with_state(gate, self::gate))
 }

@@ -1,5 +1,6 @@
-//! The gate's rules for the pages beside `/mcp` (`crate::pages`): the same Host and Origin
-//! checks as MCP, the token (bearer header, or the login cookie a browser holds), the rate
+//! The gate's rules for the pages and the OLS API beside `/mcp` (`crate::pages`,
+//! `crate::ols`): the same Host and Origin checks as MCP, the token (bearer header, HTTP Basic
+//! credentials whose password is the token, or the login cookie a browser holds), the rate
 //! limit and the client's share of places; and the security headers every response carries.
 
 use std::net::SocketAddr;
@@ -69,9 +70,12 @@ impl PageRules {
         (!allowed).then_some("requests from that origin are not accepted")
     }
 
-    /// Whether the request carries the token, as a bearer header or the login cookie.
+    /// Whether the request carries the token: a bearer header, Basic credentials whose
+    /// password is the token (how OLS clients, which send no headers of their own, reach a
+    /// guarded server: `requests` takes them from the URL or `~/.netrc`), or the login cookie.
     fn authorized(&self, login: &pages::auth::Login, headers: &HeaderMap) -> bool {
         bearer(headers).is_some_and(|t| login.accepts_token(t))
+            || basic_password(headers).is_some_and(|t| login.accepts_token(&t))
             || headers
                 .get_all(header::COOKIE)
                 .iter()
@@ -80,7 +84,23 @@ impl PageRules {
     }
 }
 
-/// A page request through the checks, then to the pages router.
+/// The password of HTTP Basic credentials, if the request carries them.
+fn basic_password(headers: &HeaderMap) -> Option<String> {
+    use base64::Engine;
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, encoded) = value.trim().split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    text.split_once(':')
+        .map(|(_, password)| password.to_string())
+}
+
+/// A page or API request through the checks, then to the router.
 pub(super) async fn page_gate(
     gate: &Gate,
     peer: SocketAddr,
@@ -89,17 +109,29 @@ pub(super) async fn page_gate(
 ) -> Response {
     let path = request.uri().path();
     let public = pages::is_public(path);
+    let api = crate::ols::is_api(path);
     let access = Access {
         client: peer.ip().to_string(),
         http: request.method().clone(),
-        method: Some("page".into()),
-        name: Some(pages::route_name(path).into()),
+        method: Some(if api { "api" } else { "page" }.into()),
+        name: Some(
+            if api {
+                crate::ols::route_name(path)
+            } else {
+                pages::route_name(path)
+            }
+            .into(),
+        ),
         started: Instant::now(),
     };
     let rules = &gate.pages;
     if let Some(why) = rules.refusal(request.headers()) {
         access.refused(403, "forbidden_host_or_origin");
-        return pages::forbidden(why);
+        return if api {
+            crate::ols::refused(403, why)
+        } else {
+            pages::forbidden(why)
+        };
     }
     if let Some(login) = &rules.login {
         if path == "/login" && request.method() == Method::POST {
@@ -110,6 +142,9 @@ pub(super) async fn page_gate(
             }
         } else if !public && !rules.authorized(login, request.headers()) {
             access.refused(401, "unauthorized");
+            if api {
+                return crate::ols::refused(401, crate::ols::TOKEN_NEEDED);
+            }
             let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
             return pages::login_required(target);
         }

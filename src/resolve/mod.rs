@@ -2,6 +2,7 @@
 //! search and concept details. Synchronous, no writes, and no lookup scans the data set: every
 //! path goes through an FST, the full-text index or the concept table's offsets.
 
+pub mod browse;
 pub mod confidence;
 pub mod deadline;
 pub mod diff;

@@ -157,8 +157,9 @@ fn violations(layer: &str, allowed: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_mcp_layer_reaches_data_only_through_resolve_and_model() {
-    // `pages`: the HTTP server serves the pages beside `/mcp`, behind the same gate.
-    let found = violations("mcp", &["mcp", "resolve", "model", "pages"]);
+    // `pages` and `ols`: the HTTP server serves the pages and the OLS API beside `/mcp`,
+    // behind the same gate.
+    let found = violations("mcp", &["mcp", "resolve", "model", "pages", "ols"]);
     assert!(
         found.is_empty(),
         "mcp/ must go through resolve/:\n{}",
@@ -173,6 +174,17 @@ fn the_pages_ask_what_mcp_asks_and_read_no_data_of_their_own() {
     assert!(
         found.is_empty(),
         "pages/ must answer through mcp::tools and resolve/:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_ols_api_reaches_data_only_through_resolve_and_model() {
+    // Not even `mcp::tools`: it answers in OLS's shapes from the core's own answers.
+    let found = violations("ols", &["ols", "resolve", "model"]);
+    assert!(
+        found.is_empty(),
+        "ols/ must answer through resolve/ and model/:\n{}",
         found.join("\n")
     );
 }

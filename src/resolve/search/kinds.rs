@@ -150,6 +150,12 @@ impl MatchKind {
     /// Whether a match of this kind is a name match (the input names the concept, possibly
     /// after folding), as opposed to a near spelling, a broader concept or a full-text hit. Ambiguity is judged
     /// among name matches.
+    /// Whether the input met one of the concept's own names or identifiers as written (case,
+    /// spacing and punctuation aside): no mapping, rule, corpus, older release or guess.
+    pub fn as_written(self) -> bool {
+        self.tier() <= 2 && self != MatchKind::ViaMapping
+    }
+
     pub fn names_the_concept(self) -> bool {
         !matches!(
             self,
