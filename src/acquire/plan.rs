@@ -201,6 +201,9 @@ fn entry_of(
             prefix: resource.preferred.clone(),
             uri_prefix,
         }],
+        preferred_prefix: None,
+        base_uris: Vec::new(),
+        hierarchical_properties: Vec::new(),
         license: resource
             .license
             .clone()

@@ -234,6 +234,7 @@ pub(super) fn ingest_source(
 
     let sha256 = whole_file_digest(&hash, bytes_read.load(Ordering::Relaxed), file_bytes, file)
         .map_err(io_source)?;
+    let ontology_iri = extractor.ontology_iri();
     let (concepts, stats) = extractor.finish().map_err(|e| BuildError::Io {
         context: format!(
             "{}: spilling its concepts under {}",
@@ -247,7 +248,7 @@ pub(super) fn ingest_source(
         bytes: file_bytes,
         sha256,
     }];
-    let record = source_record(
+    let mut record = source_record(
         spec,
         format,
         (release, release_origin),
@@ -256,6 +257,7 @@ pub(super) fn ingest_source(
         stats,
         0,
     );
+    record.ontology_iri = ontology_iri;
     Ok((record, concepts))
 }
 

@@ -95,6 +95,19 @@ pub struct SourceSpec {
     pub concept_types: Vec<String>,
     #[serde(default)]
     pub prefixes: Vec<PrefixRule>,
+    /// The prefix the source's terms are known by when its `prefixes` name none (OLS's
+    /// `preferredPrefix`): an ontology whose IRIs are not CURIE-shaped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preferred_prefix: Option<String>,
+    /// IRI prefixes of the terms the source defines, beside its prefixes' URI prefixes (OLS's
+    /// `base_uri`); a term outside them is one it imports or cites.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub base_uris: Vec<String>,
+    /// Relations that place a term under another beside `is_a` (OLS's
+    /// `hierarchical_property`, such as part_of, BFO:0000050), read where OWL states them:
+    /// `rdfs:subClassOf [owl:onProperty P; owl:someValuesFrom X]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hierarchical_properties: Vec<String>,
     pub license: String,
     pub attribution: String,
     pub homepage: String,

@@ -16,8 +16,9 @@ use memmap2::Mmap;
 /// edges span several records. 11: the concept lexicons are a segment per source release.
 /// 12: the mapping index is a segment per current release and one for the mapping sets.
 /// 13: the concept table is a segment per source release. 14: `schema.json` states its format
-/// version, and `name-rules.toml` its own (`format::RULES_FORMAT`).
-pub const FORMAT_VERSION: u32 = 15;
+/// version, and `name-rules.toml` its own (`format::RULES_FORMAT`). 16: concept records
+/// carry restriction relations (part_of) and sources their ontology IRI and OLS settings.
+pub const FORMAT_VERSION: u32 = 16;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;

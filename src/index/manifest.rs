@@ -240,6 +240,16 @@ pub struct SourceRecord {
     pub scope: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// The catalogue's preferred prefix, base URIs and hierarchical properties (see
+    /// `catalog::SourceSpec`), and the ontology IRI the file states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preferred_prefix: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub base_uris: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hierarchical_properties: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ontology_iri: Option<String>,
     /// The catalogue's semantic group for concepts whose own structure gives none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<crate::model::SemanticGroup>,

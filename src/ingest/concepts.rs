@@ -7,13 +7,20 @@ use std::io;
 use serde::{Deserialize, Serialize};
 
 use super::spill::{Merged, RecordReader, TempFile};
-use crate::model::{Concept, Link};
+use crate::model::{Concept, Link, RelatedClass};
 
-/// A parent link seen from the parent: `child` names the concept that states it.
+/// A parent link or a relation seen from its target (`parent`): the concept that states it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub(crate) struct ChildEdge {
     pub parent: String,
-    pub child: Link,
+    pub child: Inverse,
+}
+
+/// What an edge adds to its target: a child, or a class related to it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) enum Inverse {
+    Child(Link),
+    Related(RelatedClass),
 }
 
 /// A source's concepts, sorted by IRI, each with its children.
@@ -125,7 +132,10 @@ fn next_joined(
             order => {
                 let taken = edges.next().transpose()?;
                 if let (std::cmp::Ordering::Equal, Some(edge)) = (order, taken) {
-                    concept.children.push(edge.child);
+                    match edge.child {
+                        Inverse::Child(link) => concept.children.push(link),
+                        Inverse::Related(related) => concept.related_from.push(related),
+                    }
                 }
             }
         }

@@ -22,6 +22,9 @@ pub struct FileRelease {
     pub property: String,
 }
 
+/// oboInOwl:ObsoleteClass: a class under it is obsolete.
+const OIO_OBSOLETE_CLASS: &str = "http://www.geneontology.org/formats/oboInOwl#ObsoleteClass";
+
 /// Untyped version candidates kept while waiting for a subject's type; bounds memory.
 const MAX_UNTYPED_CANDIDATES: usize = 256;
 
@@ -54,6 +57,8 @@ pub struct Extractor<'a> {
     /// Where partial concepts go every `spill_at` concepts; `None` holds them all.
     spill: Option<super::extract_spill::PartialSpill>,
     spill_at: usize,
+    /// Restriction pieces, joined into relations when the file ends.
+    restrictions: super::restrictions::Restrictions,
 }
 
 impl<'a> Extractor<'a> {
@@ -81,6 +86,7 @@ impl<'a> Extractor<'a> {
             triples: 0,
             spill: None,
             spill_at: super::extract_spill::SPILL_CONCEPTS,
+            restrictions: super::restrictions::Restrictions::default(),
         }
     }
 
@@ -205,9 +211,11 @@ impl<'a> Extractor<'a> {
         }
         let NamedOrBlankNode::NamedNode(subject) = &triple.subject else {
             // Blank nodes nest inside a subject's description; they do not end it.
+            self.restrictions.observe(triple);
             return;
         };
         if matches!(triple.object, Term::BlankNode(_)) && triple.predicate.as_str() != RDF_TYPE {
+            self.restrictions.observe(triple);
             // Anonymous nodes (restrictions, axioms) are not parents, xrefs or replacements, and
             // their ids differ between runs.
             if self.last_subject.as_deref() != Some(subject.as_str()) {
@@ -313,6 +321,10 @@ impl<'a> Extractor<'a> {
                 }
             }
             RDFS_SUBCLASS_OF | "http://www.w3.org/2004/02/skos/core#broader" => {
+                // The OBO-in-OWL way of marking a class obsolete: under oboInOwl:ObsoleteClass.
+                if matches!(object, Term::NamedNode(n) if n.as_str() == OIO_OBSOLETE_CLASS) {
+                    self.concept(s).obsolete = true;
+                }
                 self.observe_parent(s, p, object, prov)
             }
             "http://www.w3.org/2004/02/skos/core#narrower" => {
@@ -328,7 +340,10 @@ impl<'a> Extractor<'a> {
             }
             OWL_DEPRECATED => {
                 if let Term::Literal(lit) = object
-                    && matches!(lit.value(), "true" | "1")
+                    && matches!(
+                        lit.value().trim().to_ascii_lowercase().as_str(),
+                        "true" | "1"
+                    )
                 {
                     self.concept(s).obsolete = true;
                 }
@@ -411,6 +426,21 @@ impl<'a> Extractor<'a> {
             })
     }
 
+    /// The IRI of the ontology (or concept scheme) the file describes itself as: the first,
+    /// by IRI, when it names several.
+    pub fn ontology_iri(&self) -> Option<String> {
+        let mut headers: Vec<&String> = self
+            .headers
+            .iter()
+            .filter(|(_, kind)| **kind == "ontology")
+            .map(|(iri, _)| iri)
+            .collect();
+        if headers.is_empty() {
+            headers = self.headers.keys().collect();
+        }
+        headers.into_iter().min().cloned()
+    }
+
     fn in_namespace(&self, iri: &str) -> bool {
         self.namespaces.is_empty()
             || self
@@ -434,6 +464,7 @@ impl<'a> Extractor<'a> {
             let stats = SourceCounts::of(self.triples, &concepts);
             return Ok((SourceConcepts::held(concepts), stats));
         }
+        self.join_restrictions();
         let typed = std::mem::take(&mut self.typed);
         if let Some(mut spill) = self.spill.take() {
             spill.add(std::mem::take(&mut self.concepts), typed, self.source);
@@ -456,6 +487,44 @@ impl<'a> Extractor<'a> {
         Ok((SourceConcepts::held(concepts), stats))
     }
 
+    /// Adds each restriction's relation to its class.
+    fn join_restrictions(&mut self) {
+        let restrictions = std::mem::take(&mut self.restrictions);
+        if restrictions.overflowed {
+            tracing::warn!(
+                pieces = super::restrictions::MAX_PIECES,
+                "the file states more restriction pieces than are read; some part_of and like relations are left out"
+            );
+        }
+        let prov = Provenance {
+            source: self.source,
+        };
+        for relation in restrictions.finish() {
+            if !self.in_namespace(&relation.subject) {
+                continue;
+            }
+            // The property's label, if its statements are held (a property in the namespace).
+            let property_label = self.concepts.get(&relation.property).and_then(|p| {
+                let mut labels: Vec<&str> = p
+                    .labels
+                    .iter()
+                    .filter(|l| l.kind == LabelKind::Label)
+                    .map(|l| l.text.as_str())
+                    .collect();
+                labels.sort_unstable();
+                labels.first().map(|l| l.to_string())
+            });
+            self.concept(&relation.subject)
+                .relations
+                .push(crate::model::RelatedClass {
+                    property: relation.property,
+                    property_label,
+                    iri: relation.filler,
+                    prov,
+                });
+        }
+    }
+
     /// A typed subject's concept finished: its CURIE, kind and deduplicated statements; `None`
     /// outside the source's namespaces.
     fn complete(&self, mut concept: Concept) -> Option<Concept> {
@@ -466,6 +535,7 @@ impl<'a> Extractor<'a> {
         dedup_in_order(&mut concept.labels);
         dedup_in_order(&mut concept.definitions);
         dedup_sorted(&mut concept.parents);
+        dedup_sorted(&mut concept.relations);
         dedup_sorted(&mut concept.xrefs);
         dedup_sorted(&mut concept.replacements);
         dedup_sorted(&mut concept.alt_ids);

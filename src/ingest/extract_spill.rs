@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::concepts::{ChildEdge, SourceConcepts};
+use super::concepts::{ChildEdge, Inverse, SourceConcepts};
 use super::spill::{RecordWriter, Runs, TempFile};
-use crate::model::{Concept, Link, SourceCounts, SourceIdx};
+use crate::model::{Concept, Link, RelatedClass, SourceCounts, SourceIdx};
 
 /// Partial concepts the extractor holds before it spills them (a few hundred bytes each).
 pub const SPILL_CONCEPTS: usize = 100_000;
@@ -35,6 +35,7 @@ impl Partial {
         to.definitions.extend(from.definitions);
         to.parents.extend(from.parents);
         to.children.extend(from.children);
+        to.relations.extend(from.relations);
         to.replacements.extend(from.replacements);
         to.xrefs.extend(from.xrefs);
         to.alt_ids.extend(from.alt_ids);
@@ -182,11 +183,22 @@ impl FinishedWriter {
         for parent in &concept.parents {
             self.edge_buffer.push(ChildEdge {
                 parent: parent.iri.clone(),
-                child: Link {
+                child: Inverse::Child(Link {
                     iri: concept.iri.clone(),
                     kind: parent.kind,
                     prov: parent.prov,
-                },
+                }),
+            });
+        }
+        for relation in &concept.relations {
+            self.edge_buffer.push(ChildEdge {
+                parent: relation.iri.clone(),
+                child: Inverse::Related(RelatedClass {
+                    property: relation.property.clone(),
+                    property_label: relation.property_label.clone(),
+                    iri: concept.iri.clone(),
+                    prov: relation.prov,
+                }),
             });
         }
         if self.edge_buffer.len() >= EDGE_RUN {

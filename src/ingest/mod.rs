@@ -12,6 +12,7 @@ pub mod input;
 pub mod mesh_rdf;
 pub mod obo;
 pub mod rdf;
+mod restrictions;
 mod spill;
 pub mod sssom;
 pub mod tables;
@@ -69,6 +70,7 @@ pub fn parse(
 
 /// Children from parents, among concepts sorted by IRI.
 pub(crate) fn fill_children(concepts: &mut [Concept]) {
+    fill_related_from(concepts);
     let mut children: BTreeMap<String, Vec<Link>> = BTreeMap::new();
     for concept in concepts.iter() {
         for parent in &concept.parents {
@@ -84,6 +86,30 @@ pub(crate) fn fill_children(concepts: &mut [Concept]) {
             && let Some(concept) = concepts.get_mut(at)
         {
             concept.children = links;
+        }
+    }
+}
+
+/// Each class's `related_from`: the classes whose restrictions name it.
+fn fill_related_from(concepts: &mut [Concept]) {
+    let mut from: BTreeMap<String, Vec<crate::model::RelatedClass>> = BTreeMap::new();
+    for concept in concepts.iter() {
+        for r in &concept.relations {
+            from.entry(r.iri.clone())
+                .or_default()
+                .push(crate::model::RelatedClass {
+                    property: r.property.clone(),
+                    property_label: r.property_label.clone(),
+                    iri: concept.iri.clone(),
+                    prov: r.prov,
+                });
+        }
+    }
+    for (target, links) in from {
+        if let Ok(at) = concepts.binary_search_by(|c| c.iri.as_str().cmp(&target))
+            && let Some(concept) = concepts.get_mut(at)
+        {
+            concept.related_from = links;
         }
     }
 }

@@ -185,6 +185,20 @@ pub struct Link {
     pub prov: Provenance,
 }
 
+/// A class related to another by an existential restriction, as OWL states part_of:
+/// `C rdfs:subClassOf [owl:onProperty P; owl:someValuesFrom X]`. On C it names X; read
+/// backwards (on X), it names C.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RelatedClass {
+    /// The property's IRI (`http://purl.obolibrary.org/obo/BFO_0000050` for part_of).
+    pub property: String,
+    /// The property's label, when the file gives it one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub property_label: Option<String>,
+    pub iri: String,
+    pub prov: Provenance,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReplacementKind {
@@ -376,6 +390,11 @@ pub struct Concept {
     pub parents: Vec<Link>,
     #[serde(default)]
     pub children: Vec<Link>,
+    /// Classes this one is related to by a restriction (part_of X), and those related to it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relations: Vec<RelatedClass>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub related_from: Vec<RelatedClass>,
     #[serde(default)]
     pub obsolete: bool,
     #[serde(default)]
@@ -427,6 +446,10 @@ impl Concept {
         self.definitions.iter_mut().for_each(|d| moved(&mut d.prov));
         self.parents.iter_mut().for_each(|l| moved(&mut l.prov));
         self.children.iter_mut().for_each(|l| moved(&mut l.prov));
+        self.relations.iter_mut().for_each(|l| moved(&mut l.prov));
+        self.related_from
+            .iter_mut()
+            .for_each(|l| moved(&mut l.prov));
         self.replacements
             .iter_mut()
             .for_each(|r| moved(&mut r.prov));

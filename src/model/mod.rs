@@ -12,8 +12,8 @@ mod release;
 
 pub use concept::{
     Concept, ConceptHead, ConceptIdentity, ConceptKind, ConceptLabels, ConceptStatus, Definition,
-    Label, LabelKind, Link, LinkKind, Provenance, Replacement, ReplacementKind, Shown, SourceIdx,
-    Xref, XrefKind,
+    Label, LabelKind, Link, LinkKind, Provenance, RelatedClass, Replacement, ReplacementKind,
+    Shown, SourceIdx, Xref, XrefKind,
 };
 pub use counts::SourceCounts;
 pub use footprint::{FootprintRecorder, PrefixFootprint, namespace_key};

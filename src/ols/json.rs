@@ -13,7 +13,7 @@ pub struct Href {
 }
 
 /// Links by name (`self`, `parents`, …), in name order.
-pub type Links = BTreeMap<&'static str, Href>;
+pub type Links = BTreeMap<String, Href>;
 
 /// A term (or property, or individual) as OLS's v1 API gives it.
 #[derive(Clone, Debug, Serialize)]
@@ -41,7 +41,9 @@ pub struct Term {
     pub obo_id: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub obo_xref: Vec<OboXref>,
-    pub is_preferred_root: bool,
+    /// Terms only: properties and individuals have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_preferred_root: Option<bool>,
     #[serde(rename = "_links")]
     pub links: Links,
 }

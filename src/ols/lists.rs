@@ -14,6 +14,7 @@ use super::{ApiError, Params};
 use crate::model::Concept;
 use crate::resolve::Resolver;
 use crate::resolve::browse::{Links as Follow, SourceBrowse};
+use crate::resolve::browse_entities::EntityKind;
 
 /// Items per page when the request names no size, and the most a page holds (Spring's
 /// defaults; a larger `size` is lowered to it, as Spring does).
@@ -25,14 +26,14 @@ pub fn root(ctx: &Context) -> BTreeMap<&'static str, Links> {
     let mut links = Links::new();
     for name in ["ontologies", "terms", "properties", "individuals"] {
         links.insert(
-            name,
+            name.to_string(),
             Href {
                 href: format!("{}/api/{name}", ctx.base),
             },
         );
     }
     links.insert(
-        "profile",
+        "profile".to_string(),
         Href {
             href: format!("{}/api/profile", ctx.base),
         },
@@ -83,15 +84,15 @@ fn page<T: Serialize>(
     };
     let mut links = Links::new();
     if pages > 1 {
-        links.insert("first", at(0));
-        links.insert("last", at(pages - 1));
+        links.insert("first".to_string(), at(0));
+        links.insert("last".to_string(), at(pages - 1));
     }
     if paging.page > 0 {
-        links.insert("prev", at(paging.page - 1));
+        links.insert("prev".to_string(), at(paging.page - 1));
     }
-    links.insert("self", at(paging.page));
+    links.insert("self".to_string(), at(paging.page));
     if paging.page + 1 < pages {
-        links.insert("next", at(paging.page + 1));
+        links.insert("next".to_string(), at(paging.page + 1));
     }
     Ok(Page {
         embedded: (!items.is_empty()).then(|| BTreeMap::from([(key, items)])),
@@ -108,7 +109,7 @@ fn page<T: Serialize>(
 /// A lookup's one hit, as Spring gives an unpaged result: the request's own address.
 fn single<T: Serialize>(address: String, key: &'static str, item: T) -> Page<T> {
     let mut links = Links::new();
-    links.insert("self", Href { href: address });
+    links.insert("self".to_string(), Href { href: address });
     Page {
         embedded: Some(BTreeMap::from([(key, vec![item])])),
         links,
@@ -158,29 +159,27 @@ pub fn answer(
         Route::Ontologies => ok(&ontologies(r, ctx, params)?),
         Route::Ontology(id) => ok(&ctx.ontology(&ontology(r, &id)?)),
         Route::OntologyList(id, Entities::Terms) => ok(&ontology_terms(r, ctx, params, &id)?),
-        Route::OntologyList(id, list) => {
-            let source = ontology(r, &id)?;
-            let address = format!("{}/{}", ctx.ontology_href(&source), list.as_str());
-            ok(&page::<Term>(
-                &address,
-                list.as_str(),
-                Vec::new(),
-                0,
-                Paging::of(params)?,
-            )?)
-        }
+        Route::OntologyList(id, list) => ok(&ontology_entities(r, ctx, params, &id, list)?),
         Route::OntologyItem(id, Entities::Terms, iri) => {
             let source = ontology(r, &id)?;
             let (_, concept) = source.by_iri(&iri).ok_or_else(|| not_a_term(&source))?;
             ok(&term(ctx, &source, &concept))
         }
-        Route::OntologyItem(id, list, _) => {
+        Route::OntologyItem(id, list, iri) => {
             let source = ontology(r, &id)?;
-            Err(ApiError::NotFound(format!(
-                "Resource not found: the index holds no {} of {}",
-                list.as_str(),
-                source.key()
-            )))
+            let kind = entity_kind(list);
+            let entity = source
+                .entities(kind)?
+                .into_iter()
+                .find(|e| e.iri == iri)
+                .ok_or_else(|| {
+                    ApiError::NotFound(format!(
+                        "Resource not found: {} declares no {} with that IRI",
+                        source.key(),
+                        kind_name(kind)
+                    ))
+                })?;
+            ok(&ctx.entity(&source, &entity, kind))
         }
         Route::Related(id, iri, relation) => ok(&related(r, ctx, params, &id, &iri, relation)?),
         Route::List(Entities::Terms) => ok(&all_terms(r, ctx, params)?),
@@ -313,6 +312,73 @@ fn ontology_terms(
         .map(|(_, c)| term(ctx, &source, c))
         .collect();
     page(&address, "terms", items, total, paging)
+}
+
+fn entity_kind(list: Entities) -> EntityKind {
+    match list {
+        Entities::Individuals => EntityKind::Individual,
+        Entities::Terms | Entities::Properties => EntityKind::Property,
+    }
+}
+
+fn kind_name(kind: EntityKind) -> &'static str {
+    match kind {
+        EntityKind::Property => "property",
+        EntityKind::Individual => "individual",
+    }
+}
+
+/// An ontology's properties or individuals, a page of them, or the one an `iri`,
+/// `short_form` or `obo_id` parameter names.
+fn ontology_entities(
+    r: &Resolver,
+    ctx: &Context,
+    params: &Params,
+    id: &str,
+    list: Entities,
+) -> Result<Page<Term>, ApiError> {
+    let source = ontology(r, id)?;
+    let paging = Paging::of(params)?;
+    let kind = entity_kind(list);
+    let address = format!("{}/{}", ctx.ontology_href(&source), list.as_str());
+    let all = source.entities(kind)?;
+    for key in ["iri", "short_form", "obo_id"] {
+        let Some(value) = params.get(key)? else {
+            continue;
+        };
+        let entity = all
+            .iter()
+            .find(|e| {
+                let item = ctx.entity(&source, e, kind);
+                match key {
+                    "iri" => item.iri == value,
+                    "short_form" => item.short_form == value,
+                    _ => item.obo_id == value,
+                }
+            })
+            .ok_or_else(|| {
+                ApiError::NotFound(format!(
+                    "Resource not found: {} declares no {} with {key} {}",
+                    source.key(),
+                    kind_name(kind),
+                    bounded(value)
+                ))
+            })?;
+        let lookup = format!("{address}?{key}={}", encode_query(value));
+        return Ok(single(
+            lookup,
+            list.as_str(),
+            ctx.entity(&source, entity, kind),
+        ));
+    }
+    let total = all.len() as u64;
+    let items = all
+        .iter()
+        .skip(usize::try_from(paging.offset()).unwrap_or(usize::MAX))
+        .take(usize::try_from(paging.size).unwrap_or(usize::MAX))
+        .map(|e| ctx.entity(&source, e, kind))
+        .collect();
+    page(&address, list.as_str(), items, total, paging)
 }
 
 /// A term's parents, children, ancestors or descendants, a page of them.

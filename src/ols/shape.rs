@@ -9,6 +9,7 @@ use super::json::{Href, Links, OboXref, Ontology, OntologyConfig, Term};
 use super::route::{Entities, Relation};
 use crate::model::{Concept, LabelKind, ReplacementKind, XrefKind};
 use crate::resolve::browse::SourceBrowse;
+use crate::resolve::browse_entities::{Entity, EntityKind};
 
 /// What OLS leaves unencoded in an IRI it puts in a link: the unreserved characters.
 const URL_ENCODER: &AsciiSet = &NON_ALPHANUMERIC
@@ -228,9 +229,9 @@ impl Context {
             is_root: standing.is_root,
             short_form: short,
             obo_id,
-            is_preferred_root: false,
+            is_preferred_root: Some(false),
             obo_xref,
-            links: self.term_links(source, &concept.iri, standing, list),
+            links: self.term_links(source, concept, standing, list),
         }
     }
 
@@ -239,13 +240,16 @@ impl Context {
     fn term_links(
         &self,
         source: &SourceBrowse<'_>,
-        iri: &str,
+        concept: &Concept,
         standing: Standing,
         list: Entities,
     ) -> Links {
-        let own = self.item_href(source, list, iri);
+        let own = self.item_href(source, list, &concept.iri);
         let mut links = Links::new();
-        links.insert("self", href(format!("{own}?lang={}", self.lang)));
+        links.insert(
+            "self".to_string(),
+            href(format!("{own}?lang={}", self.lang)),
+        );
         if list != Entities::Terms {
             return links;
         }
@@ -257,16 +261,109 @@ impl Context {
             };
             if shown {
                 links.insert(
-                    relation.as_str(),
+                    relation.as_str().to_string(),
                     href(format!("{own}/{}", relation.as_str())),
                 );
             }
         }
         if !standing.is_root {
-            links.insert("jstree", href(format!("{own}/jstree")));
+            links.insert("jstree".to_string(), href(format!("{own}/jstree")));
         }
-        links.insert("graph", href(format!("{own}/graph")));
+        links.insert("graph".to_string(), href(format!("{own}/graph")));
+        // One link per related property, named by its label (spaces as `_`), else its local
+        // name, as OLS names them.
+        let mut named: Links = Links::new();
+        for relation in &concept.relations {
+            let name = relation
+                .property_label
+                .as_deref()
+                .unwrap_or_else(|| local_name(&relation.property))
+                .replace(' ', "_");
+            named
+                .entry(name)
+                .or_insert_with(|| href(format!("{own}/{}", encode_twice(&relation.property))));
+        }
+        links.extend(named);
         links
+    }
+
+    /// A property or individual as OLS gives it: never obsolete or defined here, its
+    /// `obo_id` the short form with every `_` read as `:`.
+    pub fn entity(&self, source: &SourceBrowse<'_>, entity: &Entity, kind: EntityKind) -> Term {
+        let lang = self.lang.as_str();
+        let short = short_form(source, &entity.iri);
+        let pick = |texts: &[(String, Option<String>)]| -> Vec<String> {
+            let tagged: Vec<String> = texts
+                .iter()
+                .filter(|(_, t)| t.as_deref().is_some_and(|t| t.eq_ignore_ascii_case(lang)))
+                .map(|(s, _)| s.clone())
+                .collect();
+            if !tagged.is_empty() {
+                return tagged;
+            }
+            let untagged: Vec<String> = texts
+                .iter()
+                .filter(|(_, t)| t.is_none())
+                .map(|(s, _)| s.clone())
+                .collect();
+            if !untagged.is_empty() {
+                return untagged;
+            }
+            texts
+                .iter()
+                .filter(|(_, t)| t.as_deref() == Some("en"))
+                .map(|(s, _)| s.clone())
+                .collect()
+        };
+        let mut labels = pick(&entity.labels);
+        labels.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+        let (list, is_root, has_children) = match kind {
+            EntityKind::Property => (
+                Entities::Properties,
+                entity.parents.is_empty(),
+                !entity.children.is_empty(),
+            ),
+            EntityKind::Individual => (Entities::Individuals, false, false),
+        };
+        let own = self.item_href(source, list, &entity.iri);
+        let mut links = Links::new();
+        links.insert(
+            "self".to_string(),
+            href(format!("{own}?lang={}", self.lang)),
+        );
+        let relations: &[&str] = match kind {
+            EntityKind::Individual => &["types", "alltypes", "jstree"],
+            EntityKind::Property if is_root && has_children => &["children", "descendants"],
+            EntityKind::Property if is_root => &[],
+            EntityKind::Property if has_children => {
+                &["parents", "ancestors", "jstree", "children", "descendants"]
+            }
+            EntityKind::Property => &["parents", "ancestors", "jstree"],
+        };
+        for name in relations {
+            links.insert(name.to_string(), href(format!("{own}/{name}")));
+        }
+        Term {
+            iri: entity.iri.clone(),
+            lang: lang.to_string(),
+            description: pick(&entity.definitions),
+            synonyms: Vec::new(),
+            annotation: BTreeMap::new(),
+            label: labels.first().cloned().unwrap_or_else(|| short.clone()),
+            ontology_name: source.key(),
+            ontology_prefix: source.preferred_prefix(),
+            ontology_iri: source.ontology_iri(),
+            is_obsolete: false,
+            term_replaced_by: None,
+            is_defining_ontology: false,
+            has_children,
+            is_root,
+            obo_id: short.replace('_', ":"),
+            short_form: short,
+            obo_xref: Vec::new(),
+            is_preferred_root: None,
+            links,
+        }
     }
 
     /// An ontology with its config.
@@ -274,9 +371,15 @@ impl Context {
         let record = source.record;
         let own = self.ontology_href(source);
         let mut links = Links::new();
-        links.insert("self", href(format!("{own}?lang={}", self.lang)));
+        links.insert(
+            "self".to_string(),
+            href(format!("{own}?lang={}", self.lang)),
+        );
         for list in [Entities::Terms, Entities::Properties, Entities::Individuals] {
-            links.insert(list.as_str(), href(format!("{own}/{}", list.as_str())));
+            links.insert(
+                list.as_str().to_string(),
+                href(format!("{own}/{}", list.as_str())),
+            );
         }
         let text = |t: &str| (!t.is_empty()).then(|| t.to_string());
         let mut annotations = BTreeMap::new();

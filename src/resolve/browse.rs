@@ -12,13 +12,16 @@ use crate::model::{Concept, SourceIdx};
 /// hierarchy fits, a cycle or a runaway one stops.
 pub const MAX_WALK: usize = 500_000;
 
+/// part_of (BFO:0000050): hierarchical unless the catalogue names others.
+pub const PART_OF: &str = "http://purl.obolibrary.org/obo/BFO_0000050";
+
 /// Which links a hierarchy question follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Links {
     /// `rdfs:subClassOf`, `skos:broader` and MeSH's tree: what OLS calls parents.
     IsA,
-    /// Those and the source's hierarchical relations (OLS's `hierarchicalParents`). The
-    /// concept model holds no other hierarchical relation yet, so these are the same links.
+    /// Those and the source's hierarchical relations, such as part_of (OLS's
+    /// `hierarchicalParents`).
     Hierarchical,
 }
 
@@ -75,6 +78,11 @@ impl Resolver {
 }
 
 impl<'r> SourceBrowse<'r> {
+    /// The resolver this view borrows.
+    pub(super) fn resolver(&self) -> &'r Resolver {
+        self.r
+    }
+
     /// How the address names this release: `hp`, or `mondo@2025-02-04` for an older one.
     pub fn key(&self) -> String {
         self.record.key()
@@ -94,21 +102,32 @@ impl<'r> SourceBrowse<'r> {
             .collect()
     }
 
-    /// The prefix OLS calls preferred: the source's first.
+    /// The prefix OLS calls preferred: the catalogue's, else the source's first.
     pub fn preferred_prefix(&self) -> Option<String> {
-        self.prefixes().first().map(|p| p.to_string())
+        self.record
+            .preferred_prefix
+            .clone()
+            .or_else(|| self.prefixes().first().map(|p| p.to_string()))
     }
 
-    /// The URI prefixes of its identifiers: a term whose IRI starts with one is defined here.
+    /// The IRI prefixes of the terms it defines: the catalogue's base URIs, its prefixes' URI
+    /// prefixes, and the OBO PURL space of its preferred prefix (as OLS adds it).
     pub fn base_uris(&self) -> Vec<String> {
         let prefixes = self.prefixes();
-        self.r
-            .manifest()
-            .prefixes
-            .iter()
-            .filter(|rule| prefixes.contains(&rule.prefix.as_str()))
-            .map(|rule| rule.uri_prefix.clone())
-            .collect()
+        let mut out = self.record.base_uris.clone();
+        let rules = self.r.manifest().prefixes.iter();
+        for rule in rules.filter(|rule| prefixes.contains(&rule.prefix.as_str())) {
+            if !out.contains(&rule.uri_prefix) {
+                out.push(rule.uri_prefix.clone());
+            }
+        }
+        if let Some(prefix) = self.preferred_prefix() {
+            let obo = format!("{}{prefix}_", crate::model::OBO_PURL);
+            if !out.contains(&obo) {
+                out.push(obo);
+            }
+        }
+        out
     }
 
     /// Whether a term's IRI is in this source's own namespace (not one it imports or cites).
@@ -118,8 +137,12 @@ impl<'r> SourceBrowse<'r> {
             .any(|base| iri.starts_with(base.as_str()))
     }
 
-    /// The ontology's IRI: the OBO PURL of an OBO-style source, else its homepage.
+    /// The ontology's IRI: the one its file states, else the OBO PURL of an OBO-style source,
+    /// else its homepage.
     pub fn ontology_iri(&self) -> String {
+        if let Some(iri) = &self.record.ontology_iri {
+            return iri.clone();
+        }
         let obo = self
             .base_uris()
             .iter()
@@ -187,30 +210,75 @@ impl<'r> SourceBrowse<'r> {
         out
     }
 
+    /// The relations that place a term under another beside `is_a`: the catalogue's, else
+    /// part_of (as OLS defaults).
+    pub fn hierarchical_properties(&self) -> Vec<&str> {
+        if self.record.hierarchical_properties.is_empty() {
+            vec![PART_OF]
+        } else {
+            self.record
+                .hierarchical_properties
+                .iter()
+                .map(String::as_str)
+                .collect()
+        }
+    }
+
+    /// The IRIs of a term's parents: `is_a`, and with [`Links::Hierarchical`] the targets of
+    /// its hierarchical relations too.
+    fn parent_iris(&self, concept: &Concept, links: Links) -> Vec<String> {
+        let mut out: Vec<String> = concept.parents.iter().map(|l| l.iri.clone()).collect();
+        if links == Links::Hierarchical {
+            let wanted = self.hierarchical_properties();
+            let related = concept.relations.iter();
+            out.extend(
+                related
+                    .filter(|r| wanted.contains(&r.property.as_str()))
+                    .map(|r| r.iri.clone()),
+            );
+        }
+        out
+    }
+
+    /// The IRIs of a term's children, as [`Self::parent_iris`] reads parents.
+    fn child_iris(&self, concept: &Concept, links: Links) -> Vec<String> {
+        let mut out: Vec<String> = concept.children.iter().map(|l| l.iri.clone()).collect();
+        if links == Links::Hierarchical {
+            let wanted = self.hierarchical_properties();
+            let related = concept.related_from.iter();
+            out.extend(
+                related
+                    .filter(|r| wanted.contains(&r.property.as_str()))
+                    .map(|r| r.iri.clone()),
+            );
+        }
+        out
+    }
+
     /// The term's direct parents in this release.
-    pub fn parents(&self, concept: &Concept, _links: Links) -> Vec<(ConceptId, Concept)> {
-        self.linked(concept.parents.iter().map(|l| l.iri.clone()))
+    pub fn parents(&self, concept: &Concept, links: Links) -> Vec<(ConceptId, Concept)> {
+        self.linked(self.parent_iris(concept, links).into_iter())
     }
 
     /// The term's direct children in this release.
-    pub fn children(&self, concept: &Concept, _links: Links) -> Vec<(ConceptId, Concept)> {
-        self.linked(concept.children.iter().map(|l| l.iri.clone()))
+    pub fn children(&self, concept: &Concept, links: Links) -> Vec<(ConceptId, Concept)> {
+        self.linked(self.child_iris(concept, links).into_iter())
     }
 
-    /// Whether any child of the term is loaded.
+    /// Whether any child of the term is loaded, by `is_a` or a hierarchical relation.
     pub fn has_children(&self, concept: &Concept) -> bool {
-        concept
-            .children
+        self.child_iris(concept, Links::Hierarchical)
             .iter()
-            .any(|l| self.by_iri(&l.iri).is_some())
+            .any(|iri| self.by_iri(iri).is_some())
     }
 
-    /// Whether no parent of the term is loaded: a root of the release's hierarchy.
+    /// Whether no parent of the term is loaded, by `is_a` or a hierarchical relation: a root
+    /// of the release's hierarchy.
     pub fn is_root(&self, concept: &Concept) -> bool {
-        !concept
-            .parents
+        !self
+            .parent_iris(concept, Links::Hierarchical)
             .iter()
-            .any(|l| self.by_iri(&l.iri).is_some())
+            .any(|iri| self.by_iri(iri).is_some())
     }
 
     /// Every ancestor of the term (never the term itself), by IRI.

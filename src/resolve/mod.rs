@@ -3,6 +3,7 @@
 //! path goes through an FST, the full-text index or the concept table's offsets.
 
 pub mod browse;
+pub mod browse_entities;
 pub mod confidence;
 pub mod deadline;
 pub mod diff;

@@ -53,7 +53,7 @@ fn assert_fields(file: &str, version: u32, recorded: (u32, &[&str]), found: &BTr
 
 /// The manifest's fields at [`FORMAT_VERSION`], as the default build writes them.
 const MANIFEST: (u32, &[&str]) = (
-    15,
+    16,
     &[
         "build_id",
         "built",
@@ -182,6 +182,7 @@ const MANIFEST: (u32, &[&str]) = (
         "sources[].id_shapes[].min_len",
         "sources[].id_shapes[].prefix",
         "sources[].kind",
+        "sources[].ontology_iri",
         "sources[].license",
         "sources[].prefix_use",
         "sources[].release",
@@ -196,7 +197,7 @@ const MANIFEST: (u32, &[&str]) = (
 );
 /// `schema.json`'s fields at [`FORMAT_VERSION`].
 const SCHEMA: (u32, &[&str]) = (
-    15,
+    16,
     &[
         "format_version",
         "graphs",

@@ -34,6 +34,7 @@ mod mcp_identifier;
 mod mcp_prompts;
 mod mcp_protocol;
 mod mcp_resources;
+mod ols4_testcases;
 mod ols_api;
 mod pages;
 mod passages;
