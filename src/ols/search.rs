@@ -15,7 +15,7 @@ use super::shape::{Context, label_in, obo_id, short_form};
 use super::{ApiError, Params, json_response};
 use crate::model::SourceIdx;
 use crate::resolve::browse::{Links, SourceBrowse};
-use crate::resolve::{NameQuery, Resolver};
+use crate::resolve::{ConceptId, NameQuery, Resolver};
 
 /// Rows a search gives when the request names none, and the most it gives.
 const DEFAULT_ROWS: u64 = 10;
@@ -84,6 +84,11 @@ impl Filters {
         })
     }
 
+    /// Whether a filter needs the candidates' records, not only their sources.
+    fn reads_records(&self) -> bool {
+        self.local || !self.children_of.is_empty() || !self.all_children_of.is_empty()
+    }
+
     fn keeps(&self, source: &SourceBrowse<'_>, concept: &crate::model::Concept) -> bool {
         if self.local && !source.defines(&concept.iri) {
             return false;
@@ -128,12 +133,13 @@ pub fn search(
     let fields = params.list("fieldList")?;
     let sources = ontologies(r, params)?;
     let keys: Vec<String> = sources.iter().map(|s| s.key()).collect();
+    // Ranked as `find_concepts` ranks its later pages: the names a text matched, then the
+    // full-text readings (which its first page leaves out), so every page counts the same.
     let found = if filters.classes {
         r.find_by_name(&NameQuery {
             text: &q,
             sources: Some(&keys),
             include_obsolete,
-            // As `find_concepts` ranks its later pages: full-text readings after every name.
             full_text_beside_names: true,
             wanted: usize::try_from(start + rows).unwrap_or(usize::MAX),
         })?
@@ -141,34 +147,35 @@ pub fn search(
     } else {
         Vec::new()
     };
+    // Candidates are counted from the index's flags; a record is read only when a filter
+    // needs it, and for the page's own docs.
     let mut seen = HashSet::new();
-    let mut docs: Vec<SearchDoc> = Vec::new();
+    let mut kept: Vec<(ConceptId, usize, Option<f64>)> = Vec::new();
     for candidate in found {
         if !seen.insert(candidate.concept) || (filters.exact && !candidate.kind.as_written()) {
             continue;
         }
-        let concept = r.concept_checked(candidate.concept)?;
-        let Some(source) = sources.iter().find(|s| s.slot == concept.source) else {
+        let slot = r.source_slot(candidate.concept);
+        let Some(at) = sources.iter().position(|s| Some(s.slot) == slot) else {
             continue;
         };
-        if !filters.keeps(source, &concept) {
-            continue;
+        if filters.reads_records() {
+            let concept = r.concept_checked(candidate.concept)?;
+            if !filters.keeps(&sources[at], &concept) {
+                continue;
+            }
         }
-        docs.push(doc(
-            ctx,
-            source,
-            &concept,
-            candidate.confidence.map(|c| c.p),
-            flavour,
-        ));
+        kept.push((candidate.concept, at, candidate.confidence.map(|c| c.p)));
     }
-    let num_found = docs.len() as u64;
-    let page: Vec<Value> = docs
-        .into_iter()
-        .skip(usize::try_from(start).unwrap_or(usize::MAX))
-        .take(usize::try_from(rows).unwrap_or(usize::MAX))
-        .map(|d| only_fields(d, &fields))
-        .collect();
+    let num_found = kept.len() as u64;
+    let mut page: Vec<Value> = Vec::new();
+    let first = usize::try_from(start).unwrap_or(usize::MAX);
+    let wanted = usize::try_from(rows).unwrap_or(usize::MAX);
+    for &(id, at, confidence) in kept.iter().skip(first).take(wanted) {
+        let concept = r.concept_checked(id)?;
+        let found = doc(ctx, &sources[at], &concept, confidence, flavour);
+        page.push(only_fields(found, &fields));
+    }
     let mut echoed = BTreeMap::from([
         ("q", q.chars().take(200).collect::<String>()),
         ("rows", rows.to_string()),

@@ -67,6 +67,11 @@ impl Resolver {
             .collect()
     }
 
+    /// The release a concept belongs to, from the flags (its record unread).
+    pub fn source_slot(&self, id: ConceptId) -> Option<SourceIdx> {
+        self.files.flags.get(id.0).map(|f| f.source)
+    }
+
     /// Current concepts with this identifier (IRI, CURIE, `PREFIX_local`), in every source.
     pub fn terms_with_id(&self, text: &str) -> Result<Vec<(ConceptId, Concept)>, ResolveError> {
         let mut out = Vec::new();

@@ -408,3 +408,42 @@ fn hostile_inputs_get_specific_errors_in_ols_shape_and_the_server_goes_on() {
     );
     assert_eq!(big["page"]["size"], 1000);
 }
+
+#[test]
+fn an_older_release_has_an_ontology_id_of_its_own_that_states_its_version() {
+    let server = default_server();
+    let pinned = json_of(
+        &get(&server, "/api/ontologies/mondo@2025-02-04"),
+        "mondo@2025-02-04",
+    );
+    assert_eq!(pinned["ontologyId"], "mondo@2025-02-04");
+    assert_eq!(pinned["config"]["version"], "2025-02-04");
+    let current = json_of(&get(&server, "/api/ontologies/mondo"), "mondo");
+    assert_eq!(current["config"]["version"], "2026-05-05");
+    assert_ne!(pinned["numberOfTerms"], current["numberOfTerms"]);
+    let terms = json_of(
+        &get(
+            &server,
+            "/api/ontologies/mondo@2025-02-04/terms?obo_id=MONDO:0005148",
+        ),
+        "a pinned term",
+    );
+    let term = &terms["_embedded"]["terms"][0];
+    assert_eq!(term["ontology_name"], "mondo@2025-02-04");
+    assert!(
+        term["_links"]["self"]["href"]
+            .as_str()
+            .is_some_and(|h| h.contains("/api/ontologies/mondo@2025-02-04/terms/")),
+        "{term}"
+    );
+    let search = json_of(
+        &get(&server, "/api/search?q=asthma&ontology=mondo@2025-02-04"),
+        "a pinned search",
+    );
+    let docs = search["response"]["docs"].as_array().expect("docs");
+    assert!(!docs.is_empty());
+    assert!(
+        docs.iter()
+            .all(|d| d["ontology_name"] == "mondo@2025-02-04")
+    );
+}
