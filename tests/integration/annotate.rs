@@ -270,9 +270,10 @@ fn annotate_spans_on_pubtator_input_meet_the_gold_annotations_offsets() {
         .flat_map(|d| d.gold.iter().map(|&(s, e)| (d.pmid.as_str(), s, e)))
         .collect();
     let met = gold.iter().filter(|g| found.contains(g)).count();
+    // 607 of 787 (0.77) were met when this floor was set.
     assert!(
-        met * 2 > gold.len(),
-        "only {met} of {} gold spans have a row with the same offsets",
+        met * 4 >= gold.len() * 3,
+        "only {met} of {} gold spans have a row with the same offsets, under 0.75",
         gold.len()
     );
 }

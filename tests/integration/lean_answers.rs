@@ -10,8 +10,8 @@ use ontoresolve::model::Prefixes;
 
 use crate::support::default_index;
 
-/// Every place in `v` that holds a null, an empty list (other than `allowed_empty`) or a
-/// number with more than three significant digits.
+/// Every place in `v` that holds a null, an empty list or a number with more than three
+/// significant digits.
 fn waste(v: &Value, path: &str, out: &mut Vec<String>) {
     match v {
         Value::Null => out.push(format!("{path}: null")),
