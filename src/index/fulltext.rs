@@ -57,7 +57,8 @@ fn schema() -> (Schema, Fields) {
     let fields = Fields {
         // A fast field: hits read their concept id from a column, never from stored documents.
         id: builder.add_u64_field(ID, INDEXED | STORED | FAST),
-        origin: builder.add_u64_field(ORIGIN, FAST),
+        // Indexed too: a search of some releases takes their documents' postings as a clause.
+        origin: builder.add_u64_field(ORIGIN, FAST | INDEXED),
         label: builder.add_text_field("label", TEXT),
         synonym: builder.add_text_field("synonym", TEXT),
         definition: builder.add_text_field("definition", TEXT),
@@ -170,6 +171,8 @@ pub struct FullText {
     firsts: HashMap<u64, u32>,
     /// The searched text fields, each with its boost and the analyzer that indexed it.
     fields: Vec<(Field, f32, TextAnalyzer)>,
+    /// The column naming each document's source release.
+    origin: Field,
 }
 
 impl FullText {
@@ -197,6 +200,7 @@ impl FullText {
                 .map(|o| (o.origin, o.first_concept))
                 .collect(),
             fields: analyzed,
+            origin: fields.origin,
         })
     }
 
@@ -233,6 +237,30 @@ impl FullText {
         wanted: Option<&dyn Fn(u32) -> bool>,
         limit: usize,
     ) -> Result<(Vec<TextHit>, bool), FullTextError> {
+        self.ranked(text, None, wanted, limit)
+    }
+
+    /// [`Self::search`] among the documents of the source releases `origins` (by
+    /// [`origin_of`] their graphs), which `wanted` also accepts. The releases are a clause of
+    /// the query, so documents of other releases are never scored: a search of one small
+    /// release among large ones does not rank the large ones' common words.
+    pub fn search_in(
+        &self,
+        text: &str,
+        origins: &[u64],
+        wanted: &dyn Fn(u32) -> bool,
+        limit: usize,
+    ) -> Result<(Vec<TextHit>, bool), FullTextError> {
+        self.ranked(text, Some(origins), Some(wanted), limit)
+    }
+
+    fn ranked(
+        &self,
+        text: &str,
+        origins: Option<&[u64]>,
+        wanted: Option<&dyn Fn(u32) -> bool>,
+        limit: usize,
+    ) -> Result<(Vec<TextHit>, bool), FullTextError> {
         // Words only: query syntax such as `*`, `field:` or quotes is data, not an operator.
         let words: String = text
             .chars()
@@ -241,9 +269,27 @@ impl FullText {
             .to_lowercase();
         let limit = limit.min(MAX_HITS);
         let searcher = self.reader.searcher();
-        let weight = self
-            .words_query(&words)
-            .weight(EnableScoring::enabled_from_searcher(&searcher))?;
+        let words_query = self.words_query(&words);
+        let query: Box<dyn Query> = match origins {
+            None => Box::new(words_query),
+            Some(origins) => {
+                let releases: Vec<(Occur, Box<dyn Query>)> = origins
+                    .iter()
+                    .map(|&o| {
+                        let at = Term::from_field_u64(self.origin, o);
+                        let release = TermQuery::new(at, IndexRecordOption::Basic);
+                        (Occur::Should, Box::new(release) as Box<dyn Query>)
+                    })
+                    .collect();
+                // Scored 0: the releases select documents, they never add to a score.
+                let releases = BoostQuery::new(Box::new(BooleanQuery::new(releases)), 0.0);
+                Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, Box::new(words_query) as Box<dyn Query>),
+                    (Occur::Must, Box::new(releases)),
+                ]))
+            }
+        };
+        let weight = query.weight(EnableScoring::enabled_from_searcher(&searcher))?;
         // One hit past the limit says whether more match, without counting every match.
         let mut best = BestHits::new(limit + 1);
         let mut missing_ids = 0u64;

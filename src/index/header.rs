@@ -18,7 +18,8 @@ use memmap2::Mmap;
 /// 13: the concept table is a segment per source release. 14: `schema.json` states its format
 /// version, and `name-rules.toml` its own (`format::RULES_FORMAT`). 16: concept records
 /// carry restriction relations (part_of) and sources their ontology IRI and OLS settings.
-pub const FORMAT_VERSION: u32 = 16;
+/// 17: the full-text index indexes each document's release.
+pub const FORMAT_VERSION: u32 = 17;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;

@@ -461,13 +461,18 @@ impl Resolver {
         let (hits, more) = match sources {
             None => self.files.fulltext.search(text, None, limit)?,
             Some(keys) => {
-                let wanted: HashSet<SourceIdx> = self
-                    .manifest()
-                    .sources
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| keys.contains(&s.key()))
+                let selected = || {
+                    self.manifest()
+                        .sources
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| keys.contains(&s.key()))
+                };
+                let wanted: HashSet<SourceIdx> = selected()
                     .filter_map(|(slot, _)| SourceIdx::try_from(slot).ok())
+                    .collect();
+                let origins: Vec<u64> = selected()
+                    .map(|(_, s)| crate::index::fulltext::origin_of(&s.graph))
                     .collect();
                 let in_wanted = |concept: u32| {
                     self.files
@@ -475,7 +480,17 @@ impl Resolver {
                         .get(concept)
                         .is_some_and(|f| wanted.contains(&f.source))
                 };
-                self.files.fulltext.search(text, Some(&in_wanted), limit)?
+                // A clause on the releases pays when they are a small part of the index (a
+                // common word of other releases is never scored); over most of it, the
+                // filter inside the ranking costs less.
+                let share: u64 = selected().map(|(_, s)| s.counts.concepts).sum();
+                if share.saturating_mul(2) < u64::from(self.concept_count()) {
+                    self.files
+                        .fulltext
+                        .search_in(text, &origins, &in_wanted, limit)?
+                } else {
+                    self.files.fulltext.search(text, Some(&in_wanted), limit)?
+                }
             }
         };
         let found = hits

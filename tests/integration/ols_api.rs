@@ -447,3 +447,34 @@ fn an_older_release_has_an_ontology_id_of_its_own_that_states_its_version() {
             .all(|d| d["ontology_name"] == "mondo@2025-02-04")
     );
 }
+
+#[test]
+fn a_full_text_search_of_a_small_release_ranks_as_filtering_every_hit_would() {
+    // A release that is a small part of the index is searched through a clause on its
+    // documents; the hits and their order are those of the whole index's ranking, filtered.
+    let r = default_index();
+    for text in [
+        "digestive system neuroendocrine tumor, grade 1/2",
+        "abnormal heart",
+        "type 2 diabetes",
+    ] {
+        for source in ["hp", "mondo"] {
+            let keys = vec![source.to_string()];
+            let (narrow, _) = r.search(text, Some(&keys), 20).expect("search");
+            let (all, _) = r.search(text, None, 1000).expect("search");
+            let filtered: Vec<_> = all
+                .into_iter()
+                .filter(|hit| {
+                    r.concept(hit.concept)
+                        .and_then(|c| r.source_of(&c).map(|s| s.key() == source))
+                        .unwrap_or(false)
+                })
+                .take(20)
+                .map(|hit| hit.concept)
+                .collect();
+            let narrow: Vec<_> = narrow.into_iter().map(|hit| hit.concept).collect();
+            assert!(!narrow.is_empty(), "{text} in {source}: no hits");
+            assert_eq!(narrow, filtered, "{text} in {source}");
+        }
+    }
+}
