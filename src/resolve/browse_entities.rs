@@ -72,10 +72,7 @@ impl SourceBrowse<'_> {
                   ?e ?described ?o BIND(\"definition\" AS ?what) }} UNION \
                {{ ?e {parent} ?o FILTER(isIRI(?o)) BIND(\"parent\" AS ?what) }} }} }} }} LIMIT {MAX_ENTITIES}"
         );
-        let rows = self
-            .store()?
-            .select(&query)
-            .map_err(|e| ResolveError::StoreUnavailable(e.to_string()))?;
+        let rows = self.store()?.select(&query)?;
         let mut found: BTreeMap<String, Entity> = BTreeMap::new();
         for row in rows {
             let value = |name: &str| row.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());

@@ -163,6 +163,8 @@ pub enum DiffError {
     },
 }
 
+impl std::error::Error for DiffError {}
+
 impl std::fmt::Display for DiffError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

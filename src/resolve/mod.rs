@@ -125,6 +125,9 @@ pub enum ResolveError {
     StoreUnavailable(String),
     #[error("the mapping index could not be read: {0}")]
     MappingIndex(String),
+    /// A query the core wrote itself failed in the RDF store (never a user's SPARQL).
+    #[error("a query of the RDF store failed: {0}")]
+    StoreQuery(#[from] crate::store::SparqlError),
     #[error("full-text search failed: {0}")]
     FullText(#[from] crate::index::fulltext::FullTextError),
     /// A record the index points at cannot be read: damage, never "not found".

@@ -37,6 +37,8 @@ pub enum PinError {
     UnknownSource { source: String, loaded: Vec<String> },
 }
 
+impl std::error::Error for PinError {}
+
 impl std::fmt::Display for PinError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -280,6 +282,17 @@ mod tests {
             split_pin("MONDO:0000030@a\u{7}b"),
             Err(PinError::Invalid { .. })
         ));
+    }
+
+    #[test]
+    fn pin_and_diff_errors_travel_as_errors_with_their_message() {
+        let pin: Box<dyn std::error::Error> = Box::new(PinError::NothingAfterAt);
+        assert_eq!(pin.to_string(), "'@' must be followed by a release");
+        let diff: Box<dyn std::error::Error> =
+            Box::new(crate::resolve::diff::DiffError::SameRelease {
+                release: "2025".into(),
+            });
+        assert!(diff.to_string().contains("name two releases"));
     }
 
     #[test]
