@@ -4,6 +4,7 @@
 //! JSON-RPC error, and writes one structured access-log line per request (never argument
 //! values).
 
+use crate::mcp::tools::ErrorCode;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -137,7 +138,7 @@ pub(super) fn too_many(id: Value, wait: Duration, message: &str) -> Response {
             id,
             -32000,
             message,
-            json!({ "code": "rate_limited", "retry_after_ms": retry_after_ms }),
+            json!({ "code": ErrorCode::RateLimited.as_str(), "retry_after_ms": retry_after_ms }),
         ),
     );
     let seconds = retry_after_ms.div_ceil(1000).to_string();
@@ -172,7 +173,7 @@ fn unauthorized(presented: bool) -> Response {
             Value::Null,
             -32001,
             "a valid bearer token is required",
-            json!({ "code": "unauthorized" }),
+            json!({ "code": ErrorCode::Unauthorized.as_str() }),
         ),
     );
     response.headers_mut().insert(
@@ -290,7 +291,7 @@ async fn read_body(
                 Value::Null,
                 -32600,
                 "the request body is too large",
-                json!({ "code": "limit_exceeded", "max_body_bytes": gate.max_body_bytes }),
+                json!({ "code": ErrorCode::LimitExceeded.as_str(), "max_body_bytes": gate.max_body_bytes }),
             ),
         ));
     };
@@ -330,7 +331,7 @@ async fn read_body(
                     Value::Null,
                     -32700,
                     "parse error: the body is not JSON",
-                    json!({ "code": "parse_error", "line": e.line(), "column": e.column() }),
+                    json!({ "code": ErrorCode::ParseError.as_str(), "line": e.line(), "column": e.column() }),
                 ),
             ))
         }

@@ -4,6 +4,7 @@
 //! the caller is answered at once; long work stops at its next check of
 //! [`crate::resolve::deadline`] and gives its place back.
 
+use crate::mcp::tools::ErrorCode;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -215,14 +216,14 @@ impl OntoServer {
             )),
             Err(PoolFailure::Damaged) => Err(McpError::internal_error(
                 "part of the index could not be read, so the answer would be incomplete",
-                Some(json!({ "code": "index_damaged" })),
+                Some(json!({ "code": ErrorCode::IndexDamaged.as_str() })),
             )),
             Err(PoolFailure::Timeout(deadline)) => Err(McpError::internal_error(
                 format!(
                     "the request ran past its {} ms deadline",
                     deadline.as_millis()
                 ),
-                Some(json!({ "code": "timeout" })),
+                Some(json!({ "code": ErrorCode::Timeout.as_str() })),
             )),
             Err(PoolFailure::NeverStarted(deadline)) => Err(McpError::internal_error(
                 format!(
@@ -230,7 +231,7 @@ impl OntoServer {
                     deadline.as_millis()
                 ),
                 Some(
-                    json!({ "code": "timeout", "next_step": "Nothing ran: retry in a few seconds." }),
+                    json!({ "code": ErrorCode::Timeout.as_str(), "next_step": "Nothing ran: retry in a few seconds." }),
                 ),
             )),
         }

@@ -1,6 +1,7 @@
 //! Prompts: workflows a user picks, each a short plan written in the tools' own names. A test
 //! checks that every tool they name exists.
 
+use crate::mcp::tools::ErrorCode;
 use rmcp::ErrorData as McpError;
 use rmcp::model::*;
 use serde_json::json;
@@ -24,7 +25,9 @@ pub fn list(request: Option<PaginatedRequestParams>) -> Result<ListPromptsResult
     if let Some(c) = request.and_then(|r| r.cursor) {
         return Err(McpError::invalid_params(
             "invalid cursor: prompts fit on one page",
-            Some(json!({ "code": "invalid_cursor", "cursor": super::echo::text(&c) })),
+            Some(
+                json!({ "code": ErrorCode::InvalidCursor.as_str(), "cursor": super::echo::text(&c) }),
+            ),
         ));
     }
     Ok(ListPromptsResult::with_all_items(vec![
@@ -84,7 +87,7 @@ fn optional<'a>(
                 "the argument '{name}' is {} bytes; at most {MAX_PROMPT_ARGUMENT_BYTES} are accepted",
                 v.len()
             ),
-            Some(json!({ "code": "limit_exceeded" })),
+            Some(json!({ "code": ErrorCode::LimitExceeded.as_str() })),
         )),
         other => Ok(other),
     }

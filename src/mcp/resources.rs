@@ -170,12 +170,14 @@ pub(super) fn page_cursor(
         Ok(offset) if offset < len => Ok(offset),
         Ok(_) => Err(McpError::invalid_params(
             "invalid cursor: past the end of the list",
-            Some(json!({ "code": "invalid_cursor", "cursor": super::echo::text(&c) })),
+            Some(
+                json!({ "code": crate::mcp::tools::ErrorCode::InvalidCursor.as_str(), "cursor": super::echo::text(&c) }),
+            ),
         )),
         Err(e) => Err(McpError::invalid_params(
             format!("invalid cursor: {}", e.message()),
             Some(
-                json!({ "code": "invalid_cursor", "cursor": super::echo::text(&c), "next_step": e.next_step() }),
+                json!({ "code": crate::mcp::tools::ErrorCode::InvalidCursor.as_str(), "cursor": super::echo::text(&c), "next_step": e.next_step() }),
             ),
         )),
     }

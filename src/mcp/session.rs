@@ -7,6 +7,7 @@
 // rmcp marks the logging types deprecated (SEP-2577); the legacy revision still has them.
 #![allow(deprecated)]
 
+use crate::mcp::tools::ErrorCode;
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
@@ -64,14 +65,16 @@ impl Session {
         if uri.is_empty() || uri.len() > MAX_IDENTIFIER_BYTES {
             return Err(McpError::invalid_params(
                 format!("a subscribed URI has 1 to {MAX_IDENTIFIER_BYTES} bytes"),
-                Some(json!({ "code": "limit_exceeded" })),
+                Some(json!({ "code": ErrorCode::LimitExceeded.as_str() })),
             ));
         }
         let mut subscribed = self.subscribed.lock().unwrap_or_else(|e| e.into_inner());
         if subscribed.len() >= MAX_SUBSCRIPTIONS && !subscribed.contains(uri) {
             return Err(McpError::invalid_params(
                 format!("a session may subscribe to at most {MAX_SUBSCRIPTIONS} URIs"),
-                Some(json!({ "code": "limit_exceeded", "max": MAX_SUBSCRIPTIONS })),
+                Some(
+                    json!({ "code": ErrorCode::LimitExceeded.as_str(), "max": MAX_SUBSCRIPTIONS }),
+                ),
             ));
         }
         subscribed.insert(uri.to_string());

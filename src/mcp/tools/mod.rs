@@ -60,10 +60,14 @@ pub enum ErrorCode {
     /// Part of the index could not be read: never "no match".
     IndexDamaged,
     InternalError,
+    /// HTTP without the server's token (a protocol error, never a tool's).
+    Unauthorized,
+    /// An HTTP body that is not JSON (a protocol error, never a tool's).
+    ParseError,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 15] = [
+    pub const ALL: [ErrorCode; 17] = [
         ErrorCode::InvalidArgument,
         ErrorCode::LimitExceeded,
         ErrorCode::MalformedIdentifier,
@@ -79,6 +83,8 @@ impl ErrorCode {
         ErrorCode::QueryFailed,
         ErrorCode::IndexDamaged,
         ErrorCode::InternalError,
+        ErrorCode::Unauthorized,
+        ErrorCode::ParseError,
     ];
 
     pub fn as_str(self) -> &'static str {

@@ -306,6 +306,8 @@ wire_names!(ErrorCode, "error_code" {
     QueryFailed => "query_failed",
     IndexDamaged => "index_damaged",
     InternalError => "internal_error",
+    Unauthorized => "unauthorized",
+    ParseError => "parse_error",
 });
 
 #[cfg(test)]
