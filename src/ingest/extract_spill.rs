@@ -270,6 +270,61 @@ mod tests {
         (concepts.collect_all().expect("read back"), counts)
     }
 
+    /// Three classes, the first part_of the second by a restriction, read with or without
+    /// spilling after every concept.
+    fn read_part_of(spill: Option<&Path>) -> Vec<Concept> {
+        let owl = r#"<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+         xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#"
+         xmlns:owl="http://www.w3.org/2002/07/owl#">
+  <owl:Class rdf:about="http://x.org/Cavity">
+    <rdfs:subClassOf>
+      <owl:Restriction>
+        <owl:onProperty rdf:resource="http://purl.obolibrary.org/obo/BFO_0000050"/>
+        <owl:someValuesFrom rdf:resource="http://x.org/Abdomen"/>
+      </owl:Restriction>
+    </rdfs:subClassOf>
+  </owl:Class>
+  <owl:Class rdf:about="http://x.org/Abdomen"/>
+  <owl:Class rdf:about="http://x.org/Other"/>
+</rdf:RDF>"#;
+        let prefixes = PrefixMap::default();
+        let types = vec![crate::ingest::vocab::OWL_CLASS.to_string()];
+        let mut extractor = Extractor::new(SourceIdx(0), types, Vec::new(), &prefixes);
+        if let Some(dir) = spill {
+            extractor = extractor.with_spill(dir, 1);
+        }
+        let mut feed = Feed(extractor);
+        crate::ingest::parse(
+            owl.as_bytes(),
+            Path::new("part_of.owl"),
+            crate::ingest::Format::Rdf(crate::ingest::RdfSyntax::RdfXml),
+            None,
+            &prefixes,
+            &mut feed,
+        )
+        .expect("parse");
+        let (concepts, _) = feed.0.finish().expect("finish");
+        concepts.collect_all().expect("read back")
+    }
+
+    #[test]
+    fn a_restriction_names_its_filler_and_the_filler_names_it_back_when_spilled_too() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let held = read_part_of(None);
+        let spilled = read_part_of(Some(dir.path()));
+        assert_eq!(held, spilled);
+        let named = |iri: &str| held.iter().find(|c| c.iri == iri).expect(iri);
+        let cavity = named("http://x.org/Cavity");
+        assert_eq!(cavity.relations.len(), 1);
+        assert_eq!(cavity.relations[0].iri, "http://x.org/Abdomen");
+        assert!(cavity.parents.is_empty(), "a restriction is no is_a parent");
+        let abdomen = named("http://x.org/Abdomen");
+        assert_eq!(abdomen.related_from.len(), 1);
+        assert_eq!(abdomen.related_from[0].iri, "http://x.org/Cavity");
+        assert!(named("http://x.org/Other").related_from.is_empty());
+    }
+
     #[test]
     fn a_spilled_source_gives_the_concepts_of_one_held_in_memory() {
         let dir = tempfile::tempdir().expect("temp dir");

@@ -172,6 +172,8 @@ pub struct SearchDoc {
     pub ontology_prefix: String,
     #[serde(rename = "type")]
     pub kind: &'static str,
+    /// Said only of an obsolete term (listed when `obsoletes=true`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub is_obsolete: bool,
     /// How sure the match is: the same calibrated probability `find_concepts` gives.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -443,16 +443,12 @@ fn all_terms(r: &Resolver, ctx: &Context, params: &Params) -> Result<Page<Term>,
         let Some(value) = params.get(key)? else {
             continue;
         };
+        let sources = r.browse_all();
         let mut found = Vec::new();
         for (_, concept) in r.terms_with_id(value)? {
-            let Some(source) = r
-                .browse_all()
-                .into_iter()
-                .find(|s| s.slot == concept.source)
-            else {
-                continue;
-            };
-            found.push(term(ctx, &source, &concept));
+            if let Some(source) = sources.iter().find(|s| s.slot == concept.source) {
+                found.push(term(ctx, source, &concept));
+            }
         }
         if found.is_empty() {
             return Err(ApiError::NotFound(format!(

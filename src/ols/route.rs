@@ -70,7 +70,13 @@ impl Relation {
 
     /// Whether it follows hierarchical relations beside `is_a`.
     pub fn hierarchical(self) -> bool {
-        self.as_str().starts_with("hierarchical")
+        matches!(
+            self,
+            Relation::HierarchicalParents
+                | Relation::HierarchicalChildren
+                | Relation::HierarchicalAncestors
+                | Relation::HierarchicalDescendants
+        )
     }
 }
 
@@ -199,18 +205,21 @@ pub fn parse(path: &str) -> Result<Route, BadRoute> {
     }
 }
 
-/// What a request is, for the access log (never the identifier or the query).
+/// What a request is, for the access log (never the identifier or the query): read off the
+/// raw segments, nothing decoded (the answer parses the path itself).
 pub fn route_name(path: &str) -> &'static str {
-    match parse(path) {
-        Ok(Route::Root) => "api_root",
-        Ok(Route::Ontologies | Route::Ontology(_)) => "api_ontologies",
-        Ok(
-            Route::OntologyList(..) | Route::OntologyItem(..) | Route::List(_) | Route::Item(..),
-        ) => "api_terms",
-        Ok(Route::Related(..)) => "api_hierarchy",
-        Ok(Route::Search | Route::Select) => "api_search",
-        Ok(Route::Suggest) => "api_suggest",
-        Err(_) => "api_unknown",
+    let rest = path.strip_prefix("/api").unwrap_or(path).trim_matches('/');
+    let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+    match segments.as_slice() {
+        [] => "api_root",
+        ["ontologies"] | ["ontologies", _] => "api_ontologies",
+        ["ontologies", _, "terms", _, relation] if Relation::parse(relation).is_some() => {
+            "api_hierarchy"
+        }
+        ["ontologies", _, list, ..] | [list, ..] if Entities::parse(list).is_some() => "api_terms",
+        ["search"] | ["select"] => "api_search",
+        ["suggest"] => "api_suggest",
+        _ => "api_unknown",
     }
 }
 
@@ -251,5 +260,20 @@ mod tests {
             parse("/api/ontologies/hp/terms/x/siblings"),
             Err(BadRoute::NoEndpoint)
         );
+    }
+
+    #[test]
+    fn the_access_log_names_a_route_without_decoding_its_identifier() {
+        assert_eq!(route_name("/api"), "api_root");
+        assert_eq!(route_name("/api/ontologies/hp"), "api_ontologies");
+        assert_eq!(
+            route_name("/api/ontologies/hp/terms/%FF/ancestors"),
+            "api_hierarchy"
+        );
+        assert_eq!(route_name("/api/ontologies/hp/properties"), "api_terms");
+        assert_eq!(route_name("/api/terms/x"), "api_terms");
+        assert_eq!(route_name("/api/select"), "api_search");
+        assert_eq!(route_name("/api/suggest"), "api_suggest");
+        assert_eq!(route_name("/api/ontologies/hp/classes/x"), "api_unknown");
     }
 }

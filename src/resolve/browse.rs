@@ -6,7 +6,7 @@ use std::collections::{HashSet, VecDeque};
 
 use super::{ConceptId, ResolveError, Resolver, View};
 use crate::index::manifest::SourceRecord;
-use crate::model::{Concept, SourceIdx};
+use crate::model::{Concept, Link, RelatedClass, SourceIdx};
 
 /// Terms a walk of ancestors or descendants visits at most: a walk of the largest loaded
 /// hierarchy fits, a cycle or a runaway one stops.
@@ -229,35 +229,26 @@ impl<'r> SourceBrowse<'r> {
         }
     }
 
-    /// The IRIs of a term's parents: `is_a`, and with [`Links::Hierarchical`] the targets of
-    /// its hierarchical relations too.
-    fn parent_iris(&self, concept: &Concept, links: Links) -> Vec<String> {
-        let mut out: Vec<String> = concept.parents.iter().map(|l| l.iri.clone()).collect();
-        if links == Links::Hierarchical {
+    /// The IRIs of `links` (a term's `is_a` parents or children), and with
+    /// [`Links::Hierarchical`] those of its hierarchical `relations` in the same direction.
+    fn iris(&self, links: &[Link], relations: &[RelatedClass], follow: Links) -> Vec<String> {
+        let mut out: Vec<String> = links.iter().map(|l| l.iri.clone()).collect();
+        if follow == Links::Hierarchical {
             let wanted = self.hierarchical_properties();
-            let related = concept.relations.iter();
-            out.extend(
-                related
-                    .filter(|r| wanted.contains(&r.property.as_str()))
-                    .map(|r| r.iri.clone()),
-            );
+            let hierarchical = relations
+                .iter()
+                .filter(|r| wanted.contains(&r.property.as_str()));
+            out.extend(hierarchical.map(|r| r.iri.clone()));
         }
         out
     }
 
-    /// The IRIs of a term's children, as [`Self::parent_iris`] reads parents.
-    fn child_iris(&self, concept: &Concept, links: Links) -> Vec<String> {
-        let mut out: Vec<String> = concept.children.iter().map(|l| l.iri.clone()).collect();
-        if links == Links::Hierarchical {
-            let wanted = self.hierarchical_properties();
-            let related = concept.related_from.iter();
-            out.extend(
-                related
-                    .filter(|r| wanted.contains(&r.property.as_str()))
-                    .map(|r| r.iri.clone()),
-            );
-        }
-        out
+    fn parent_iris(&self, concept: &Concept, follow: Links) -> Vec<String> {
+        self.iris(&concept.parents, &concept.relations, follow)
+    }
+
+    fn child_iris(&self, concept: &Concept, follow: Links) -> Vec<String> {
+        self.iris(&concept.children, &concept.related_from, follow)
     }
 
     /// The term's direct parents in this release.
