@@ -4,19 +4,21 @@
 //!
 //! Layout: the index header (`header.rs`), then one little-endian u32 per concept id: bits 0-15
 //! the source index, bit 16 obsolete, bit 17 searchable, bits 18-21 the semantic group's code
-//! (0: a supplementary record's, read from its mapped heading). Memory-mapped when read.
+//! (0: a supplementary record's, read from its mapped heading), bits 22-23 the facet's (0: none). Memory-mapped when read.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use super::header::{CONCEPT_FLAGS, FileError, FileProblem, HeadedFile, write_header};
-use crate::model::{Concept, SemanticGroup, SourceIdx};
+use crate::model::{Concept, Facet, SemanticGroup, SourceIdx};
 
 const OBSOLETE: u32 = 1 << 16;
 const SEARCHABLE: u32 = 1 << 17;
 const GROUP_SHIFT: u32 = 18;
 const GROUP_MASK: u32 = 0xf;
+const FACET_SHIFT: u32 = 22;
+const FACET_MASK: u32 = 0x3;
 const BYTES: usize = 4;
 
 /// What a name search needs to know of a concept before decoding it.
@@ -27,15 +29,18 @@ pub struct ConceptFlags {
     pub searchable: bool,
     /// `None`: read from the concept's mapped heading.
     pub group: Option<SemanticGroup>,
+    pub facet: Option<Facet>,
 }
 
 impl ConceptFlags {
     pub fn of(concept: &Concept, default_group: SemanticGroup) -> ConceptFlags {
+        let group = SemanticGroup::of_concept(concept, default_group);
         ConceptFlags {
             source: concept.source,
             obsolete: concept.obsolete,
             searchable: concept.kind.searchable(),
-            group: SemanticGroup::of_concept(concept, default_group),
+            group,
+            facet: group.and_then(|g| Facet::of_trees(g, &concept.tree_numbers)),
         }
     }
 
@@ -44,6 +49,7 @@ impl ConceptFlags {
             | if self.obsolete { OBSOLETE } else { 0 }
             | if self.searchable { SEARCHABLE } else { 0 }
             | (u32::from(self.group.map_or(0, SemanticGroup::code)) & GROUP_MASK) << GROUP_SHIFT
+            | (u32::from(self.facet.map_or(0, Facet::code)) & FACET_MASK) << FACET_SHIFT
     }
 
     fn decode(bits: u32) -> ConceptFlags {
@@ -52,6 +58,7 @@ impl ConceptFlags {
             obsolete: bits & OBSOLETE != 0,
             searchable: bits & SEARCHABLE != 0,
             group: SemanticGroup::from_code(((bits >> GROUP_SHIFT) & GROUP_MASK) as u8),
+            facet: Facet::from_code(((bits >> FACET_SHIFT) & FACET_MASK) as u8),
         }
     }
 }
@@ -142,12 +149,14 @@ mod tests {
             obsolete: true,
             searchable: true,
             group: Some(SemanticGroup::Other),
+            facet: Some(Facet::SignOrCondition),
         };
         let b = ConceptFlags {
             source: SourceIdx(65535),
             obsolete: false,
             searchable: false,
             group: None,
+            facet: None,
         };
         writer.push(a).expect("push");
         writer.push(b).expect("push");

@@ -19,7 +19,8 @@ use memmap2::Mmap;
 /// version, and `name-rules.toml` its own (`format::RULES_FORMAT`). 16: concept records
 /// carry restriction relations (part_of) and sources their ontology IRI and OLS settings.
 /// 17: the full-text index indexes each document's release.
-pub const FORMAT_VERSION: u32 = 17;
+/// 18: concept flags carry a facet (bits 22-23): protein, drug class, sign or condition.
+pub const FORMAT_VERSION: u32 = 18;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;

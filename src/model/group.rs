@@ -95,6 +95,61 @@ impl SemanticGroup {
     }
 }
 
+/// A finer kind within a group, from MeSH's tree: the kinds of disease and chemical
+/// concepts a text names less often as the thing itself (an enzyme or protein among chemicals,
+/// a class of drugs, a general sign or condition among diseases). The model weighs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Facet {
+    /// Every chemical tree number is under Enzymes (D08.811) or Proteins (D12.776).
+    Protein,
+    /// Every chemical tree number is under Chemical Actions and Uses (D27): a drug class.
+    DrugClass,
+    /// Every disease tree number is under Pathological Conditions, Signs and Symptoms (C23).
+    SignOrCondition,
+}
+
+impl Facet {
+    /// Its code in the concept flags (0: none).
+    pub fn code(self) -> u8 {
+        match self {
+            Facet::Protein => 1,
+            Facet::DrugClass => 2,
+            Facet::SignOrCondition => 3,
+        }
+    }
+
+    pub fn from_code(code: u8) -> Option<Facet> {
+        match code {
+            1 => Some(Facet::Protein),
+            2 => Some(Facet::DrugClass),
+            3 => Some(Facet::SignOrCondition),
+            _ => None,
+        }
+    }
+
+    /// The facet of a concept of `group` with these tree numbers, if every tree number of
+    /// that group lies under one facet's branches.
+    pub fn of_trees(group: SemanticGroup, trees: &[String]) -> Option<Facet> {
+        let of_group: Vec<&str> = trees
+            .iter()
+            .map(String::as_str)
+            .filter(|t| SemanticGroup::of_tree(t) == group)
+            .collect();
+        let all_under = |branches: &[&str]| {
+            !of_group.is_empty()
+                && of_group
+                    .iter()
+                    .all(|t| branches.iter().any(|b| t.starts_with(b)))
+        };
+        match group {
+            SemanticGroup::Chemical if all_under(&["D08.811", "D12.776"]) => Some(Facet::Protein),
+            SemanticGroup::Chemical if all_under(&["D27"]) => Some(Facet::DrugClass),
+            SemanticGroup::Disease if all_under(&["C23"]) => Some(Facet::SignOrCondition),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +170,34 @@ mod tests {
         assert_eq!(SemanticGroup::of_tree("F01.145"), SemanticGroup::Phenomenon);
         assert_eq!(SemanticGroup::of_tree("D02.355"), SemanticGroup::Chemical);
         assert_eq!(SemanticGroup::of_tree("B01.050"), SemanticGroup::Organism);
+    }
+
+    #[test]
+    fn a_facet_needs_every_tree_number_of_the_group_under_its_branches() {
+        let trees = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let chemical = SemanticGroup::Chemical;
+        assert_eq!(
+            Facet::of_trees(chemical, &trees(&["D08.811.277", "D12.776.476"])),
+            Some(Facet::Protein)
+        );
+        // A peptide hormone is no protein here, nor is an enzyme that is also a drug.
+        assert_eq!(Facet::of_trees(chemical, &trees(&["D12.644.548"])), None);
+        assert_eq!(
+            Facet::of_trees(chemical, &trees(&["D08.811.277", "D27.505"])),
+            None
+        );
+        assert_eq!(
+            Facet::of_trees(chemical, &trees(&["D27.505.954"])),
+            Some(Facet::DrugClass)
+        );
+        // Trees of other groups do not count against it.
+        assert_eq!(
+            Facet::of_trees(SemanticGroup::Disease, &trees(&["C23.888.592", "G11.561"])),
+            Some(Facet::SignOrCondition)
+        );
+        assert_eq!(Facet::of_trees(SemanticGroup::Disease, &[]), None);
+        for f in [Facet::Protein, Facet::DrugClass, Facet::SignOrCondition] {
+            assert_eq!(Facet::from_code(f.code()), Some(f));
+        }
     }
 }

@@ -17,7 +17,7 @@ pub use concept::{
 };
 pub use counts::SourceCounts;
 pub use footprint::{FootprintRecorder, PrefixFootprint, namespace_key};
-pub use group::SemanticGroup;
+pub use group::{Facet, SemanticGroup};
 pub use mapping::{
     Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND,
     confidence_milli,

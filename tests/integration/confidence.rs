@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use ontoresolve::mcp::dto::FindArgs;
 use ontoresolve::mcp::dto_passage::PassageArgs;
 use ontoresolve::mcp::tools;
+use ontoresolve::model::{Facet, SemanticGroup};
 use ontoresolve::resolve::confidence::Feature;
 use serde_json::Value;
 
@@ -107,6 +108,62 @@ fn morphine_induced_hypotension_in_dogs_mentions_hypotension_not_controlled_hypo
             .iter()
             .all(|m| stated(m) >= threshold)
     );
+}
+
+#[test]
+fn mesh_trees_give_enzymes_drug_classes_and_general_signs_their_facet() {
+    let r = default_index();
+    let kind = |curie: &str| {
+        let found = r.lookup_id(curie);
+        let concept = found.first().unwrap_or_else(|| panic!("{curie} is loaded"));
+        r.kind_of(concept.concept).expect("flags read")
+    };
+    assert_eq!(
+        kind("MESH:D000110"),
+        (SemanticGroup::Chemical, Some(Facet::Protein)),
+        "Acetylcholinesterase"
+    );
+    assert_eq!(
+        kind("MESH:D000927"),
+        (SemanticGroup::Chemical, Some(Facet::DrugClass)),
+        "Anticonvulsants"
+    );
+    assert_eq!(
+        kind("MESH:D009336"),
+        (SemanticGroup::Disease, Some(Facet::SignOrCondition)),
+        "Necrosis"
+    );
+    assert_eq!(
+        kind("MESH:D004317"),
+        (SemanticGroup::Chemical, None),
+        "Doxorubicin"
+    );
+    assert_eq!(
+        kind("MESH:D007022"),
+        (SemanticGroup::Disease, None),
+        "Hypotension"
+    );
+}
+
+#[test]
+fn an_enzyme_a_passage_names_is_doubted_where_the_drug_beside_it_is_a_mention() {
+    let answer = ground(
+        "Acetylcholinesterase activity fell after physostigmine.",
+        None,
+    );
+    let curies = |path: &str| -> Vec<String> {
+        list(&answer, path)
+            .iter()
+            .map(|m| {
+                m["candidates"][0]["concept"]["curie"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(curies("/result/mentions"), ["MESH:D010830"], "{answer:#}");
+    assert_eq!(curies("/result/uncertain"), ["MESH:D000110"], "{answer:#}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! features describe how its name matched and what else matched; a mention's add how the
 //! passage wrote the span.
 
-use crate::model::SemanticGroup;
+use crate::model::{Facet, SemanticGroup};
 use crate::resolve::passage::{Mention, MentionReading};
 use crate::resolve::search::{MatchKind, NameCandidate};
 
@@ -59,7 +59,6 @@ registry! {
     AbbreviationQuery = "abbreviation_query", Candidate, "the input is short and in capitals: an abbreviation or symbol";
     First = "first", Candidate, "the candidate ranks first by match kind among its source's";
     FirstOwnName = "first_own_name", Candidate, "first, matched by a label, synonym or identifier of its own";
-    FirstViaMapping = "first_via_mapping", Candidate, "first, reached through another concept's mapping";
     FirstCorpusName = "first_corpus_name", Candidate, "first, matched by a corpus name";
     FirstGuess = "first_guess", Candidate, "first, and only a guess (near spelling, broader concept, full text)";
     Position = "position", Candidate, "ln(1 + the candidate's place in the match-kind ranking among its own source's candidates)";
@@ -69,17 +68,19 @@ registry! {
     GroupDisease = "group_disease", Candidate, "the concept is a disease";
     GroupChemical = "group_chemical", Candidate, "the concept is a chemical";
     GroupGene = "group_gene", Candidate, "the concept is a gene";
-    GroupAnatomy = "group_anatomy", Candidate, "the concept is anatomy";
     GroupProcedure = "group_procedure", Candidate, "the concept is a procedure";
     GroupPhenomenon = "group_phenomenon", Candidate, "the concept is a phenomenon or process";
-    ReadAsVariant = "read_as_variant", Mention, "the span is a name only after the name rules";
+    FacetProtein = "facet_protein", Candidate, "the concept is an enzyme or protein (every chemical tree number of MeSH under D08.811 or D12.776)";
+    FacetDrugClass = "facet_drug_class", Candidate, "the concept is a class of drugs by action or use (every chemical tree number under D27)";
+    FacetSignOrCondition = "facet_sign_or_condition", Candidate, "the concept is a general sign, symptom or pathological condition (every disease tree number under C23)";
     ReadAsAbbreviation = "read_as_abbreviation", Mention, "the span is an abbreviation the passage defines, read through its long form";
-    ReadAsCoordinated = "read_as_coordinated", Mention, "the span is a modifier read with a coordinated name's head";
     SpanWords = "span_words", Mention, "ln(words in the span)";
     SingleLowerWord = "single_lower_word", Mention, "the span is one word in lower case";
     SpanInCapitals = "span_in_capitals", Mention, "the span has no lower-case letter (a symbol)";
     OtherReadings = "other_readings", Mention, "ln(1 + shorter names inside or across the span)";
     MentionCandidates = "mention_candidates", Mention, "ln(the span's candidates)";
+    SurfaceRepeats = "surface_repeats", Mention, "ln(how often the passage writes the span's text, in any letter case)";
+    HyphenatedOn = "hyphenated_on", Mention, "a hyphen joins the span to the next word (\"cocaine-induced\", \"insulin-dependent\")";
 }
 
 /// How many features are registered.
@@ -125,13 +126,23 @@ impl Features {
 fn group_feature(group: SemanticGroup) -> Option<Feature> {
     Some(match group {
         SemanticGroup::Disease => Feature::GroupDisease,
-        SemanticGroup::Phenotype | SemanticGroup::Organism | SemanticGroup::Other => return None,
+        SemanticGroup::Phenotype
+        | SemanticGroup::Organism
+        | SemanticGroup::Anatomy
+        | SemanticGroup::Other => return None,
         SemanticGroup::Chemical => Feature::GroupChemical,
         SemanticGroup::Gene => Feature::GroupGene,
-        SemanticGroup::Anatomy => Feature::GroupAnatomy,
         SemanticGroup::Procedure => Feature::GroupProcedure,
         SemanticGroup::Phenomenon => Feature::GroupPhenomenon,
     })
+}
+
+fn facet_feature(facet: Facet) -> Feature {
+    match facet {
+        Facet::Protein => Feature::FacetProtein,
+        Facet::DrugClass => Feature::FacetDrugClass,
+        Facet::SignOrCondition => Feature::FacetSignOrCondition,
+    }
 }
 
 /// The match-kind feature of each kind; kinds without one weigh as the baseline (a switched
@@ -187,6 +198,9 @@ pub fn candidate_features(
     if let Some(group) = c.group.and_then(group_feature) {
         f.flag(group, true);
     }
+    if let Some(facet) = c.facet {
+        f.flag(facet_feature(facet), true);
+    }
     let distance = f64::from(c.distance.unwrap_or(0));
     let chars = text.chars().filter(|c| !c.is_whitespace()).count().max(1);
     f.set(Feature::EditDistance, distance);
@@ -208,9 +222,8 @@ pub fn candidate_features(
         f.flag(Feature::First, true);
         let first = match c.kind.tier() {
             0..=2 => Some(Feature::FirstOwnName),
-            3 => Some(Feature::FirstViaMapping),
-            // A first name variant weighs as `first` alone.
-            4 => None,
+            // A first via-mapping name or name variant weighs as `first` alone.
+            3 | 4 => None,
             5 => Some(Feature::FirstCorpusName),
             _ => Some(Feature::FirstGuess),
         };
@@ -230,24 +243,19 @@ pub fn candidate_features(
     f
 }
 
-/// A mention's features: its first candidate's, and how the passage wrote the span.
-pub fn mention_features(mention: &Mention, surface: &str) -> Features {
+/// A mention's features: its first candidate's, and how the passage wrote the span and what
+/// stands around it.
+pub fn mention_features(mention: &Mention, text: &str) -> Features {
+    let surface = text.get(mention.start..mention.end).unwrap_or("");
+    let after = text.get(mention.end..).unwrap_or("");
     let mut f = mention
         .candidates
         .first()
         .map(|c| c.features)
         .unwrap_or_default();
     f.flag(
-        Feature::ReadAsVariant,
-        mention.reading == MentionReading::NameVariant,
-    );
-    f.flag(
         Feature::ReadAsAbbreviation,
         matches!(mention.reading, MentionReading::Abbreviation { .. }),
-    );
-    f.flag(
-        Feature::ReadAsCoordinated,
-        matches!(mention.reading, MentionReading::Coordinated { .. }),
     );
     let words = surface.split_whitespace().count().max(1);
     f.set(Feature::SpanWords, (words as f64).ln());
@@ -267,7 +275,34 @@ pub fn mention_features(mention: &Mention, surface: &str) -> Features {
         Feature::MentionCandidates,
         (mention.candidates.len().max(1) as f64).ln(),
     );
+    f.set(
+        Feature::SurfaceRepeats,
+        (occurrences(text, surface).max(1) as f64).ln(),
+    );
+    f.flag(
+        Feature::HyphenatedOn,
+        after
+            .strip_prefix('-')
+            .is_some_and(|rest| rest.starts_with(char::is_alphabetic)),
+    );
     f
+}
+
+/// How often `text` writes `surface` as whole words, ignoring ASCII letter case; a scan
+/// without allocation, as it runs for every span of a passage (at most 20 KB).
+fn occurrences(text: &str, surface: &str) -> usize {
+    let (t, s) = (text.as_bytes(), surface.as_bytes());
+    if s.is_empty() || s.len() > t.len() {
+        return 0;
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || !b.is_ascii();
+    (0..=t.len() - s.len())
+        .filter(|&at| {
+            t[at..at + s.len()].eq_ignore_ascii_case(s)
+                && (at == 0 || !word(t[at - 1]))
+                && t.get(at + s.len()).is_none_or(|&b| !word(b))
+        })
+        .count()
 }
 
 #[cfg(test)]
@@ -290,5 +325,14 @@ mod tests {
             assert_eq!(Feature::named(f.name()), Some(*f));
             assert_eq!(Feature::ALL[f.index()], *f);
         }
+    }
+
+    #[test]
+    fn a_span_is_counted_where_the_passage_writes_it_as_whole_words_in_any_case() {
+        let text = "Cocaine-induced seizures. cocaine users; Cocaines, procaine and COCAINE.";
+        assert_eq!(occurrences(text, "cocaine"), 3);
+        assert_eq!(occurrences(text, "caine"), 0);
+        assert_eq!(occurrences(text, ""), 0);
+        assert_eq!(occurrences("short", "a longer surface"), 0);
     }
 }

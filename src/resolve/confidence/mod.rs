@@ -66,8 +66,7 @@ fn p(c: &NameCandidate) -> f64 {
 /// Fills in a mention's features and, with a model, its confidence; whether it is at or over
 /// the model's threshold (always, without a model).
 pub fn judge(model: Option<&ConfidenceModel>, m: &mut Mention, text: &str) -> bool {
-    let surface = text.get(m.start..m.end).unwrap_or("");
-    m.features = features::mention_features(m, surface);
+    m.features = features::mention_features(m, text);
     m.confidence = model.map(|model| model.mention.apply(&m.features));
     match (model, &m.confidence) {
         (Some(model), Some(c)) => c.p >= model.mention_threshold,

@@ -97,7 +97,11 @@ impl Resolver {
             for mut c in search.candidates {
                 let group = match c.group {
                     Some(group) => group,
-                    None => self.group_of(c.concept)?,
+                    None => {
+                        let (group, facet) = self.kind_of(c.concept)?;
+                        c.facet = facet;
+                        group
+                    }
                 };
                 c.group = Some(group);
                 if groups.contains(&group) {

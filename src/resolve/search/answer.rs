@@ -38,6 +38,7 @@ pub struct NameCandidate {
     /// What kind of thing the concept is, and the source release holding it, once the
     /// candidates are ranked.
     pub group: Option<crate::model::SemanticGroup>,
+    pub facet: Option<crate::model::Facet>,
     pub source: Option<crate::model::SourceIdx>,
     /// For a corpus name: the corpus that wrote it, and how often.
     pub learned: Option<Learned>,
@@ -67,6 +68,7 @@ impl NameCandidate {
             weight: kind.weight(),
             score: 0.0,
             group: None,
+            facet: None,
             source: None,
             learned: None,
             features: Features::default(),

@@ -247,7 +247,9 @@ impl Resolver {
     ) -> Result<NameSearch, ResolveError> {
         let mut ranked = rank(kept, out.abbreviation);
         for c in &mut ranked {
-            c.group = Some(self.group_of(c.concept)?);
+            let (group, facet) = self.kind_of(c.concept)?;
+            c.group = Some(group);
+            c.facet = facet;
             c.source = self.files.flags.get(c.concept.0).map(|f| f.source);
         }
         out.candidates = crate::resolve::confidence::weigh_candidates(
