@@ -3,6 +3,7 @@
 //! (`resolve::diff`); this only prints it. Exit 2 for an unknown source or release, equal
 //! releases or a source with one release; 1 for a damaged index.
 
+use ontoresolve::model::WireName;
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -59,13 +60,13 @@ pub fn run(
 fn summary(changes: &[Change]) -> BTreeMap<&'static str, u64> {
     let mut out = BTreeMap::new();
     for c in changes {
-        *out.entry(c.kind.as_str()).or_insert(0) += 1;
+        *out.entry(c.kind.wire_name()).or_insert(0) += 1;
     }
     out
 }
 
 fn change_json(c: &Change) -> Value {
-    let mut v = json!({ "type": c.kind.as_str(), "about_node": c.about_node });
+    let mut v = json!({ "type": c.kind.wire_name(), "about_node": c.about_node });
     if let Some(old) = &c.old_value {
         v["old_value"] = json!(old);
     }
@@ -118,7 +119,7 @@ fn write_markdown(out: &mut impl Write, pair: &ReleasePair, changes: &[Change]) 
         writeln!(
             out,
             "| {} | {} | {} | {} | {} |",
-            c.kind.as_str(),
+            c.kind.wire_name(),
             cell(&c.about_node, true),
             cell(c.old_value.as_deref().unwrap_or(""), true),
             cell(c.new_value.as_deref().unwrap_or(""), true),
@@ -137,7 +138,7 @@ fn write_tsv(out: &mut impl Write, changes: &[Change]) -> io::Result<()> {
         writeln!(
             out,
             "{}\t{}\t{}\t{}\t{}\t{}",
-            c.kind.as_str(),
+            c.kind.wire_name(),
             cell(&c.about_node, false),
             cell(c.old_value.as_deref().unwrap_or(""), false),
             cell(c.new_value.as_deref().unwrap_or(""), false),

@@ -1,6 +1,7 @@
 //! `ontoresolve lookup`: the same search as `find_concepts` (identifier, exact name, name
 //! variant, via mapping, near spelling, full text), obsolete concepts included and marked.
 
+use ontoresolve::model::WireName;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -67,7 +68,7 @@ fn write_found(
             .unwrap_or_default();
         let how = format!(
             "{}{via}{}{}{confidence} \"{}\"",
-            candidate.kind.as_str(),
+            candidate.kind.wire_name(),
             candidate
                 .distance
                 .map(|d| format!(" (distance {d})"))
@@ -137,8 +138,8 @@ fn details_json(d: &ConceptDetails, matched: &str, replacements: &[(ConceptId, C
         "xrefs": c.xrefs,
         "replacements": c.replacements,
         "alt_ids": c.alt_ids,
-        "status": c.status().as_str(),
-        "kind": c.kind.as_str(),
+        "status": c.status().wire_name(),
+        "kind": c.kind.wire_name(),
         "tree_numbers": c.tree_numbers,
         "locus_type": c.locus_type,
         "live_replacements": replacements.iter().map(|(_, r)| &r.iri).collect::<Vec<_>>(),
@@ -165,7 +166,7 @@ fn print_text(
     )?;
     writeln!(out, "  iri:      {}", c.iri)?;
     writeln!(out, "  source:   {} release {}", d.source_id, d.release)?;
-    writeln!(out, "  kind:     {}", c.kind.as_str())?;
+    writeln!(out, "  kind:     {}", c.kind.wire_name())?;
     if let Some(locus) = &c.locus_type {
         writeln!(out, "  locus:    {locus}")?;
     }
@@ -179,7 +180,7 @@ fn print_text(
         writeln!(
             out,
             "  {:<15} {}{}",
-            l.kind.as_str(),
+            l.kind.wire_name(),
             l.text,
             l.lang
                 .as_deref()
@@ -211,7 +212,7 @@ fn print_obsolete(
     c: &Concept,
     replacements: &[(ConceptId, Concept)],
 ) -> io::Result<()> {
-    writeln!(out, "  {}", c.status().as_str().to_uppercase())?;
+    writeln!(out, "  {}", c.status().wire_name().to_uppercase())?;
     for r in &c.replacements {
         writeln!(out, "  {:?}: {}", r.kind, r.target)?;
     }

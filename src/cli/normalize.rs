@@ -3,6 +3,7 @@
 //! row, in input order; rows are resolved in parallel, a chunk at a time, so memory stays
 //! bounded on any file size.
 
+use ontoresolve::model::WireName;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -205,10 +206,10 @@ fn resolve_row(
             escape(field),
             escape(normalized.curie.as_deref().unwrap_or("")),
             escape(normalized.iri.as_deref().unwrap_or("")),
-            outcome.code(),
+            outcome.wire_name(),
             escape(&steps.join("; "))
         ),
-        outcome.code(),
+        outcome.wire_name(),
     ))
 }
 

@@ -42,9 +42,9 @@ pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Vec<String> {
     }
     if let Some(template) = request.r#ref.as_resource_uri() {
         return match (template, argument) {
-            (CONCEPT_TEMPLATE, "curie") => r.complete_identifier(value, MAX),
+            (CONCEPT_TEMPLATE, "curie") => r.lexicon().complete_identifier(value, MAX),
             (PREFIX_TEMPLATE, "prefix") => prefixes(r, value),
-            (MAPPINGS_TEMPLATE, "curie") => r.complete_mapped(value, MAX),
+            (MAPPINGS_TEMPLATE, "curie") => r.lexicon().complete_mapped(value, MAX),
             (MAPPING_SET_TEMPLATE, "id") => tools::mapping_set_entries(r)
                 .into_iter()
                 .map(|e| e.0)
@@ -57,7 +57,7 @@ pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Vec<String> {
     match (request.r#ref.as_prompt_name(), argument) {
         (Some(GROUND_PROMPT), "mention")
         | (Some(EXPLAIN_PROMPT), "subject")
-        | (Some(EXPLAIN_PROMPT), "object") => r.complete_identifier(value, MAX),
+        | (Some(EXPLAIN_PROMPT), "object") => r.lexicon().complete_identifier(value, MAX),
         (Some(GROUND_PROMPT), "source") => r
             .manifest()
             .sources
@@ -68,7 +68,7 @@ pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Vec<String> {
             .take(MAX)
             .collect(),
         (Some(MAP_LIST_PROMPT), "identifiers") => {
-            last_item(value, |item| r.complete_identifier(item, MAX))
+            last_item(value, |item| r.lexicon().complete_identifier(item, MAX))
         }
         (Some(MAP_LIST_PROMPT), "targets") => last_item(value, |item| prefixes(r, item)),
         _ => Vec::new(),

@@ -5,6 +5,7 @@
 //! values).
 
 use crate::mcp::tools::ErrorCode;
+use crate::model::WireName;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -138,7 +139,7 @@ pub(super) fn too_many(id: Value, wait: Duration, message: &str) -> Response {
             id,
             -32000,
             message,
-            json!({ "code": ErrorCode::RateLimited.as_str(), "retry_after_ms": retry_after_ms }),
+            json!({ "code": ErrorCode::RateLimited.wire_name(), "retry_after_ms": retry_after_ms }),
         ),
     );
     let seconds = retry_after_ms.div_ceil(1000).to_string();
@@ -173,7 +174,7 @@ fn unauthorized(presented: bool) -> Response {
             Value::Null,
             -32001,
             "a valid bearer token is required",
-            json!({ "code": ErrorCode::Unauthorized.as_str() }),
+            json!({ "code": ErrorCode::Unauthorized.wire_name() }),
         ),
     );
     response.headers_mut().insert(
@@ -291,7 +292,7 @@ async fn read_body(
                 Value::Null,
                 -32600,
                 "the request body is too large",
-                json!({ "code": ErrorCode::LimitExceeded.as_str(), "max_body_bytes": gate.max_body_bytes }),
+                json!({ "code": ErrorCode::LimitExceeded.wire_name(), "max_body_bytes": gate.max_body_bytes }),
             ),
         ));
     };
@@ -331,7 +332,7 @@ async fn read_body(
                     Value::Null,
                     -32700,
                     "parse error: the body is not JSON",
-                    json!({ "code": ErrorCode::ParseError.as_str(), "line": e.line(), "column": e.column() }),
+                    json!({ "code": ErrorCode::ParseError.wire_name(), "line": e.line(), "column": e.column() }),
                 ),
             ))
         }

@@ -5,6 +5,7 @@
 //! [`crate::resolve::deadline`] and gives its place back.
 
 use crate::mcp::tools::ErrorCode;
+use crate::model::WireName;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -216,14 +217,14 @@ impl OntoServer {
             )),
             Err(PoolFailure::Damaged) => Err(McpError::internal_error(
                 "part of the index could not be read, so the answer would be incomplete",
-                Some(json!({ "code": ErrorCode::IndexDamaged.as_str() })),
+                Some(json!({ "code": ErrorCode::IndexDamaged.wire_name() })),
             )),
             Err(PoolFailure::Timeout(deadline)) => Err(McpError::internal_error(
                 format!(
                     "the request ran past its {} ms deadline",
                     deadline.as_millis()
                 ),
-                Some(json!({ "code": ErrorCode::Timeout.as_str() })),
+                Some(json!({ "code": ErrorCode::Timeout.wire_name() })),
             )),
             Err(PoolFailure::NeverStarted(deadline)) => Err(McpError::internal_error(
                 format!(
@@ -231,7 +232,7 @@ impl OntoServer {
                     deadline.as_millis()
                 ),
                 Some(
-                    json!({ "code": ErrorCode::Timeout.as_str(), "next_step": "Nothing ran: retry in a few seconds." }),
+                    json!({ "code": ErrorCode::Timeout.wire_name(), "next_step": "Nothing ran: retry in a few seconds." }),
                 ),
             )),
         }

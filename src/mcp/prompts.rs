@@ -2,6 +2,7 @@
 //! checks that every tool they name exists.
 
 use crate::mcp::tools::ErrorCode;
+use crate::model::WireName;
 use rmcp::ErrorData as McpError;
 use rmcp::model::*;
 use serde_json::json;
@@ -26,7 +27,7 @@ pub fn list(request: Option<PaginatedRequestParams>) -> Result<ListPromptsResult
         return Err(McpError::invalid_params(
             "invalid cursor: prompts fit on one page",
             Some(
-                json!({ "code": ErrorCode::InvalidCursor.as_str(), "cursor": super::echo::text(&c) }),
+                json!({ "code": ErrorCode::InvalidCursor.wire_name(), "cursor": super::echo::text(&c) }),
             ),
         ));
     }
@@ -87,7 +88,7 @@ fn optional<'a>(
                 "the argument '{name}' is {} bytes; at most {MAX_PROMPT_ARGUMENT_BYTES} are accepted",
                 v.len()
             ),
-            Some(json!({ "code": ErrorCode::LimitExceeded.as_str() })),
+            Some(json!({ "code": ErrorCode::LimitExceeded.wire_name() })),
         )),
         other => Ok(other),
     }

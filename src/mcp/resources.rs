@@ -2,6 +2,7 @@
 //! how each kind of URI is read (a concept by IRI or CURIE as JSON and Turtle, a source, a
 //! prefix record, an identifier's mappings, a mapping set).
 
+use crate::model::WireName;
 use rmcp::ErrorData as McpError;
 use rmcp::model::*;
 use serde_json::{Value, json};
@@ -21,7 +22,7 @@ pub(super) fn source_resource(s: &crate::resolve::SourceRecord) -> Resource {
 }
 
 pub(super) fn concept_resource(r: &Resolver, iri: &str) -> Option<Resource> {
-    let m = r.lookup_id(iri).into_iter().next()?;
+    let m = r.lexicon().lookup_id(iri).into_iter().next()?;
     let c = r.concept(m.concept)?;
     let source = r.source_of(&c)?;
     Some(
@@ -171,13 +172,13 @@ pub(super) fn page_cursor(
         Ok(_) => Err(McpError::invalid_params(
             "invalid cursor: past the end of the list",
             Some(
-                json!({ "code": crate::mcp::tools::ErrorCode::InvalidCursor.as_str(), "cursor": super::echo::text(&c) }),
+                json!({ "code": crate::mcp::tools::ErrorCode::InvalidCursor.wire_name(), "cursor": super::echo::text(&c) }),
             ),
         )),
         Err(e) => Err(McpError::invalid_params(
             format!("invalid cursor: {}", e.message()),
             Some(
-                json!({ "code": crate::mcp::tools::ErrorCode::InvalidCursor.as_str(), "cursor": super::echo::text(&c), "next_step": e.next_step() }),
+                json!({ "code": crate::mcp::tools::ErrorCode::InvalidCursor.wire_name(), "cursor": super::echo::text(&c), "next_step": e.next_step() }),
             ),
         )),
     }

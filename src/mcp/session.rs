@@ -8,6 +8,7 @@
 #![allow(deprecated)]
 
 use crate::mcp::tools::ErrorCode;
+use crate::model::WireName;
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
@@ -65,7 +66,7 @@ impl Session {
         if uri.is_empty() || uri.len() > MAX_IDENTIFIER_BYTES {
             return Err(McpError::invalid_params(
                 format!("a subscribed URI has 1 to {MAX_IDENTIFIER_BYTES} bytes"),
-                Some(json!({ "code": ErrorCode::LimitExceeded.as_str() })),
+                Some(json!({ "code": ErrorCode::LimitExceeded.wire_name() })),
             ));
         }
         let mut subscribed = self.subscribed.lock().unwrap_or_else(|e| e.into_inner());
@@ -73,7 +74,7 @@ impl Session {
             return Err(McpError::invalid_params(
                 format!("a session may subscribe to at most {MAX_SUBSCRIPTIONS} URIs"),
                 Some(
-                    json!({ "code": ErrorCode::LimitExceeded.as_str(), "max": MAX_SUBSCRIPTIONS }),
+                    json!({ "code": ErrorCode::LimitExceeded.wire_name(), "max": MAX_SUBSCRIPTIONS }),
                 ),
             ));
         }

@@ -126,26 +126,6 @@ impl LabelKind {
             LabelKind::EntryTerm => "urn:ontoresolve:vocab:entryTerm",
         }
     }
-
-    /// Stable snake_case name, as serialized.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LabelKind::Label => "label",
-            LabelKind::PrefLabel => "pref_label",
-            LabelKind::AltLabel => "alt_label",
-            LabelKind::HiddenLabel => "hidden_label",
-            LabelKind::Notation => "notation",
-            LabelKind::ExactSynonym => "exact_synonym",
-            LabelKind::RelatedSynonym => "related_synonym",
-            LabelKind::BroadSynonym => "broad_synonym",
-            LabelKind::NarrowSynonym => "narrow_synonym",
-            LabelKind::ApprovedSymbol => "approved_symbol",
-            LabelKind::AliasSymbol => "alias_symbol",
-            LabelKind::PreviousSymbol => "previous_symbol",
-            LabelKind::ApprovedName => "approved_name",
-            LabelKind::EntryTerm => "entry_term",
-        }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -318,17 +298,6 @@ pub enum ConceptKind {
 }
 
 impl ConceptKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ConceptKind::Class => "class",
-            ConceptKind::Concept => "concept",
-            ConceptKind::Descriptor => "descriptor",
-            ConceptKind::SupplementaryRecord => "supplementary_record",
-            ConceptKind::Qualifier => "qualifier",
-            ConceptKind::Gene => "gene",
-        }
-    }
-
     /// Whether name searches may return concepts of this kind.
     pub fn searchable(self) -> bool {
         self != ConceptKind::Qualifier
@@ -353,14 +322,6 @@ impl ConceptStatus {
             (_, true) => ConceptStatus::Withdrawn,
             (true, false) => ConceptStatus::Obsolete,
             (false, false) => ConceptStatus::Current,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ConceptStatus::Current => "current",
-            ConceptStatus::Obsolete => "obsolete",
-            ConceptStatus::Withdrawn => "withdrawn",
         }
     }
 }

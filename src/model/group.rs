@@ -5,10 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Concept, ConceptKind};
+use super::{Concept, ConceptKind, WireName};
 
 macro_rules! groups {
-    ($($variant:ident = $name:literal, $code:literal;)*) => {
+    ($($variant:ident = $code:literal;)*) => {
         /// Every semantic group.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(rename_all = "snake_case")]
@@ -16,10 +16,6 @@ macro_rules! groups {
 
         impl SemanticGroup {
             pub const ALL: &'static [SemanticGroup] = &[$(SemanticGroup::$variant),*];
-
-            pub fn as_str(self) -> &'static str {
-                match self { $(SemanticGroup::$variant => $name),* }
-            }
 
             /// Its code in the concept flags (0: read from the concept's mapping).
             pub fn code(self) -> u8 {
@@ -34,15 +30,15 @@ macro_rules! groups {
 }
 
 groups! {
-    Disease = "disease", 1;
-    Phenotype = "phenotype", 2;
-    Chemical = "chemical", 3;
-    Gene = "gene", 4;
-    Anatomy = "anatomy", 5;
-    Organism = "organism", 6;
-    Procedure = "procedure", 7;
-    Phenomenon = "phenomenon", 8;
-    Other = "other", 9;
+    Disease = 1;
+    Phenotype = 2;
+    Chemical = 3;
+    Gene = 4;
+    Anatomy = 5;
+    Organism = 6;
+    Procedure = 7;
+    Phenomenon = 8;
+    Other = 9;
 }
 
 impl SemanticGroup {
@@ -50,7 +46,7 @@ impl SemanticGroup {
         SemanticGroup::ALL
             .iter()
             .copied()
-            .find(|g| g.as_str().eq_ignore_ascii_case(name.trim()))
+            .find(|g| g.wire_name().eq_ignore_ascii_case(name.trim()))
     }
 
     /// The group of a MeSH tree number's category: C and F03 diseases, D chemicals, A
@@ -158,7 +154,7 @@ mod tests {
     fn every_group_has_a_code_that_reads_back_and_a_name() {
         for g in SemanticGroup::ALL {
             assert_eq!(SemanticGroup::from_code(g.code()), Some(*g));
-            assert_eq!(SemanticGroup::named(g.as_str()), Some(*g));
+            assert_eq!(SemanticGroup::named(g.wire_name()), Some(*g));
         }
         assert_eq!(SemanticGroup::from_code(0), None);
     }

@@ -9,6 +9,7 @@ mod group;
 mod mapping;
 mod prefix;
 mod release;
+pub mod wire;
 
 pub use concept::{
     Concept, ConceptHead, ConceptIdentity, ConceptKind, ConceptLabels, ConceptStatus, Definition,
@@ -26,3 +27,4 @@ pub use prefix::{OBO_PURL, PrefixMap, PrefixRecord, PrefixRule, Prefixes, Record
 pub use release::{
     MAX_RELEASE_CHARS, ReleaseProblem, check_release, compare_releases, newest as newest_release,
 };
+pub use wire::WireName;

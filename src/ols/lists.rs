@@ -124,8 +124,8 @@ fn single<T: Serialize>(address: String, key: &'static str, item: T) -> Page<T> 
 
 /// The ontology an id names, or "not found" naming the loaded ones.
 fn ontology<'r>(r: &'r Resolver, id: &str) -> Result<SourceBrowse<'r>, ApiError> {
-    r.browse(id).ok_or_else(|| {
-        let mut known: Vec<String> = r.browse_all().iter().map(|s| s.key()).collect();
+    r.browsing().release(id).ok_or_else(|| {
+        let mut known: Vec<String> = r.browsing().all().iter().map(|s| s.key()).collect();
         known.truncate(20);
         ApiError::NotFound(format!(
             "Resource not found: no ontology has the id {:?}; loaded: {}",
@@ -256,7 +256,7 @@ fn ontologies(
     params: &Params,
 ) -> Result<Page<super::json::Ontology>, ApiError> {
     let paging = Paging::of(params)?;
-    let all = r.browse_all();
+    let all = r.browsing().all();
     let total = all.len() as u64;
     let items = all
         .iter()
@@ -426,7 +426,7 @@ fn related(
 /// The term with this IRI in every ontology that holds it.
 fn terms_everywhere(r: &Resolver, ctx: &Context, iri: &str) -> Result<Vec<Term>, ApiError> {
     let mut out = Vec::new();
-    for source in r.browse_all().iter().filter(|s| s.record.current) {
+    for source in r.browsing().all().iter().filter(|s| s.record.current) {
         if let Some((_, concept)) = source.by_iri(iri) {
             out.push(term(ctx, source, &concept));
         }
@@ -443,9 +443,9 @@ fn all_terms(r: &Resolver, ctx: &Context, params: &Params) -> Result<Page<Term>,
         let Some(value) = params.get(key)? else {
             continue;
         };
-        let sources = r.browse_all();
+        let sources = r.browsing().all();
         let mut found = Vec::new();
-        for (_, concept) in r.terms_with_id(value)? {
+        for (_, concept) in r.browsing().terms_with_id(value)? {
             if let Some(source) = sources.iter().find(|s| s.slot == concept.source) {
                 found.push(term(ctx, source, &concept));
             }
@@ -461,7 +461,8 @@ fn all_terms(r: &Resolver, ctx: &Context, params: &Params) -> Result<Page<Term>,
         return page(&lookup, "terms", found, total, paging);
     }
     let current: Vec<SourceBrowse<'_>> = r
-        .browse_all()
+        .browsing()
+        .all()
         .into_iter()
         .filter(|s| s.record.current)
         .collect();

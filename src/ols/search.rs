@@ -36,7 +36,8 @@ fn ontologies<'r>(r: &'r Resolver, params: &Params) -> Result<Vec<SourceBrowse<'
     let named = params.list("ontology")?;
     if named.is_empty() {
         return Ok(r
-            .browse_all()
+            .browsing()
+            .all()
             .into_iter()
             .filter(|s| s.record.current)
             .collect());
@@ -44,7 +45,7 @@ fn ontologies<'r>(r: &'r Resolver, params: &Params) -> Result<Vec<SourceBrowse<'
     named
         .iter()
         .map(|id| {
-            r.browse(id).ok_or_else(|| {
+            r.browsing().release(id).ok_or_else(|| {
                 ApiError::NotFound(format!(
                     "Resource not found: no ontology has the id {:?}",
                     id.chars().take(80).collect::<String>()
@@ -155,7 +156,7 @@ pub fn search(
         if !seen.insert(candidate.concept) || (filters.exact && !candidate.kind.as_written()) {
             continue;
         }
-        let slot = r.source_slot(candidate.concept);
+        let slot = r.browsing().source_slot(candidate.concept);
         let Some(at) = sources.iter().position(|s| Some(s.slot) == slot) else {
             continue;
         };
@@ -248,7 +249,7 @@ pub fn suggest(r: &Resolver, params: &Params) -> Result<Response, ApiError> {
     let sources = ontologies(r, params)?;
     let slots: Vec<SourceIdx> = sources.iter().map(|s| s.slot).collect();
     let depth = usize::try_from(start + rows).unwrap_or(usize::MAX);
-    let names = r.names_starting(&q, Some(&slots), depth)?;
+    let names = r.browsing().names_starting(&q, Some(&slots), depth)?;
     let num_found = names.len() as u64;
     let docs = names
         .into_iter()

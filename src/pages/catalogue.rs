@@ -1,6 +1,7 @@
 //! The pages about what is loaded: home (sources with releases, counts and licences, and
 //! mapping sets), a source, a prefix record, a mapping set, and the results of a query.
 
+use crate::model::WireName;
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -93,7 +94,7 @@ pub fn source(r: &Resolver, id: &str) -> Option<(String, Markup)> {
             h2 { "Top concepts" }
             ul {
                 @for iri in s.top_concepts.iter().take(100) {
-                    @let curie = r.lookup_id(iri).first().and_then(|m| r.concept(m.concept)).and_then(|c| c.curie);
+                    @let curie = r.lexicon().lookup_id(iri).first().and_then(|m| r.concept(m.concept)).and_then(|c| c.curie);
                     li { a.concept href=(address::concept(curie.as_deref().unwrap_or(iri), None)) { (curie.as_deref().unwrap_or(iri)) } }
                 }
             }
@@ -163,7 +164,7 @@ pub fn query_results(query: &str, answer: &Result<Envelope<QueryResultDto>, Tool
             button type="submit" { "Run" }
         }
         @match answer {
-            Err(e) => div.banner role="alert" { strong { (e.code.as_str()) } ": " (e.message) " " (e.next_step) },
+            Err(e) => div.banner role="alert" { strong { (e.code.wire_name()) } ": " (e.message) " " (e.next_step) },
             Ok(answer) => {
                 @let res = &answer.result;
                 p { (answer.total) " rows" @if res.cap_hit { " (the first " (res.row_cap) " shown)" } "." }

@@ -2,6 +2,7 @@
 //! `resolve_identifier` resolves it, a 303 to the one canonical spelling, then the format
 //! asked for (HTML, JSON-LD, Turtle, JSON), or a 404 that names the outcome, or a 406.
 
+use crate::model::WireName;
 use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
@@ -156,6 +157,7 @@ fn page(
     };
     let mappings = tools::map_identifier(r, &map_args);
     let lineage: Vec<(String, Option<String>)> = r
+        .browsing()
         .path_to_root(id)
         .into_iter()
         .filter_map(|id| r.concept(id))
@@ -217,7 +219,7 @@ fn unresolved(r: &Resolver, text: &str, format: Format) -> Response {
             ) =>
         {
             // The same outcomes as resolve_identifier, each a 404 that names it.
-            let title = format!("Not found: {}", e.code.as_str().replace('_', " "));
+            let title = format!("Not found: {}", e.code.wire_name().replace('_', " "));
             problem(
                 Some(r),
                 StatusCode::NOT_FOUND,

@@ -16,6 +16,7 @@ mod linked_data;
 pub mod negotiate;
 mod search;
 
+use crate::model::WireName;
 use std::sync::Arc;
 
 use axum::Router;
@@ -174,7 +175,7 @@ fn tool_problem(r: &Resolver, e: &ToolError) -> Response {
     problem(
         Some(r),
         status,
-        &e.code.as_str().replace('_', " "),
+        &e.code.wire_name().replace('_', " "),
         &e.message,
         &e.next_step,
     )

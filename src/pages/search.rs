@@ -3,6 +3,7 @@
 //! request, and pages through the tool's cursor. Also the suggestions the search box asks
 //! for as one types (`/suggest?q=`).
 
+use crate::model::WireName;
 use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -101,7 +102,7 @@ pub fn body(
         (filters(r, form))
         @match answer {
             None => p { "Type a name, a synonym or an identifier in the box above." },
-            Some(Err(e)) => div.banner role="alert" { strong { (e.code.as_str()) } ": " (e.message) " " (e.next_step) },
+            Some(Err(e)) => div.banner role="alert" { strong { (e.code.wire_name()) } ": " (e.message) " " (e.next_step) },
             Some(Ok(answer)) => (results(form, answer)),
         }
     }
@@ -177,10 +178,12 @@ pub fn suggestions(r: &Resolver, text: &str) -> Value {
         return json!({ "suggestions": [] });
     }
     let items: Vec<Value> = r
+        .lexicon()
         .complete_identifier(text, SUGGESTIONS)
         .into_iter()
         .map(|curie| {
             let label = r
+                .lexicon()
                 .lookup_id(&curie)
                 .first()
                 .and_then(|m| r.concept(m.concept))

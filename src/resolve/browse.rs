@@ -32,34 +32,52 @@ pub struct SourceBrowse<'r> {
     pub record: &'r SourceRecord,
 }
 
-impl Resolver {
+/// The loaded releases as OLS browses them: by address, all of them, and the names and
+/// identifiers across them.
+pub struct Browsing<'r> {
+    pub(super) r: &'r Resolver,
+}
+
+impl<'r> Browsing<'r> {
+    pub(crate) fn new(r: &'r Resolver) -> Self {
+        Browsing { r }
+    }
+}
+
+impl<'r> Browsing<'r> {
     /// The release a browsing address names: `hp` (its current release) or `mondo@2025-02-04`;
     /// ids are matched without regard to case, as OLS lower-cases them.
-    pub fn browse(&self, key: &str) -> Option<SourceBrowse<'_>> {
+    pub fn release(&self, key: &str) -> Option<SourceBrowse<'r>> {
         let (id, release) = match key.split_once('@') {
             Some((id, release)) => (id, Some(release)),
             None => (key, None),
         };
-        let (slot, record) = self.manifest().sources.iter().enumerate().find(|(_, s)| {
-            s.id.eq_ignore_ascii_case(id) && release.map_or(s.current, |r| s.release == r)
-        })?;
+        let (slot, record) = self
+            .r
+            .manifest()
+            .sources
+            .iter()
+            .enumerate()
+            .find(|(_, s)| {
+                s.id.eq_ignore_ascii_case(id) && release.map_or(s.current, |r| s.release == r)
+            })?;
         Some(SourceBrowse {
-            r: self,
+            r: self.r,
             slot: SourceIdx::try_from(slot).ok()?,
             record,
         })
     }
 
     /// Every loaded release, browsable, current releases in catalogue order and then older ones.
-    pub fn browse_all(&self) -> Vec<SourceBrowse<'_>> {
-        let sources = &self.manifest().sources;
+    pub fn all(&self) -> Vec<SourceBrowse<'r>> {
+        let sources = &self.r.manifest().sources;
         let mut slots: Vec<usize> = (0..sources.len()).collect();
         slots.sort_by_key(|&slot| !sources[slot].current);
         slots
             .into_iter()
             .filter_map(|slot| {
                 Some(SourceBrowse {
-                    r: self,
+                    r: self.r,
                     slot: SourceIdx::try_from(slot).ok()?,
                     record: &sources[slot],
                 })
@@ -69,14 +87,14 @@ impl Resolver {
 
     /// The release a concept belongs to, from the flags (its record unread).
     pub fn source_slot(&self, id: ConceptId) -> Option<SourceIdx> {
-        self.files.flags.get(id.0).map(|f| f.source)
+        self.r.files.flags.get(id.0).map(|f| f.source)
     }
 
     /// Current concepts with this identifier (IRI, CURIE, `PREFIX_local`), in every source.
     pub fn terms_with_id(&self, text: &str) -> Result<Vec<(ConceptId, Concept)>, ResolveError> {
         let mut out = Vec::new();
-        for m in self.lookup_id_in(text, View::Current) {
-            out.push((m.concept, self.concept_checked(m.concept)?));
+        for m in self.r.lexicon().lookup_id_in(text, View::Current) {
+            out.push((m.concept, self.r.concept_checked(m.concept)?));
         }
         Ok(out)
     }
@@ -183,7 +201,7 @@ impl<'r> SourceBrowse<'r> {
 
     /// The term with exactly this IRI.
     pub fn by_iri(&self, iri: &str) -> Option<(ConceptId, Concept)> {
-        self.r.by_iri(iri, self.slot)
+        self.r.lexicon().by_iri(iri, self.slot)
     }
 
     /// The term with this identifier in any indexed spelling (CURIE, `PREFIX_local`, IRI).
@@ -195,6 +213,7 @@ impl<'r> SourceBrowse<'r> {
         };
         match self
             .r
+            .lexicon()
             .lookup_id_in(text, view)
             .into_iter()
             .find(|m| self.holds(m.concept))
@@ -316,7 +335,7 @@ impl<'r> SourceBrowse<'r> {
 /// other sources or to obsolete concepts.
 const NAMES_PER_SUGGESTION: usize = 20;
 
-impl Resolver {
+impl<'r> Browsing<'r> {
     /// Names (labels and synonyms, as written) that start with `prefix` once folded, of
     /// current concepts in `sources` (every current release when `None`): at most `limit`,
     /// each once, in folded order.
@@ -332,12 +351,15 @@ impl Resolver {
             return Ok(out);
         }
         let wanted = |source: SourceIdx| {
-            sources.map_or(self.visible(source, View::Current), |s| s.contains(&source))
+            sources.map_or(self.r.releases().visible(source, View::Current), |s| {
+                s.contains(&source)
+            })
         };
         let depth = limit.saturating_mul(NAMES_PER_SUGGESTION);
-        for (_, postings) in self.files.labels.prefixed(&key, depth) {
+        for (_, postings) in self.r.files.labels.prefixed(&key, depth) {
             for p in postings {
                 let live = self
+                    .r
                     .files
                     .flags
                     .get(p.concept)
@@ -345,7 +367,8 @@ impl Resolver {
                 if !live || out.len() >= limit {
                     continue;
                 }
-                let concept: crate::model::ConceptLabels = self.files.table.get_part(p.concept)?;
+                let concept: crate::model::ConceptLabels =
+                    self.r.files.table.get_part(p.concept)?;
                 if let Some(label) = concept.labels.get(usize::from(p.detail))
                     && !out.contains(&label.text)
                 {

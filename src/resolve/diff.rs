@@ -13,6 +13,7 @@
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use super::Spelling;
 use crate::index::normalize::id_key;
@@ -62,31 +63,6 @@ impl ChangeKind {
         ChangeKind::NewMapping,
         ChangeKind::RemoveMapping,
     ];
-
-    /// KGCL's class name, as OAK's diff writes it in `type`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ChangeKind::NodeCreation => "NodeCreation",
-            ChangeKind::NodeDeletion => "NodeDeletion",
-            ChangeKind::NodeRename => "NodeRename",
-            ChangeKind::NodeObsoletion => "NodeObsoletion",
-            ChangeKind::NodeObsoletionWithDirectReplacement => {
-                "NodeObsoletionWithDirectReplacement"
-            }
-            ChangeKind::NodeDirectMerge => "NodeDirectMerge",
-            ChangeKind::NodeUnobsoletion => "NodeUnobsoletion",
-            ChangeKind::NewSynonym => "NewSynonym",
-            ChangeKind::RemoveSynonym => "RemoveSynonym",
-            ChangeKind::SynonymPredicateChange => "SynonymPredicateChange",
-            ChangeKind::PlaceUnder => "PlaceUnder",
-            ChangeKind::RemoveUnder => "RemoveUnder",
-            ChangeKind::NewTextDefinition => "NewTextDefinition",
-            ChangeKind::RemoveTextDefinition => "RemoveTextDefinition",
-            ChangeKind::TextDefinitionReplacement => "TextDefinitionReplacement",
-            ChangeKind::NewMapping => "NewMapping",
-            ChangeKind::RemoveMapping => "RemoveMapping",
-        }
-    }
 }
 
 /// One change, in OAK's field names; identifiers as the source prints them (CURIEs).
@@ -136,6 +112,38 @@ pub struct ReleasePair {
     pub to: String,
     from_idx: SourceIdx,
     to_idx: SourceIdx,
+}
+
+/// How many release pairs' changes a resolver keeps: a client pages through a few at a time.
+const DIFFS_KEPT: usize = 4;
+
+/// The changes of the release pairs asked for lately, each computed once.
+#[derive(Default)]
+pub(super) struct DiffCache(std::sync::Mutex<Vec<(PairKey, Arc<[Change]>)>>);
+
+/// A release pair by its source slots, older first.
+type PairKey = (SourceIdx, SourceIdx);
+
+impl DiffCache {
+    fn get(&self, key: PairKey) -> Option<Arc<[Change]>> {
+        let kept = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.iter().find(|(k, _)| *k == key).map(|(_, c)| c.clone())
+    }
+
+    fn put(&self, key: PairKey, changes: Arc<[Change]>) {
+        let mut kept = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        kept.retain(|(k, _)| *k != key);
+        if kept.len() >= DIFFS_KEPT {
+            kept.remove(0);
+        }
+        kept.push((key, changes));
+    }
 }
 
 /// Why two releases cannot be compared.
@@ -200,7 +208,18 @@ impl std::fmt::Display for DiffError {
     }
 }
 
-impl Resolver {
+/// One comparison of two loaded releases of a source, over the resolver's readers.
+pub(crate) struct ReleaseDiff<'r> {
+    r: &'r Resolver,
+}
+
+impl<'r> ReleaseDiff<'r> {
+    pub(crate) fn new(r: &'r Resolver) -> Self {
+        ReleaseDiff { r }
+    }
+}
+
+impl<'r> ReleaseDiff<'r> {
     /// The two releases of `source` to compare: `from` and `to` as named, by default the two
     /// newest loaded (the current one and the one before it in release order).
     pub fn release_pair(
@@ -209,7 +228,7 @@ impl Resolver {
         from: Option<&str>,
         to: Option<&str>,
     ) -> Result<ReleasePair, DiffError> {
-        let manifest = self.manifest();
+        let manifest = self.r.manifest();
         let releases: Vec<(u16, &str)> = manifest
             .sources
             .iter()
@@ -276,7 +295,8 @@ impl Resolver {
     /// The named graphs of the pair's two releases, earlier first.
     pub fn pair_graphs(&self, pair: &ReleasePair) -> (String, String) {
         let graph = |i: SourceIdx| {
-            self.manifest()
+            self.r
+                .manifest()
                 .sources
                 .get(i.slot())
                 .map(|s| s.graph.clone())
@@ -285,8 +305,20 @@ impl Resolver {
         (graph(pair.from_idx), graph(pair.to_idx))
     }
 
-    /// Every change between the pair's releases, in IRI order (a term's changes together).
-    pub fn diff_source(&self, pair: &ReleasePair) -> Result<Vec<Change>, ResolveError> {
+    /// Every change between the pair's releases, in IRI order (a term's changes together):
+    /// computed on the first call for the pair, then read from the resolver's cache.
+    pub fn diff_source(&self, pair: &ReleasePair) -> Result<Arc<[Change]>, ResolveError> {
+        let key = (pair.from_idx, pair.to_idx);
+        if let Some(changes) = self.r.diffs.get(key) {
+            return Ok(changes);
+        }
+        let changes: Arc<[Change]> = self.compute_source_diff(pair)?.into();
+        self.r.diffs.put(key, changes.clone());
+        Ok(changes)
+    }
+
+    /// Every change between the pair's releases: both releases' concepts walked in IRI order.
+    fn compute_source_diff(&self, pair: &ReleasePair) -> Result<Vec<Change>, ResolveError> {
         let mut older = self.release_concepts(pair.from_idx);
         let mut newer = self.release_concepts(pair.to_idx);
         let (mut a, mut b) = (older.next().transpose()?, newer.next().transpose()?);
@@ -320,8 +352,8 @@ impl Resolver {
     /// The changes of one term between the pair's releases (none when it did not change or
     /// neither release has it).
     pub fn diff_concept(&self, pair: &ReleasePair, iri: &str) -> Vec<Change> {
-        let a = self.by_iri(iri, pair.from_idx).map(|(_, c)| c);
-        let b = self.by_iri(iri, pair.to_idx).map(|(_, c)| c);
+        let a = self.r.lexicon().by_iri(iri, pair.from_idx).map(|(_, c)| c);
+        let b = self.r.lexicon().by_iri(iri, pair.to_idx).map(|(_, c)| c);
         self.changes(pair, a.as_ref(), b.as_ref())
     }
 
@@ -330,11 +362,11 @@ impl Resolver {
         &self,
         source: SourceIdx,
     ) -> impl Iterator<Item = Result<Concept, ResolveError>> + '_ {
-        let record = self.manifest().sources.get(source.slot());
+        let record = self.r.manifest().sources.get(source.slot());
         let first = record.map_or(0, |r| r.first_concept);
         let count = record.map_or(0, |r| r.counts.concepts);
         let end = u32::try_from(u64::from(first) + count).unwrap_or(u32::MAX);
-        (first..end).map(move |id| self.concept_checked(ConceptId(id)))
+        (first..end).map(move |id| self.r.concept_checked(ConceptId(id)))
     }
 
     fn changes(&self, pair: &ReleasePair, a: Option<&Concept>, b: Option<&Concept>) -> Vec<Change> {
@@ -437,12 +469,13 @@ impl Resolver {
     /// The live term of a release that lists `curie` as an alternative id.
     fn alt_id_holder(&self, curie: &str, release: SourceIdx) -> Option<String> {
         let alt = Spelling::AltId.detail();
-        self.files
+        self.r
+            .files
             .ids
             .get(&id_key(curie))
             .into_iter()
             .filter(|p| p.detail == alt)
-            .filter_map(|p| self.concept(ConceptId(p.concept)))
+            .filter_map(|p| self.r.concept(ConceptId(p.concept)))
             .find(|c| c.source == release && !c.obsolete && c.alt_ids.iter().any(|x| x == curie))
             .map(|c| self.printed(&c))
     }
@@ -455,7 +488,8 @@ impl Resolver {
     /// An IRI (or a replacement as written) as a CURIE where the registry can say one.
     fn printed_iri(&self, iri: &str) -> String {
         use crate::model::Prefixes;
-        self.registry()
+        self.r
+            .registry()
             .compress(iri)
             .unwrap_or_else(|| iri.to_string())
     }

@@ -2,23 +2,23 @@
 //! loaded in the same release, bounded and cycle-safe, for pages that show where a concept
 //! sits.
 
-use super::{ConceptId, Resolver};
+use super::{Browsing, ConceptId};
 
 /// Steps followed at most; deeper hierarchies are cut, never walked forever.
 pub const MAX_DEPTH: usize = 64;
 
-impl Resolver {
+impl Browsing<'_> {
     /// The ancestors of `id` from a root down to its parent, by first loaded parents.
     pub fn path_to_root(&self, id: ConceptId) -> Vec<ConceptId> {
         let mut path: Vec<ConceptId> = Vec::new();
-        let Some(mut at) = self.concept(id) else {
+        let Some(mut at) = self.r.concept(id) else {
             return path;
         };
         while path.len() < MAX_DEPTH {
             let next = at
                 .parents
                 .iter()
-                .find_map(|l| self.by_iri_any(&l.iri, at.source));
+                .find_map(|l| self.r.lexicon().by_iri_any(&l.iri, at.source));
             match next {
                 Some((pid, parent)) if pid != id && !path.contains(&pid) => {
                     path.push(pid);

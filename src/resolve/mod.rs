@@ -7,29 +7,33 @@ pub mod browse_entities;
 pub mod confidence;
 pub mod deadline;
 pub mod diff;
-mod groups;
 mod identifier;
+mod lexicon;
 mod lineage;
 pub mod live;
 pub mod mapping;
 pub mod passage;
 pub mod query;
+mod questions;
+mod readers;
 mod releases;
 mod search;
 pub mod sparql;
+mod wire;
 
 pub use crate::index::names::NameStep;
+pub use browse::Browsing;
 pub use identifier::{
     BareReading, Chain, ChainEnd, ChainStep, MAX_CHAINS, MAX_IDENTIFIER_BYTES, MalformedReason,
     Normalized, Outcome, ResolveStep,
 };
-pub use releases::{HeldAs, PinError, ReleaseHolding, View, pin_argument, split_pin};
+pub use lexicon::Lexicon;
+pub use releases::{HeldAs, PinError, ReleaseHolding, Releases, View, pin_argument, split_pin};
 pub use search::{
     FULL_TEXT_DEPTH, Learned, MatchKind, NameCandidate, NameQuery, NameSearch, SkipReason, Stage,
     TextReach, ViaMapping, penalties,
 };
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -37,10 +41,10 @@ pub use crate::index::Manifest;
 pub use crate::index::damage;
 use crate::index::lease::{Lease, LeaseError};
 pub use crate::index::manifest::{MappingSetRecord, ReleaseOrigin, SourceRecord};
-use crate::index::normalize::{id_key, label_key};
+use crate::index::normalize::label_key;
 pub use crate::index::schema::GraphShapes;
 use crate::index::{FileError, IndexFiles, OpenError};
-use crate::model::{Concept, Label, LinkKind, Prefixes, SourceIdx};
+use crate::model::{Concept, Label, LinkKind};
 use crate::registry::Registry;
 pub use crate::registry::{PatternCheck, RecordId, percent_decode};
 pub use crate::store::GraphShape;
@@ -157,6 +161,9 @@ pub struct Resolver {
     store: OnceLock<Result<StoreReader, String>>,
     /// The confidence model the build was given, laid out by the feature registry.
     confidence: Option<confidence::ConfidenceModel>,
+    /// Each release pair's changes, computed on first use, so later pages of a diff read
+    /// only their own.
+    diffs: diff::DiffCache,
     /// Keeps later builds from removing this one while it is read.
     _lease: Option<Lease>,
 }
@@ -221,6 +228,7 @@ impl Resolver {
             loaded_records,
             store: OnceLock::new(),
             confidence,
+            diffs: diff::DiffCache::default(),
             _lease: lease,
         })
     }
@@ -273,19 +281,6 @@ impl Resolver {
         self.registry.preferred(hit.record).map(|p| p.to_string())
     }
 
-    /// Identifiers with mappings that start with `prefix` (its prefix part in any spelling),
-    /// for completion.
-    pub fn complete_mapped(&self, prefix: &str, limit: usize) -> Vec<String> {
-        let canonical = match prefix.split_once(':') {
-            Some((p, local)) => match self.canonical_prefix(p) {
-                Some(p) => format!("{p}:{local}"),
-                None => prefix.to_string(),
-            },
-            None => prefix.to_string(),
-        };
-        self.files.mappings.complete(&canonical, limit)
-    }
-
     /// Registry records of the prefixes that loaded sources use.
     pub fn loaded_records(&self) -> &[RecordId] {
         &self.loaded_records
@@ -300,6 +295,21 @@ impl Resolver {
         (0..self.concept_count()).map(ConceptId)
     }
 
+    /// Its identifier and name lexicons and full text ([`Lexicon`]).
+    pub fn lexicon(&self) -> Lexicon<'_> {
+        Lexicon::new(self)
+    }
+
+    /// The loaded releases ([`Releases`]).
+    pub fn releases(&self) -> Releases<'_> {
+        Releases::new(self)
+    }
+
+    /// Browsing the loaded releases ([`Browsing`]).
+    pub fn browsing(&self) -> Browsing<'_> {
+        Browsing::new(self)
+    }
+
     /// The RDF store, opened read-only on first use.
     pub fn store(&self) -> Result<&StoreReader, ResolveError> {
         let store = self.store.get_or_init(|| {
@@ -308,342 +318,5 @@ impl Resolver {
         store
             .as_ref()
             .map_err(|e| ResolveError::StoreUnavailable(e.clone()))
-    }
-
-    /// The concept with this id, or `None`; a record that cannot be read is reported as damage
-    /// ([`damage`]), which fails the request that read it. Paths that can carry the error use
-    /// [`Resolver::concept_checked`].
-    pub fn concept(&self, id: ConceptId) -> Option<Concept> {
-        self.files.table.get(id.0)
-    }
-
-    /// The concept with this id, for ids the index itself gave: a record that cannot be read
-    /// is an error naming the concept table, never "not found".
-    pub fn concept_checked(&self, id: ConceptId) -> Result<Concept, ResolveError> {
-        Ok(self.files.table.get_checked(id.0)?)
-    }
-
-    /// What a listing shows of a concept, or `None`; damage is reported as for
-    /// [`Resolver::concept`].
-    pub fn head(&self, id: ConceptId) -> Option<crate::model::ConceptHead> {
-        self.files
-            .table
-            .get_part(id.0)
-            .inspect_err(|e| damage::report(e))
-            .ok()
-    }
-
-    /// A concept's identifiers and cross-references alone (cheaper than the whole record), for
-    /// ids the index itself gave; damage is an error, as for [`Resolver::concept_checked`].
-    pub fn identity_checked(
-        &self,
-        id: ConceptId,
-    ) -> Result<crate::model::ConceptIdentity, ResolveError> {
-        Ok(self.files.table.get_part(id.0)?)
-    }
-
-    /// The source a concept belongs to.
-    pub fn source_of(&self, concept: &Concept) -> Option<&SourceRecord> {
-        self.files.manifest.sources.get(concept.source.slot())
-    }
-
-    /// Concepts with this identifier in any indexed spelling: IRI, CURIE, `PREFIX_local`, bare
-    /// local id or alternative id, matched without regard to case.
-    pub fn lookup_id(&self, text: &str) -> Vec<IdMatch> {
-        self.lookup_id_in(text, View::Current)
-    }
-
-    /// [`Resolver::lookup_id`] in the releases `view` selects.
-    pub fn lookup_id_in(&self, text: &str, view: View<'_>) -> Vec<IdMatch> {
-        let flags = &self.files.flags;
-        let mut matches: Vec<IdMatch> = self
-            .files
-            .ids
-            .get(&id_key(text))
-            .into_iter()
-            .filter(|p| {
-                flags
-                    .get(p.concept)
-                    .is_some_and(|f| self.visible(f.source, view))
-            })
-            .filter_map(|p| match Spelling::from_detail(p.detail) {
-                Some(spelling) => Some(IdMatch {
-                    concept: ConceptId(p.concept),
-                    spelling,
-                }),
-                None => {
-                    damage::report(&format_args!(
-                        "the identifier lexicon: concept {} has spelling detail {}, which no build writes",
-                        p.concept, p.detail
-                    ));
-                    None
-                }
-            })
-            .collect();
-        matches.dedup_by_key(|m| m.concept);
-        matches
-    }
-
-    /// The labels the postings point at. A concept record that cannot be read is an error;
-    /// a posting past its concept's labels (which the build never writes) is skipped.
-    fn label_matches(
-        &self,
-        postings: &[crate::index::Posting],
-        distance: u8,
-    ) -> Result<Vec<LabelMatch>, FileError> {
-        let mut out = Vec::with_capacity(postings.len());
-        for p in postings {
-            let concept: crate::model::ConceptLabels = self.files.table.get_part(p.concept)?;
-            if let Some(label) = concept.labels.get(usize::from(p.detail)) {
-                out.push(LabelMatch {
-                    concept: ConceptId(p.concept),
-                    label: label.clone(),
-                    distance,
-                });
-            }
-        }
-        Ok(out)
-    }
-
-    /// Concepts with a label or synonym equal to `text` after normalization (case, spacing and
-    /// punctuation folded). Primary labels come before synonyms. A damaged concept record is
-    /// logged and left out; the name search uses [`Resolver::lookup_label_checked`].
-    pub fn lookup_label(&self, text: &str) -> Vec<LabelMatch> {
-        self.lookup_label_checked(text).unwrap_or_else(|e| {
-            crate::index::damage::report(&e);
-            Vec::new()
-        })
-    }
-
-    /// [`Resolver::lookup_label`], with a damaged concept record as an error.
-    pub fn lookup_label_checked(&self, text: &str) -> Result<Vec<LabelMatch>, ResolveError> {
-        let key = label_key(text);
-        let mut matches = self.label_matches(&self.files.labels.get(&key), 0)?;
-        matches.sort_by_key(|m| (!m.label.kind.is_primary(), m.label.kind, m.concept));
-        Ok(matches)
-    }
-
-    /// Labels within `max_distance` edits (1 or 2) of `text`, closest first, from at most
-    /// `limit` distinct label keys. A damaged concept record is logged and left out; the name
-    /// search uses [`Resolver::fuzzy_checked`].
-    pub fn fuzzy(&self, text: &str, max_distance: u8, limit: usize) -> Vec<LabelMatch> {
-        self.fuzzy_checked(text, max_distance, limit)
-            .unwrap_or_else(|e| {
-                crate::index::damage::report(&e);
-                Vec::new()
-            })
-    }
-
-    /// [`Resolver::fuzzy`], with a damaged concept record as an error.
-    pub fn fuzzy_checked(
-        &self,
-        text: &str,
-        max_distance: u8,
-        limit: usize,
-    ) -> Result<Vec<LabelMatch>, ResolveError> {
-        let key = label_key(text);
-        if key.is_empty() {
-            return Ok(Vec::new());
-        }
-        let limit = limit.min(crate::index::fulltext::MAX_HITS);
-        let mut out = Vec::new();
-        for hit in self.files.labels.fuzzy(&key, max_distance, limit) {
-            out.extend(self.label_matches(&hit.postings, hit.distance)?);
-        }
-        Ok(out)
-    }
-
-    /// Full-text search over labels, synonyms and definitions, in the given release keys (all
-    /// when `None`): the best `limit` concepts, and whether more match.
-    pub fn search(
-        &self,
-        text: &str,
-        sources: Option<&[String]>,
-        limit: usize,
-    ) -> Result<(Vec<TextMatch>, bool), ResolveError> {
-        let (hits, more) = match sources {
-            None => self.files.fulltext.search(text, None, limit)?,
-            Some(keys) => {
-                let selected = || {
-                    self.manifest()
-                        .sources
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, s)| keys.contains(&s.key()))
-                };
-                let wanted: HashSet<SourceIdx> = selected()
-                    .filter_map(|(slot, _)| SourceIdx::try_from(slot).ok())
-                    .collect();
-                let origins: Vec<u64> = selected()
-                    .map(|(_, s)| crate::index::fulltext::origin_of(&s.graph))
-                    .collect();
-                let in_wanted = |concept: u32| {
-                    self.files
-                        .flags
-                        .get(concept)
-                        .is_some_and(|f| wanted.contains(&f.source))
-                };
-                // A clause on the releases pays when they are a small part of the index (a
-                // common word of other releases is never scored); over most of it, the
-                // filter inside the ranking costs less.
-                let share: u64 = selected().map(|(_, s)| s.counts.concepts).sum();
-                if share.saturating_mul(2) < u64::from(self.concept_count()) {
-                    self.files
-                        .fulltext
-                        .search_in(text, &origins, &in_wanted, limit)?
-                } else {
-                    self.files.fulltext.search(text, Some(&in_wanted), limit)?
-                }
-            }
-        };
-        let found = hits
-            .into_iter()
-            .map(|h| TextMatch {
-                concept: ConceptId(h.concept),
-                score: h.score,
-            })
-            .collect();
-        Ok((found, more))
-    }
-
-    /// Concepts whose IRI is exactly `iri` in the sources `keep` accepts: judged by the flags,
-    /// so the records of other sources and releases are never decoded.
-    fn with_iri_where<'a>(
-        &'a self,
-        iri: &'a str,
-        keep: impl Fn(SourceIdx) -> bool + 'a,
-    ) -> impl Iterator<Item = (ConceptId, Concept)> + 'a {
-        self.files
-            .ids
-            .get(&id_key(iri))
-            .into_iter()
-            .filter(|p| p.detail == Spelling::Iri.detail())
-            .filter(move |p| {
-                self.files
-                    .flags
-                    .get(p.concept)
-                    .is_none_or(|f| keep(f.source))
-            })
-            .filter_map(|p| Some((ConceptId(p.concept), self.files.table.get(p.concept)?)))
-            .filter(move |(_, c)| c.iri == iri)
-    }
-
-    /// The concept with `iri` in the given source, if indexed.
-    fn by_iri(&self, iri: &str, source: SourceIdx) -> Option<(ConceptId, Concept)> {
-        self.with_iri_where(iri, |s| s == source)
-            .find(|(_, c)| c.source == source)
-    }
-
-    /// The concept with `iri`, preferring the given source, else from a current release.
-    pub fn by_iri_any(&self, iri: &str, source: SourceIdx) -> Option<(ConceptId, Concept)> {
-        self.by_iri(iri, source).or_else(|| {
-            self.with_iri_where(iri, |s| self.visible(s, View::Current))
-                .find(|(_, c)| self.visible(c.source, View::Current))
-        })
-    }
-
-    fn related(&self, iri: &str, kind: LinkKind, source: SourceIdx) -> Related {
-        let found = self.by_iri(iri, source).map(|(_, c)| c);
-        Related {
-            iri: iri.to_string(),
-            curie: found
-                .as_ref()
-                .and_then(|c| c.curie.clone())
-                .or_else(|| self.registry.compress(iri)),
-            label: found
-                .as_ref()
-                .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
-            kind,
-        }
-    }
-
-    /// Everything about one concept, with its parents' and children's labels.
-    pub fn details(&self, id: ConceptId) -> Option<ConceptDetails> {
-        let concept = self.files.table.get(id.0)?;
-        let source = self.source_of(&concept)?;
-        let parents = concept
-            .parents
-            .iter()
-            .map(|l| self.related(&l.iri, l.kind, concept.source))
-            .collect();
-        let children = concept
-            .children
-            .iter()
-            .map(|l| self.related(&l.iri, l.kind, concept.source))
-            .collect();
-        Some(ConceptDetails {
-            id,
-            source_id: source.id.clone(),
-            release: source.release.clone(),
-            concept,
-            parents,
-            children,
-        })
-    }
-
-    /// CURIEs starting with `prefix` (any case), then CURIEs of concepts whose names start with
-    /// it; at most `limit`, for completion.
-    pub fn complete_identifier(&self, prefix: &str, limit: usize) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let mut push = |curie: Option<String>| {
-            if let Some(c) = curie
-                && out.len() < limit
-                && !out.contains(&c)
-            {
-                out.push(c);
-            }
-        };
-        let current = |concept: ConceptId| {
-            self.files
-                .flags
-                .get(concept.0)
-                .is_some_and(|f| self.visible(f.source, View::Current))
-        };
-        let key = id_key(prefix);
-        if !key.is_empty() {
-            for (_, postings) in self.files.ids.prefixed(&key, limit * 2) {
-                for p in postings.iter().filter(|p| {
-                    p.detail == Spelling::Curie.detail() && current(ConceptId(p.concept))
-                }) {
-                    push(self.files.table.get(p.concept).and_then(|c| c.curie));
-                }
-            }
-        }
-        let label = label_key(prefix);
-        if !label.is_empty() {
-            for (_, postings) in self.files.labels.prefixed(&label, limit) {
-                for p in postings.iter().filter(|p| current(ConceptId(p.concept))) {
-                    push(self.files.table.get(p.concept).and_then(|c| c.curie));
-                }
-            }
-        }
-        out
-    }
-
-    /// Follows replaced_by links from an obsolete concept to its first live replacement.
-    /// Callers that must not pick one of several use [`Resolver::replacement_chains`].
-    pub fn replacement_of(&self, concept: &Concept) -> Option<(ConceptId, Concept)> {
-        let id = self
-            .replacement_chains(concept)
-            .iter()
-            .find_map(|c| c.live_end())?;
-        Some((id, self.concept(id)?))
-    }
-
-    /// The live concepts an obsolete concept's replacement chains end at, each once.
-    pub fn live_replacements(&self, concept: &Concept) -> Vec<(ConceptId, Concept)> {
-        let mut out: Vec<(ConceptId, Concept)> = Vec::new();
-        for id in self
-            .replacement_chains(concept)
-            .iter()
-            .filter_map(|c| c.live_end())
-        {
-            if !out.iter().any(|(x, _)| *x == id)
-                && let Some(c) = self.concept(id)
-            {
-                out.push((id, c));
-            }
-        }
-        out
     }
 }

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use super::{Outcome, ResolveError, Resolver};
-use crate::store::{QueryRows, parse_read_only};
+use super::ResolveError;
+use crate::store::QueryRows;
 
 pub use crate::store::{
     AnswerTerm, MAX_COUNTED_ROWS, MAX_QUERY_BYTES, QueryDataset, QueryFailure, QueryForm,
@@ -48,51 +48,4 @@ pub struct AbsentIri {
     pub iri: String,
     /// The IRI of the loaded concept it reads as (another case, a CURIE written as `<…>`).
     pub meant: Option<String>,
-}
-
-impl Resolver {
-    /// Runs a read-only query on this build's store, skipping `offset` rows, keeping at most
-    /// `limit` (clamped to [`MAX_QUERY_ROWS`]) and stopping it after `timeout`.
-    pub fn run_query(
-        &self,
-        text: &str,
-        offset: usize,
-        limit: usize,
-        timeout: Duration,
-    ) -> Result<QueryAnswer, QueryError> {
-        let query = parse_read_only(text)?;
-        let form = query.form;
-        let row_cap = limit.clamp(1, MAX_QUERY_ROWS);
-        let rows = self
-            .store()?
-            .run_read_only(query, offset, row_cap, timeout)?;
-        let absent = rows
-            .absent_iris
-            .iter()
-            .map(|iri| AbsentIri {
-                meant: self.meant_iri(iri),
-                iri: iri.clone(),
-            })
-            .collect();
-        Ok(QueryAnswer {
-            form,
-            rows,
-            row_cap,
-            timeout,
-            absent,
-        })
-    }
-
-    /// The loaded concept an IRI no triple uses most likely stands for: the registry reads it
-    /// as an identifier (`hp_0000118` for `HP_0000118`, `HP:0000118` written inside `<…>`).
-    fn meant_iri(&self, iri: &str) -> Option<String> {
-        let (_, outcome) = self.resolve_identifier(iri).ok()?;
-        let concept = match outcome {
-            Outcome::Found(matches) => matches.first()?.concept,
-            Outcome::Obsolete { concept, .. } => concept,
-            _ => return None,
-        };
-        let found = self.concept(concept)?.iri;
-        (found != iri).then_some(found)
-    }
 }

@@ -122,17 +122,29 @@ pub fn pin_argument<'a>(
     }
 }
 
-impl Resolver {
+/// The loaded releases as a question sees them: which answer under a view, what a pin or
+/// a source filter names, which releases hold a concept.
+pub struct Releases<'r> {
+    r: &'r Resolver,
+}
+
+impl<'r> Releases<'r> {
+    pub(crate) fn new(r: &'r Resolver) -> Self {
+        Releases { r }
+    }
+}
+
+impl<'r> Releases<'r> {
     /// Whether concepts of source release `source` answer under `view`.
     pub fn visible(&self, source: SourceIdx, view: View<'_>) -> bool {
-        let sources = &self.manifest().sources;
+        let sources = &self.r.manifest().sources;
         let Some(record) = sources.get(source.slot()) else {
             return false;
         };
         match view {
             View::Current => record.current,
             View::Pinned(release) => {
-                if self.manifest().release(&record.id, release).is_some() {
+                if self.r.manifest().release(&record.id, release).is_some() {
                     record.release == release
                 } else {
                     record.current
@@ -145,7 +157,7 @@ impl Resolver {
     /// unversioned IRI and the year it pins; `None` for any other text.
     pub fn versioned_iri<'t>(&self, text: &'t str) -> Option<(String, &'t str)> {
         let text = text.trim();
-        self.manifest().prefixes.iter().find_map(|rule| {
+        self.r.manifest().prefixes.iter().find_map(|rule| {
             let rest = text.strip_prefix(rule.uri_prefix.as_str())?;
             let (year, local) = rest.split_once('/')?;
             let is_year = year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit());
@@ -158,16 +170,16 @@ impl Resolver {
     /// the error names the loaded releases. A prefix no loaded source declares passes (the
     /// identifier's own outcome says so).
     pub fn check_pin(&self, prefix: &str, release: &str) -> Result<(), PinError> {
-        let Some(hit) = self.registry().spelling(prefix) else {
+        let Some(hit) = self.r.registry().spelling(prefix) else {
             return Ok(());
         };
-        let Some(record) = self.registry().record(hit.record) else {
+        let Some(record) = self.r.registry().record(hit.record) else {
             return Ok(());
         };
         let mut loaded: Vec<String> = Vec::new();
         let mut source = None;
         for s in &record.sources {
-            for r in self.manifest().releases(s) {
+            for r in self.r.manifest().releases(s) {
                 if r.release == release {
                     return Ok(());
                 }
@@ -188,7 +200,7 @@ impl Resolver {
     /// Checks a source filter (`mondo`, `mondo@2025-02-04`): every entry names a loaded source
     /// and, where it pins one, a loaded release.
     pub fn check_sources(&self, entries: &[String]) -> Result<(), PinError> {
-        let manifest = self.manifest();
+        let manifest = self.r.manifest();
         for entry in entries {
             let (id, release) = match entry.split_once('@') {
                 Some((id, release)) => (id, Some(release)),
@@ -221,7 +233,7 @@ impl Resolver {
     /// The full-text keys of the source releases a filter selects (every current release when
     /// `None`), or `None` when the filter selects everything the full-text index holds.
     pub fn text_keys(&self, entries: Option<&[String]>) -> Option<Vec<String>> {
-        let sources = &self.manifest().sources;
+        let sources = &self.r.manifest().sources;
         let selected: Vec<&SourceRecord> = sources
             .iter()
             .filter(|s| match entries {
@@ -235,10 +247,10 @@ impl Resolver {
     /// Every loaded release of `concept`'s source and how it holds the concept's IRI; empty
     /// when the source has one release loaded.
     pub fn releases_holding(&self, concept: &Concept) -> Vec<ReleaseHolding> {
-        let Some(own) = self.source_of(concept) else {
+        let Some(own) = self.r.source_of(concept) else {
             return Vec::new();
         };
-        let manifest = self.manifest();
+        let manifest = self.r.manifest();
         if manifest.releases(&own.id).count() < 2 {
             return Vec::new();
         }
@@ -249,7 +261,7 @@ impl Resolver {
             .filter(|(_, s)| s.id == own.id)
             .filter_map(|(idx, s)| {
                 let idx = SourceIdx::try_from(idx).ok()?;
-                let found = self.by_iri(&concept.iri, idx);
+                let found = self.r.lexicon().by_iri(&concept.iri, idx);
                 Some(ReleaseHolding {
                     release: s.release.clone(),
                     current: s.current,

@@ -22,16 +22,7 @@ pub enum QueryForm {
     Describe,
 }
 
-impl QueryForm {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            QueryForm::Select => "select",
-            QueryForm::Ask => "ask",
-            QueryForm::Construct => "construct",
-            QueryForm::Describe => "describe",
-        }
-    }
-}
+impl QueryForm {}
 
 /// Why a query was not run.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -134,16 +125,7 @@ pub enum TermKind {
     Triple,
 }
 
-impl TermKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TermKind::Iri => "uri",
-            TermKind::BlankNode => "bnode",
-            TermKind::Literal => "literal",
-            TermKind::Triple => "triple",
-        }
-    }
-}
+impl TermKind {}
 
 /// What a query returned, up to the row cap. CONSTRUCT and DESCRIBE rows are triples with
 /// the variables `subject`, `predicate`, `object`; ASK has no rows and a `boolean`.

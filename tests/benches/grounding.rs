@@ -90,7 +90,8 @@ fn main() {
     println!("{} distinct mentions of {}", texts.len(), corpus.display());
     // The costly stages alone, as the search runs them when no name matched.
     let full_text = time_each(&texts, |text| {
-        r.search(text, None, ontoresolve::resolve::FULL_TEXT_DEPTH)
+        r.lexicon()
+            .search(text, None, ontoresolve::resolve::FULL_TEXT_DEPTH)
             .expect("full text");
     });
     report("full text alone, 200 deep (its cap)", full_text);
@@ -101,7 +102,9 @@ fn main() {
             4..=7 => 1,
             _ => 2,
         };
-        r.fuzzy_checked(text, edits, 50).expect("near spellings");
+        r.lexicon()
+            .fuzzy_checked(text, edits, 50)
+            .expect("near spellings");
     });
     report("near spellings alone, all sources", near);
     let mesh = vec!["mesh".to_string()];

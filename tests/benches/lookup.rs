@@ -92,34 +92,36 @@ fn main() {
         .collect();
     report(
         "exact identifier lookup (CURIE)",
-        time_each(&curies, |q| assert!(!r.lookup_id(q).is_empty())),
+        time_each(&curies, |q| assert!(!r.lexicon().lookup_id(q).is_empty())),
     );
     report(
         "exact identifier lookup (IRI)",
-        time_each(&iris, |q| assert!(!r.lookup_id(q).is_empty())),
+        time_each(&iris, |q| assert!(!r.lexicon().lookup_id(q).is_empty())),
     );
     report(
         "exact label lookup",
-        time_each(&labels, |q| assert!(!r.lookup_label(q).is_empty())),
+        time_each(&labels, |q| {
+            assert!(!r.lexicon().lookup_label(q).is_empty())
+        }),
     );
     let typos1: Vec<String> = labels.iter().take(5000).map(|l| misspell(l, 1)).collect();
     let typos2: Vec<String> = labels.iter().take(5000).map(|l| misspell(l, 2)).collect();
     report(
         "fuzzy lookup d<=1 (this index)",
         time_each(&typos1, |q| {
-            r.fuzzy(q, 1, 10);
+            r.lexicon().fuzzy(q, 1, 10);
         }),
     );
     report(
         "fuzzy lookup d<=2 (this index)",
         time_each(&typos2, |q| {
-            r.fuzzy(q, 2, 10);
+            r.lexicon().fuzzy(q, 2, 10);
         }),
     );
     report(
         "full-text search top 10 (this index)",
         time_each(&labels[..2000.min(labels.len())], |q| {
-            r.search(q, None, 10).expect("search");
+            r.lexicon().search(q, None, 10).expect("search");
         }),
     );
 

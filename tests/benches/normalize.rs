@@ -4,6 +4,7 @@
 //! identifiers per second for registry normalization alone and for the full resolution
 //! (normalization plus the index lookup). `scripts/bench` runs it.
 
+use ontoresolve::model::WireName;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -119,7 +120,7 @@ fn main() {
     let mut found = 0usize;
     for line in &lines {
         let (_, outcome) = r.resolve_identifier(line).expect("sound index");
-        found += usize::from(outcome.code() == "found");
+        found += usize::from(outcome.wire_name() == "found");
     }
     let secs = started.elapsed().as_secs_f64();
     println!(

@@ -114,7 +114,7 @@ fn answers(index: &Path) -> Vec<String> {
     let r = Resolver::open(index).expect("open the index");
     let mut out = Vec::new();
     for text in ["disease", "lung", "pulmonary disease", "pneumonia lung"] {
-        let (hits, more) = r.search(text, None, 20).expect("search");
+        let (hits, more) = r.lexicon().search(text, None, 20).expect("search");
         // Scores as answers show them: tantivy sums per segment, so the last bit may differ.
         let hits: Vec<String> = hits
             .iter()
@@ -123,7 +123,7 @@ fn answers(index: &Path) -> Vec<String> {
         out.push(format!("{text}: {hits:?} {more}"));
     }
     for id in ["XD:0000004", "XD:0000502", "MESH:D011014"] {
-        out.push(format!("{id}: {:?}", r.lookup_id(id)));
+        out.push(format!("{id}: {:?}", r.lexicon().lookup_id(id)));
     }
     out
 }

@@ -3,6 +3,7 @@
 //! semantic groups on candidates and as a passage filter, and the model file reproduced by
 //! `ontoresolve train` with every registered feature weighing in its ablation.
 
+use ontoresolve::model::WireName;
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -114,7 +115,7 @@ fn morphine_induced_hypotension_in_dogs_mentions_hypotension_not_controlled_hypo
 fn mesh_trees_give_enzymes_drug_classes_and_general_signs_their_facet() {
     let r = default_index();
     let kind = |curie: &str| {
-        let found = r.lookup_id(curie);
+        let found = r.lexicon().lookup_id(curie);
         let concept = found.first().unwrap_or_else(|| panic!("{curie} is loaded"));
         r.kind_of(concept.concept).expect("flags read")
     };
@@ -239,7 +240,7 @@ fn groups_keep_only_their_concepts_and_an_unknown_group_lists_the_known_ones() {
         groups: Some(vec!["diseases".into()]),
     };
     let error = tools::ground_passage(default_index(), &args).expect_err("unknown group");
-    assert_eq!(error.code.as_str(), "invalid_argument");
+    assert_eq!(error.code.wire_name(), "invalid_argument");
     let said = error.to_json(&serde_json::json!({})).to_string();
     assert!(
         said.contains("disease, phenotype, chemical, gene"),

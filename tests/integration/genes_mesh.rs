@@ -382,7 +382,7 @@ fn mesh_rdf_samples_join_descriptors_concepts_and_terms() {
     let with_parent = r.concept_ids().filter_map(|id| r.concept(id)).find(|c| {
         c.parents
             .iter()
-            .any(|p| r.by_iri_any(&p.iri, c.source).is_some())
+            .any(|p| r.lexicon().by_iri_any(&p.iri, c.source).is_some())
     });
     assert!(
         with_parent.is_some(),
@@ -496,6 +496,7 @@ fn mesh_tables_and_mesh_rdf_give_the_same_concepts_labels_and_parents() {
     for id in a.concept_ids() {
         let x = a.concept(id).expect("concept");
         let y = b
+            .lexicon()
             .by_iri_any(&x.iri, ontoresolve::model::SourceIdx(0))
             .map(|(_, c)| c)
             .unwrap_or_else(|| panic!("{} missing from the RDF path", x.iri));

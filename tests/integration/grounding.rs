@@ -424,14 +424,17 @@ fn a_release_filtered_full_text_search_gives_the_best_hits_of_those_releases() {
     ] {
         // The wanted releases' hits among the unfiltered best 1,000, and a filtered page of
         // 1,000: their first ten are what a filtered page of ten must find.
-        let (unfiltered, _) = r.search(text, None, 1_000).expect("search");
+        let (unfiltered, _) = r.lexicon().search(text, None, 1_000).expect("search");
         let among_all: Vec<_> = unfiltered
             .iter()
             .filter(|h| keys.contains(&release_key(r, h.concept)))
             .take(10)
             .map(|h| h.concept)
             .collect();
-        let (deep, _) = r.search(text, Some(&keys), 1_000).expect("search");
+        let (deep, _) = r
+            .lexicon()
+            .search(text, Some(&keys), 1_000)
+            .expect("search");
         let expected: Vec<_> = deep.iter().take(10).map(|h| h.concept).collect();
         if among_all.len() == 10 {
             assert_eq!(among_all, expected, "{text}: filtered as ranked unfiltered");
@@ -441,7 +444,7 @@ fn a_release_filtered_full_text_search_gives_the_best_hits_of_those_releases() {
                 .all(|h| keys.contains(&release_key(r, h.concept))),
             "{text}: only the wanted releases"
         );
-        let (found, _) = r.search(text, Some(&keys), 10).expect("search");
+        let (found, _) = r.lexicon().search(text, Some(&keys), 10).expect("search");
         let found: Vec<_> = found.iter().map(|h| h.concept).collect();
         assert!(!found.is_empty(), "{text}: something matches");
         assert_eq!(found, expected, "{text}");

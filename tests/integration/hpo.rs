@@ -41,7 +41,7 @@ fn phenotypic_abnormality_in_every_spelling() {
         ],
     );
     let d = r
-        .details(r.lookup_id("HP:0000118")[0].concept)
+        .details(r.lexicon().lookup_id("HP:0000118")[0].concept)
         .expect("details");
     assert_eq!(
         d.concept
@@ -68,7 +68,7 @@ fn phenotypic_abnormality_in_every_spelling() {
 fn obsolete_hp_term_reports_its_replacement() {
     let r = hpo();
     let old = r
-        .concept(r.lookup_id("HP:0000057")[0].concept)
+        .concept(r.lexicon().lookup_id("HP:0000057")[0].concept)
         .expect("HP:0000057");
     assert!(old.obsolete);
     assert_eq!(
@@ -85,14 +85,14 @@ fn exact_label_ranks_first_and_synonyms_are_typed() {
     let r = hpo();
     let want = format!("{HP}0000002");
     check(r, &[("Abnormality of body height", Label(&want, "label"))]);
-    let matches = r.lookup_label("Abnormality of body height");
+    let matches = r.lexicon().lookup_label("Abnormality of body height");
     assert!(
         matches
             .iter()
             .any(|m| m.label.kind == LabelKind::ExactSynonym),
         "the layperson synonym repeats the label"
     );
-    let hits = r.lookup_label("Short stature");
+    let hits = r.lexicon().lookup_label("Short stature");
     assert_eq!(
         hits.first().map(|m| r.concept(m.concept).expect("c").curie),
         Some(Some("HP:0004322".to_string()))
@@ -103,6 +103,7 @@ fn exact_label_ranks_first_and_synonyms_are_typed() {
 fn full_text_reaches_definitions() {
     let r = hpo();
     let (hits, more) = r
+        .lexicon()
         .search("abnormally short stature height", None, 10)
         .expect("search");
     assert!(
@@ -170,16 +171,19 @@ fn hostile_queries_are_bounded() {
     let r = hpo();
     let long = "abnormality ".repeat(10_000);
     assert!(
-        r.fuzzy(&long, 2, usize::MAX).is_empty(),
+        r.lexicon().fuzzy(&long, 2, usize::MAX).is_empty(),
         "over-long fuzzy queries are not searched"
     );
-    let (hits, more) = r.search("*", None, usize::MAX).expect("search");
+    let (hits, more) = r.lexicon().search("*", None, usize::MAX).expect("search");
     assert_eq!(
         (hits.len(), more),
         (0, false),
         "query syntax is not interpreted"
     );
-    let (hits, _) = r.search("height", None, usize::MAX).expect("search");
+    let (hits, _) = r
+        .lexicon()
+        .search("height", None, usize::MAX)
+        .expect("search");
     assert!(!hits.is_empty() && hits.len() <= 1000);
-    assert!(r.lookup_label("").is_empty() && r.lookup_id("").is_empty());
+    assert!(r.lexicon().lookup_label("").is_empty() && r.lexicon().lookup_id("").is_empty());
 }

@@ -314,7 +314,7 @@ struct DamagedRecord {
 fn damage_record(index: &Path, build: &Path, curie: &str) -> DamagedRecord {
     let (id, name, origin, row) = {
         let r = Resolver::open(index).expect("open");
-        let id = r.lookup_id(curie)[0].concept;
+        let id = r.lexicon().lookup_id(curie)[0].concept;
         let concept = r.concept(id).expect("the record");
         let name = (concept.preferred_label())
             .map(|l| l.text.clone())
@@ -369,7 +369,7 @@ fn a_concept_record_that_cannot_be_decoded_fails_the_lookup_instead_of_finding_n
         .expect_err("a name search that meets the damaged record fails");
     assert!(named(&error), "{error}");
     assert!(r.concept_checked(id).is_err());
-    assert!(r.lookup_label_checked(&name).is_err());
+    assert!(r.lexicon().lookup_label_checked(&name).is_err());
 }
 
 /// Over MCP, a damaged record met on a path that cannot carry the error (a concept's child,

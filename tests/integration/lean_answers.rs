@@ -74,6 +74,25 @@ fn check_lean(name: &str, answer: &Value, budget: usize) {
 }
 
 #[test]
+fn nothing_found_is_an_empty_candidate_list_beside_a_suggestion() {
+    let answer = find("zqxjvkwpfyb", None, None);
+    assert_eq!(answer["total"], 0, "{answer:#}");
+    assert_eq!(
+        answer["result"]["candidates"],
+        json!([]),
+        "the list asked for reads empty: {answer:#}"
+    );
+    assert!(
+        answer["suggestion"].as_str().is_some_and(|s| !s.is_empty()),
+        "and says what to try: {answer:#}"
+    );
+    // Nothing else in it is empty or null.
+    let mut found = Vec::new();
+    waste(&answer, "nothing found", &mut found);
+    assert_eq!(found, ["nothing found.result.candidates: empty list"]);
+}
+
+#[test]
 fn name_candidates_fit_in_three_and_a_half_kilobytes_a_page() {
     // Each candidate states its confidence, the two features behind it and its group: about
     // 50 bytes over the hand-set score they replaced.

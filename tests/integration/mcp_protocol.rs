@@ -2,6 +2,7 @@
 //! instructions, the tools and their schemas, the catalogue's size and the names it mentions;
 //! and the SPARQL every answer's envelope carries, which re-runs to the same answer.
 
+use ontoresolve::model::WireName;
 use rmcp::model::ProtocolVersion;
 use serde_json::{Value, json};
 
@@ -74,9 +75,9 @@ async fn handshake_names_the_server_and_carries_instructions() {
         let schema = serde_json::to_string(&find.output_schema).expect("schema");
         for kind in ontoresolve::resolve::MatchKind::ALL {
             assert!(
-                schema.contains(&format!("\"{}\"", kind.as_str())),
+                schema.contains(&format!("\"{}\"", kind.wire_name())),
                 "{revision:?}: match_kind {} missing from the schema",
-                kind.as_str()
+                kind.wire_name()
             );
         }
         for kind in ["supplementary_record", "qualifier", "gene", "withdrawn"] {

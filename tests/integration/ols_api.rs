@@ -49,7 +49,8 @@ fn hp_ancestors_from_records() -> BTreeSet<String> {
         .position(|s| s.id == "hp" && s.current)
         .expect("hp is loaded");
     let concept_of = |iri: &str| {
-        r.lookup_id(iri)
+        r.lexicon()
+            .lookup_id(iri)
             .into_iter()
             .filter_map(|m| r.concept(m.concept))
             .find(|c| c.source.slot() == hp && c.iri == iri)
@@ -325,7 +326,7 @@ fn hierarchy_routes_state_what_the_concept_records_state() {
     assert_eq!(iris("ancestors"), ancestors);
     assert_eq!(iris("hierarchicalAncestors"), ancestors);
     let r = default_index();
-    let id = r.lookup_id("HP:0000002")[0].concept;
+    let id = r.lexicon().lookup_id("HP:0000002")[0].concept;
     let concept = r.concept(id).expect("HP:0000002");
     let parents: BTreeSet<String> = concept.parents.iter().map(|l| l.iri.clone()).collect();
     let children: BTreeSet<String> = concept.children.iter().map(|l| l.iri.clone()).collect();
@@ -460,8 +461,8 @@ fn a_full_text_search_of_a_small_release_ranks_as_filtering_every_hit_would() {
     ] {
         for source in ["hp", "mondo"] {
             let keys = vec![source.to_string()];
-            let (narrow, _) = r.search(text, Some(&keys), 20).expect("search");
-            let (all, _) = r.search(text, None, 1000).expect("search");
+            let (narrow, _) = r.lexicon().search(text, Some(&keys), 20).expect("search");
+            let (all, _) = r.lexicon().search(text, None, 1000).expect("search");
             let filtered: Vec<_> = all
                 .into_iter()
                 .filter(|hit| {

@@ -3,6 +3,7 @@
 //! alternatives, spans are character offsets, and bad input gets its specific error. How names
 //! are read (coordinations, classes, eponyms, headings) is in `passages_readings`.
 
+use ontoresolve::model::WireName;
 use serde_json::{Value, json};
 
 use ontoresolve::mcp::dto::PassageArgs;
@@ -229,7 +230,7 @@ fn empty_text_too_long_text_and_an_unknown_source_get_their_specific_errors() {
         Err(e) => {
             let json = e.to_json(&json!({ "text": a.text }));
             assert!(json.to_string().len() <= 2048, "error answer over 2 KB");
-            e.code.as_str().to_string()
+            e.code.wire_name().to_string()
         }
     };
     assert_eq!(code(args("  ".into(), None, None)), "invalid_argument");

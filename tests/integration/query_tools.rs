@@ -2,6 +2,7 @@
 //! runs unchanged, writes and federation are refused, rows are capped, runaway queries stop,
 //! and the schema's example queries run.
 
+use ontoresolve::model::WireName;
 use std::time::{Duration, Instant};
 
 use ontoresolve::mcp::dto::{FindArgs, IdentifierArgs, MapArgs, SchemaArgs, SparqlArgs};
@@ -21,7 +22,7 @@ fn run(query: &str, limit: Option<u32>) -> Result<serde_json::Value, String> {
         },
     )
     .map(|e| serde_json::to_value(e).expect("json"))
-    .map_err(|e| e.code.as_str().to_string())
+    .map_err(|e| e.code.wire_name().to_string())
 }
 
 fn rows(answer: &serde_json::Value) -> usize {
@@ -148,7 +149,7 @@ fn rows_are_capped_and_the_cap_and_total_are_echoed() {
             },
         )
         .map(|e| serde_json::to_value(e).expect("json"))
-        .map_err(|e| e.code.as_str().to_string())
+        .map_err(|e| e.code.wire_name().to_string())
     };
     // The direct subclasses of HP's phenotypic abnormality, in order.
     let ordered = "SELECT ?s WHERE { GRAPH ?g { ?s <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://purl.obolibrary.org/obo/HP_0000118> } } ORDER BY ?s";

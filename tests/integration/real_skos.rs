@@ -35,9 +35,9 @@ fn stw_health_economics_by_english_and_german_names() {
             ("stw:11157-5", Id(HEALTH_ECONOMICS)),
         ],
     );
-    let en = r.lookup_label("Health economics");
+    let en = r.lexicon().lookup_label("Health economics");
     assert_eq!(en[0].label.lang.as_deref(), Some("en"));
-    let de = r.lookup_label("Gesundheitsökonomie");
+    let de = r.lexicon().lookup_label("Gesundheitsökonomie");
     assert_eq!(
         (de[0].label.kind, de[0].label.lang.as_deref()),
         (LabelKind::AltLabel, Some("de"))
@@ -48,7 +48,11 @@ fn stw_health_economics_by_english_and_german_names() {
 fn stw_deprecated_descriptor_reports_its_replacement() {
     let Some(r) = stw() else { return };
     let old = r
-        .concept(r.lookup_id("http://zbw.eu/stw/descriptor/10042-6")[0].concept)
+        .concept(
+            r.lexicon()
+                .lookup_id("http://zbw.eu/stw/descriptor/10042-6")[0]
+                .concept,
+        )
         .expect("10042-6");
     assert!(old.obsolete);
     let targets: Vec<&str> = old

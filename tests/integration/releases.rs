@@ -390,6 +390,23 @@ fn two_doid_releases() -> Option<&'static ontoresolve::resolve::Resolver> {
 }
 
 #[test]
+fn a_later_page_of_a_source_diff_reads_only_its_own_changes() {
+    let Some(r) = two_doid_releases() else {
+        crate::support::skip(crate::support::Missing::Data, "DOID 2018 and 2024");
+        return;
+    };
+    let pair = r.release_pair("doid", None, None).expect("two releases");
+    let first = r.diff_source(&pair).expect("diff");
+    assert!(first.len() > 1_000, "{} changes", first.len());
+    // The pair's changes were computed once: a later page slices the same list.
+    let later = r.diff_source(&pair).expect("diff again");
+    assert!(
+        std::sync::Arc::ptr_eq(&first, &later),
+        "a later page computed the diff again"
+    );
+}
+
+#[test]
 fn doid_2018_as_obo_graphs_beside_2024_as_obo_shows_a_rename() {
     let Some(r) = two_doid_releases() else {
         crate::support::skip(crate::support::Missing::Data, "DOID 2018 and 2024");

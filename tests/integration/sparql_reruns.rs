@@ -4,6 +4,7 @@
 //! form its SPARQL takes: an exact name, other stages, an identifier, a mapping, nothing
 //! found; with and without `sources`. It asserts what comes back, never a time.
 
+use ontoresolve::model::WireName;
 use std::collections::BTreeSet;
 
 use ontoresolve::mcp::dto::SparqlArgs;
@@ -27,7 +28,7 @@ fn rerun(r: &Resolver, what: &str, query: &str) -> Vec<Value> {
                 cursor: cursor.take(),
             },
         )
-        .unwrap_or_else(|e| panic!("{what}: {} {}\n{query}", e.code.as_str(), e.message));
+        .unwrap_or_else(|e| panic!("{what}: {} {}\n{query}", e.code.wire_name(), e.message));
         let answer = serde_json::to_value(answer).expect("json");
         rows.extend(
             answer["result"]["rows"]
@@ -65,7 +66,7 @@ fn call<T: serde::Serialize, A: serde::de::DeserializeOwned>(
 ) -> Value {
     let parsed: A = serde_json::from_value(args.clone()).expect("arguments");
     let answer = tool(default_index(), &parsed)
-        .unwrap_or_else(|e| panic!("{args}: {} {}", e.code.as_str(), e.message));
+        .unwrap_or_else(|e| panic!("{args}: {} {}", e.code.wire_name(), e.message));
     serde_json::to_value(answer).expect("json")
 }
 

@@ -1,6 +1,7 @@
 //! Shared helpers: locating real data, building indexes once per test binary, and the `check`
 //! helper that runs a table of lookups and reports every failure at once.
 
+use ontoresolve::model::WireName;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -357,8 +358,12 @@ pub fn check_identifiers(resolver: &Resolver, cases: &[IdCase<'_>]) {
             .join("; ");
         let curie = normalized.curie.as_deref().unwrap_or("");
         let mut wrong = Vec::new();
-        if outcome.code() != case.outcome {
-            wrong.push(format!("outcome {}, want {}", outcome.code(), case.outcome));
+        if outcome.wire_name() != case.outcome {
+            wrong.push(format!(
+                "outcome {}, want {}",
+                outcome.wire_name(),
+                case.outcome
+            ));
         }
         if curie != case.curie {
             wrong.push(format!("curie {curie:?}, want {:?}", case.curie));
@@ -407,6 +412,7 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
         let outcome = match expect {
             Expect::Id(want) => {
                 let got: Vec<String> = resolver
+                    .lexicon()
                     .lookup_id(query)
                     .iter()
                     .map(|m| iri(m.concept))
@@ -416,19 +422,21 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
                     .ok_or(format!("id lookup gave {got:?}, want {want}"))
             }
             Expect::Label(want, kind) => {
-                let got = resolver.lookup_label(query);
+                let got = resolver.lexicon().lookup_label(query);
                 match got.first() {
-                    Some(m) if iri(m.concept) == *want && m.label.kind.as_str() == *kind => Ok(()),
+                    Some(m) if iri(m.concept) == *want && m.label.kind.wire_name() == *kind => {
+                        Ok(())
+                    }
                     _ => Err(format!(
                         "label lookup gave {:?}, want {want} via {kind}",
                         got.iter()
-                            .map(|m| (iri(m.concept), m.label.kind.as_str()))
+                            .map(|m| (iri(m.concept), m.label.kind.wire_name()))
                             .collect::<Vec<_>>()
                     )),
                 }
             }
             Expect::Fuzzy(want, distance) => {
-                let got = resolver.fuzzy(query, 2, 20);
+                let got = resolver.lexicon().fuzzy(query, 2, 20);
                 got.iter()
                     .any(|m| iri(m.concept) == *want && m.distance == *distance)
                     .then_some(())
@@ -440,7 +448,10 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
                     ))
             }
             Expect::Text(want) => {
-                let (hits, _) = resolver.search(query, None, 5).expect("search runs");
+                let (hits, _) = resolver
+                    .lexicon()
+                    .search(query, None, 5)
+                    .expect("search runs");
                 match hits.first() {
                     Some(h) if iri(h.concept) == *want => Ok(()),
                     _ => Err(format!(
@@ -450,7 +461,7 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
                 }
             }
             Expect::NoId => {
-                let got = resolver.lookup_id(query);
+                let got = resolver.lexicon().lookup_id(query);
                 got.is_empty().then_some(()).ok_or(format!(
                     "expected no identifier match, got {} matches",
                     got.len()

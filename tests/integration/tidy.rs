@@ -2,7 +2,9 @@
 //! adapter reaches the data only through `resolve` and the plain types of `model`, the read API
 //! never depends on the build or on an adapter, and each external crate with a home stays in it
 //! (`fst`, `tantivy` and `memmap2` in `index/`, `rmcp` and `schemars` in `mcp/`, Oxigraph and
-//! its store in `store/`). Comments and string literals are not code and are not read.
+//! its store in `store/`). Comments and string literals are not code and are not read. And
+//! the rooms stay small: no type has more than 40 inherent methods, and `impl Resolver` blocks
+//! live in at most three files (each question is its own type over the resolver).
 
 use std::path::{Path, PathBuf};
 
@@ -416,4 +418,130 @@ tracing::info!("crate::build in a string");
     let code = code_only(text);
     assert_eq!(code.lines().count(), text.lines().count());
     assert!(code.contains("fn f<'a>(x: &'a str)"), "{code}");
+}
+
+/// Most inherent methods one type may have: more is a sign it answers several questions.
+const MAX_METHODS: usize = 40;
+/// Most files holding `impl Resolver` blocks: its readers, and the doors to the questions.
+const MAX_RESOLVER_FILES: usize = 3;
+
+/// Each inherent `impl` block of `text` (at column 0, as rustfmt writes them): the type's name
+/// and how many `fn` items the block holds. Trait impls are left out: the trait fixes those.
+fn inherent_impls(text: &str) -> Vec<(String, usize)> {
+    let code = code_only(text);
+    let mut out = Vec::new();
+    let mut open: Option<(String, usize)> = None;
+    for line in code.lines() {
+        if let Some((name, count)) = &mut open {
+            if line.starts_with('}') {
+                out.push((std::mem::take(name), *count));
+                open = None;
+            } else if line.strip_prefix("    ").is_some_and(|rest| {
+                let rest = rest.trim_start_matches("pub ").trim_start();
+                let rest = match rest.strip_prefix("pub(") {
+                    Some(after) => after.split_once(") ").map_or("", |(_, r)| r),
+                    None => rest,
+                };
+                ["fn ", "const fn ", "async fn ", "unsafe fn "]
+                    .iter()
+                    .any(|f| rest.starts_with(f))
+            }) {
+                *count += 1;
+            }
+            continue;
+        }
+        let Some(head) = line.strip_prefix("impl") else {
+            continue;
+        };
+        if !(head.starts_with(' ') || head.starts_with('<')) || head.contains(" for ") {
+            continue;
+        }
+        // Skip the impl's own generics, then read the type's name.
+        let mut depth = 0usize;
+        let mut rest = head;
+        for (at, c) in head.char_indices() {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ if depth == 0 && !c.is_whitespace() => {
+                    rest = &head[at..];
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() && line.trim_end().ends_with('{') {
+            open = Some((name, 0));
+        }
+    }
+    out
+}
+
+/// Inherent methods per type name across `src/`, and the files holding each type's impls.
+fn methods_per_type() -> std::collections::BTreeMap<String, (usize, Vec<String>)> {
+    let mut per_type: std::collections::BTreeMap<String, (usize, Vec<String>)> = Default::default();
+    for file in rust_files(&repo().join("src")) {
+        let text = std::fs::read_to_string(&file).expect("read");
+        for (name, count) in inherent_impls(&text) {
+            let entry = per_type.entry(name).or_default();
+            entry.0 += count;
+            let file = relative(&file);
+            if !entry.1.contains(&file) {
+                entry.1.push(file);
+            }
+        }
+    }
+    per_type
+}
+
+#[test]
+fn no_type_has_more_than_forty_methods_and_the_resolver_lives_in_three_files() {
+    let per_type = methods_per_type();
+    let (resolver_methods, resolver_files) = per_type.get("Resolver").expect("impl Resolver read");
+    assert!(
+        *resolver_methods > 10,
+        "the check read the resolver's methods"
+    );
+    let crowded: Vec<String> = per_type
+        .iter()
+        .filter(|(_, (count, _))| *count > MAX_METHODS)
+        .map(|(name, (count, files))| format!("{name}: {count} methods in {}", files.join(", ")))
+        .collect();
+    assert!(
+        crowded.is_empty(),
+        "types over {MAX_METHODS} methods (split them by question): {crowded:#?}"
+    );
+    assert!(
+        resolver_files.len() <= MAX_RESOLVER_FILES,
+        "impl Resolver in {} files (at most {MAX_RESOLVER_FILES}): {resolver_files:?}",
+        resolver_files.len()
+    );
+}
+
+#[test]
+fn the_method_count_reads_inherent_impls_and_leaves_trait_impls_out() {
+    let text = r#"impl<'r> Scan<'r> {
+    pub(crate) fn new(r: &'r R) -> Self { Scan { r } }
+    fn one(&self) {}
+    // fn not_code(&self) {}
+    pub fn two(&self) -> &str { "fn three()" }
+    const LIMIT: usize = 3;
+}
+
+impl std::fmt::Display for Scan<'_> {
+    fn fmt(&self, f: &mut Formatter) -> Result { Ok(()) }
+}
+
+impl Resolver {
+    pub const fn four(&self) {}
+}
+"#;
+    assert_eq!(
+        inherent_impls(text),
+        [("Scan".to_string(), 3), ("Resolver".to_string(), 1)]
+    );
 }

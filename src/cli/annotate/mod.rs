@@ -9,6 +9,7 @@
 
 mod input;
 
+use ontoresolve::model::WireName;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::fs::File;
@@ -111,7 +112,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
         match SemanticGroup::named(name) {
             Some(group) => groups.push(group),
             None => {
-                let known: Vec<&str> = SemanticGroup::ALL.iter().map(|g| g.as_str()).collect();
+                let known: Vec<&str> = SemanticGroup::ALL.iter().map(|g| g.wire_name()).collect();
                 eprintln!(
                     "error: unknown group {name:?}; the groups are {}",
                     known.join(", ")
@@ -182,7 +183,7 @@ fn wanted_sources(r: &Resolver, named: &[String]) -> Result<Vec<String>, PinErro
             .map(|s| s.id.clone())
             .collect());
     }
-    r.check_sources(&named)?;
+    r.releases().check_sources(&named)?;
     Ok(named)
 }
 
@@ -351,7 +352,7 @@ impl Context<'_> {
                 .map(|s| s.id.clone())
                 .unwrap_or_default(),
             label: concept.preferred_label().map(|l| l.text.clone()),
-            status: concept.status().as_str(),
+            status: concept.status().wire_name(),
             curie: concept.curie.unwrap_or(concept.iri),
         })
     }
@@ -414,7 +415,7 @@ fn mention_row<'a>(
             Some(CandidateCell {
                 curie: &cells.curie,
                 label: cells.label.as_deref(),
-                match_kind: c.kind.as_str(),
+                match_kind: c.kind.wire_name(),
                 status: cells.status,
                 source: &cells.source,
             })

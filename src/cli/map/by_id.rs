@@ -2,6 +2,7 @@
 //! inferred, in the core's rank order), one per negative statement, or one
 //! `sssom:NoTermFound` row that says why there is none.
 
+use ontoresolve::model::WireName;
 use ontoresolve::resolve::mapping::{
     Conflict, MAX_ANSWER_EDGES, MapAnswer, MapCandidate, MapError, NegativeMapping, ObjectStatus,
     aggregate_confidence,
@@ -37,7 +38,7 @@ pub fn rows_for_id(
     seen: &mut Seen,
 ) -> Result<IdRows, MapError> {
     let answer = cx.resolver.map_identifier(text, &cx.options)?;
-    let code = answer.outcome.code();
+    let code = answer.outcome.wire_name();
     let Some(subject) = subject_of(cx.resolver, &answer, seen) else {
         let reason = not_an_identifier(&answer.outcome);
         let row = nothing(
@@ -260,11 +261,11 @@ fn object_parts(r: &Resolver, status: &ObjectStatus, seen: &mut Seen) -> (String
             replaced_by,
         } => {
             let note = if replaced_by.is_empty() {
-                format!("; object {}", status.as_str())
+                format!("; object {}", status.wire_name())
             } else {
                 format!(
                     "; object {}, replaced by {}",
-                    status.as_str(),
+                    status.wire_name(),
                     replaced_by.join(", ")
                 )
             };
@@ -294,12 +295,12 @@ fn candidate_row(
         object_id: canonical_curie(cx.resolver, &c.object),
         object_label,
         confidence: c.confidence.map(|p| p.clamp(0.0, 1.0)),
-        mapping_cardinality: c.cardinality.map_or("", |k| k.as_str()),
+        mapping_cardinality: c.cardinality.map_or("", |k| k.wire_name()),
         subject_source_version: subject.version.clone(),
         object_source_version: object_version,
         ..SssomRow::default()
     };
-    let mut comment = format!("input line {line}; rank {rank}, {}", c.tier.as_str());
+    let mut comment = format!("input line {line}; rank {rank}, {}", c.tier.wire_name());
     if c.inferred {
         row.mapping_justification = "semapv:MappingChaining".to_string();
         row.mapping_tool = cx.tool.clone();

@@ -9,6 +9,7 @@
 //! X`), with the predicate chained by SSSOM's rules.
 
 use ontoresolve::model::MappingPredicate;
+use ontoresolve::model::WireName;
 use ontoresolve::resolve::mapping::{MapCandidate, ObjectStatus, prefix_of};
 use ontoresolve::resolve::{MatchKind, NameCandidate, NameQuery, NameSearch, Resolver};
 
@@ -202,7 +203,7 @@ fn name_predicate(kind: MatchKind) -> MappingPredicate {
 
 /// `label 'Breast Neoplasms' (en), stage exact_name, confidence 0.950`.
 fn match_words(candidate: &NameCandidate) -> String {
-    let mut words = candidate.kind.as_str().to_string();
+    let mut words = candidate.kind.wire_name().to_string();
     if let Some(text) = &candidate.text {
         words.push_str(&format!(" '{text}'"));
         if let Some(lang) = &candidate.lang {
@@ -215,7 +216,7 @@ fn match_words(candidate: &NameCandidate) -> String {
     if !candidate.case_exact {
         words.push_str(", case differs");
     }
-    words.push_str(&format!(", stage {}", candidate.stage.as_str()));
+    words.push_str(&format!(", stage {}", candidate.stage.wire_name()));
     if let Some(c) = &candidate.confidence {
         words.push_str(&format!(", confidence {:.3} ({})", c.p, c.basis_text()));
     }
@@ -301,7 +302,7 @@ fn via_row(
         match_words(hit.candidate),
         c.predicate.curie(),
         canonical_curie(cx.resolver, &c.object),
-        c.tier.as_str(),
+        c.tier.wire_name(),
         by.join(", ")
     );
     SssomRow {

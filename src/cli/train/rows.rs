@@ -6,6 +6,7 @@
 //! its concept is of a group the corpus annotates, and neither otherwise (the corpus says
 //! nothing of genes or anatomy).
 
+use ontoresolve::model::WireName;
 use std::collections::{BTreeSet, HashMap};
 
 use anyhow::Context as _;
@@ -302,7 +303,7 @@ pub fn confident_misses(
                 "{}\t{}\t{id} {}\t{:.3}\t{}\n",
                 s.text,
                 asked.gold.join("|"),
-                first.kind.as_str(),
+                first.kind.wire_name(),
                 c.p,
                 c.basis_text()
             ));
@@ -329,7 +330,7 @@ pub fn by_kind(
         let right = ids
             .of(r, first.concept)?
             .is_some_and(|id| asked.gold.contains(&id));
-        let e = kinds.entry(first.kind.as_str()).or_default();
+        let e = kinds.entry(first.kind.wire_name()).or_default();
         e.0 += 1;
         e.1 += p;
         e.2 += usize::from(right);

@@ -1,6 +1,7 @@
 //! "What changed between releases?": `what_changed` shapes the core's release diff, for one
 //! term or for a whole source a page at a time.
 
+use crate::model::WireName;
 use std::collections::BTreeMap;
 
 use serde_json::json;
@@ -34,7 +35,7 @@ pub fn what_changed(r: &Resolver, args: &ChangesArgs) -> Result<Envelope<Changes
         .map_err(|e| diff_error(&e))?;
     let (older, newer) = r.pair_graphs(&pair);
     let all = match &about {
-        Some(iri) => r.diff_concept(&pair, iri),
+        Some(iri) => r.diff_concept(&pair, iri).into(),
         None => r.diff_source(&pair).map_err(|e| index_damaged(&e))?,
     };
     let scope = format!(
@@ -159,7 +160,7 @@ fn pair_sources(pair: &ReleasePair) -> Vec<SourceRelease> {
 fn summary(changes: &[Change]) -> BTreeMap<String, u64> {
     let mut out = BTreeMap::new();
     for c in changes {
-        *out.entry(c.kind.as_str().to_string()).or_insert(0) += 1;
+        *out.entry(c.kind.wire_name().to_string()).or_insert(0) += 1;
     }
     out
 }

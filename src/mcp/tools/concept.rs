@@ -16,7 +16,7 @@ pub(super) fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> V
         .iter()
         .take(take)
         .map(|l| {
-            let found = r.by_iri_any(&l.iri, c.source).map(|(_, c)| c);
+            let found = r.lexicon().by_iri_any(&l.iri, c.source).map(|(_, c)| c);
             let (curie, label) = curie_and_label(r, &l.iri, found.as_ref());
             LinkDto {
                 iri: unexpanded_iri(r, curie.as_deref(), &l.iri),
@@ -40,7 +40,7 @@ pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
     Some(ConceptDetail {
         concept: summary(r, &c),
         release: source.release.clone(),
-        releases: super::identifier::release_dtos(&r.releases_holding(&c)),
+        releases: super::identifier::release_dtos(&r.releases().releases_holding(&c)),
         labels: c
             .labels
             .iter()

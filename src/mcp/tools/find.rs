@@ -1,6 +1,7 @@
 //! "Which concepts have this name?": `find_concepts` shapes the core's name search into the
 //! envelope, with the SPARQL that re-runs its exact stage.
 
+use crate::model::WireName;
 use serde_json::{Value, json};
 
 use super::*;
@@ -429,7 +430,9 @@ pub(super) fn wanted_sources(
 ) -> Result<Vec<String>, ToolError> {
     match asked {
         Some(list) if !list.is_empty() => {
-            r.check_sources(list).map_err(|e| pin_error(&e))?;
+            r.releases()
+                .check_sources(list)
+                .map_err(|e| pin_error(&e))?;
             Ok(list.to_vec())
         }
         _ => {
@@ -459,10 +462,10 @@ pub(super) fn hidden_summary(r: &Resolver, hidden: &[ConceptId]) -> String {
                 .map(|(_, l)| l.curie.unwrap_or(l.iri))
                 .collect();
             match live.as_slice() {
-                [] => format!("{name} ({}, no live replacement)", c.status().as_str()),
+                [] => format!("{name} ({}, no live replacement)", c.status().wire_name()),
                 _ => format!(
                     "{name} ({}, replaced by {})",
-                    c.status().as_str(),
+                    c.status().wire_name(),
                     live.join(" and ")
                 ),
             }

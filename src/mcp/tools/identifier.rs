@@ -555,7 +555,7 @@ fn held_releases(r: &Resolver, outcome: &Outcome) -> Vec<ReleaseHeld> {
     };
     concept
         .and_then(|id| r.concept(id))
-        .map(|c| release_dtos(&r.releases_holding(&c)))
+        .map(|c| release_dtos(&r.releases().releases_holding(&c)))
         .unwrap_or_default()
 }
 

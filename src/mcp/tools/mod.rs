@@ -27,6 +27,7 @@ pub use prefix::{prefix_document, prefix_info, prefix_resource_uri};
 pub use query::sparql_query;
 pub use schema::describe_schema;
 
+use crate::model::WireName;
 use serde_json::{Value, json};
 
 use super::dto::*;
@@ -86,11 +87,6 @@ impl ErrorCode {
         ErrorCode::Unauthorized,
         ErrorCode::ParseError,
     ];
-
-    pub fn as_str(self) -> &'static str {
-        use crate::mcp::wire::WireName;
-        self.wire_name()
-    }
 }
 
 /// A tool input error: a code, what went wrong and what to do next.
@@ -121,7 +117,7 @@ impl ToolError {
     pub fn to_json(&self, query: &Value) -> Value {
         use crate::mcp::echo;
         let mut error = json!({
-            "code": self.code.as_str(),
+            "code": self.code.wire_name(),
             "message": echo::error_text(&self.message),
             "next_step": echo::error_text(&self.next_step),
         });
@@ -140,7 +136,7 @@ impl ToolError {
         }
         // Too large even cut: the code, the texts and how big the input was.
         let mut error = json!({
-            "code": self.code.as_str(),
+            "code": self.code.wire_name(),
             "message": echo::error_text(&self.message).chars().take(600).collect::<String>(),
             "next_step": echo::error_text(&self.next_step).chars().take(600).collect::<String>(),
             "details_omitted": true,

@@ -1,6 +1,7 @@
 //! "Which concepts does this passage mention?": `ground_passage` shapes the core's passage
 //! grounding into the envelope, spans in characters.
 
+use crate::model::WireName;
 use std::collections::BTreeSet;
 
 use serde_json::json;
@@ -114,7 +115,7 @@ fn wanted_groups(
     let known = || {
         SemanticGroup::ALL
             .iter()
-            .map(|g| g.as_str())
+            .map(|g| g.wire_name())
             .collect::<Vec<_>>()
             .join(", ")
     };

@@ -6,6 +6,13 @@ use serde_json::Value;
 
 use super::*;
 use crate::mcp::OntoServer;
+use crate::model::{
+    ConceptKind, ConceptStatus, EvidenceOrigin, LabelKind, LinkKind, SemanticGroup,
+};
+use crate::resolve::diff::ChangeKind;
+use crate::resolve::mapping::{Cardinality, Conflict, ObjectStatus, RankTier};
+use crate::resolve::query::{QueryDataset, QueryForm, TermKind};
+use crate::resolve::{HeldAs, MatchKind, Outcome, ReleaseOrigin, Stage};
 
 /// Every value listed in an `enum` anywhere in the tools' output schemas, as sent.
 fn published_enum_values() -> BTreeSet<String> {
@@ -97,68 +104,4 @@ fn every_value_of_the_listed_enums_has_a_distinct_name() {
     distinct(&LabelKind::ALL);
     distinct(&ErrorCode::ALL);
     distinct(&ChangeKind::ALL);
-}
-
-/// The CLI prints the core's names; an agent and a person must read the same word.
-#[test]
-fn wire_names_are_the_names_the_cli_prints() {
-    for k in MatchKind::ALL {
-        assert_eq!(k.wire_name(), k.as_str());
-    }
-    for s in Stage::ALL {
-        assert_eq!(s.wire_name(), s.as_str());
-    }
-    for t in RankTier::ALL {
-        assert_eq!(t.wire_name(), t.as_str());
-    }
-    for l in LabelKind::ALL {
-        assert_eq!(l.wire_name(), l.as_str());
-    }
-    for c in ChangeKind::ALL {
-        assert_eq!(c.wire_name(), c.as_str());
-    }
-    for s in [
-        ConceptStatus::Current,
-        ConceptStatus::Obsolete,
-        ConceptStatus::Withdrawn,
-    ] {
-        assert_eq!(s.wire_name(), s.as_str());
-    }
-    for c in [
-        Cardinality::OneToOne,
-        Cardinality::OneToMany,
-        Cardinality::ManyToOne,
-        Cardinality::ManyToMany,
-    ] {
-        assert_eq!(c.wire_name(), c.as_str());
-    }
-    for k in [
-        ConceptKind::Class,
-        ConceptKind::Concept,
-        ConceptKind::Descriptor,
-        ConceptKind::SupplementaryRecord,
-        ConceptKind::Qualifier,
-        ConceptKind::Gene,
-    ] {
-        assert_eq!(k.wire_name(), k.as_str());
-    }
-    for o in [
-        Outcome::Found(Vec::new()),
-        Outcome::Malformed {
-            reason: crate::resolve::MalformedReason::Empty,
-            expected: None,
-            example: None,
-        },
-        Outcome::Ambiguous {
-            local: String::new(),
-            readings: Vec::new(),
-        },
-        Outcome::UnknownPrefix {
-            prefix: String::new(),
-            suggestions: Vec::new(),
-            namespace: false,
-        },
-    ] {
-        assert_eq!(o.wire_name(), o.code());
-    }
 }

@@ -1,7 +1,8 @@
 //! Replacement chains: an obsolete concept's `replaced_by` links followed hop by hop.
 
+use super::IdentifierResolution;
 use crate::model::{Concept, ReplacementKind};
-use crate::resolve::{ConceptId, Resolver};
+use crate::resolve::ConceptId;
 
 /// One hop of a replacement chain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +63,7 @@ pub const MAX_CHAINS: usize = 16;
 /// Hops followed per chain.
 pub const MAX_HOPS: usize = 32;
 
-impl Resolver {
+impl<'r> IdentifierResolution<'r> {
     /// Follows every replaced_by link of an obsolete concept, one chain per replacement, each
     /// until a live concept, a concept outside the loaded sources, a dead end or a cycle. An
     /// obsolete replacement with several replacements of its own branches into several chains.
@@ -102,7 +103,7 @@ impl Resolver {
                 chains.push(Chain { steps, cycle: true });
                 continue;
             }
-            let found = self.by_iri_any(target, current.source);
+            let found = self.r.lexicon().by_iri_any(target, current.source);
             steps.push(ChainStep {
                 iri: target.to_string(),
                 concept: found.as_ref().map(|(id, _)| *id),

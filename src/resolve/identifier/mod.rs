@@ -15,7 +15,19 @@ use crate::index::manifest::IdShape;
 use crate::model::{Concept, ReplacementKind};
 use crate::registry::{Identified, Normalization, PatternCheck, Reading};
 
-impl Resolver {
+/// One identifier's resolution: its normalization, what it names in the loaded releases, and
+/// the replacement chains of an obsolete one, over the resolver's readers.
+pub(crate) struct IdentifierResolution<'r> {
+    r: &'r Resolver,
+}
+
+impl<'r> IdentifierResolution<'r> {
+    pub(crate) fn new(r: &'r Resolver) -> Self {
+        IdentifierResolution { r }
+    }
+}
+
+impl<'r> IdentifierResolution<'r> {
     /// Normalizes `text` and says what it identifies. An error only when a concept the index
     /// matched cannot be read: damage is never answered as "not found".
     pub fn resolve_identifier(&self, text: &str) -> Result<(Normalized, Outcome), ResolveError> {
@@ -32,10 +44,10 @@ impl Resolver {
                 },
             ));
         }
-        self.resolve_normalized(&self.registry().normalize(text))
+        self.resolve_normalized(&self.r.registry().normalize(text))
     }
 
-    /// [`Resolver::resolve_identifier`] with a release pinned by the text
+    /// [`Self::resolve_identifier`] with a release pinned by the text
     /// (`MONDO:0000030@2025-02-04`, a year-versioned IRI) or by `release`. A pin that cannot
     /// be followed is the inner error, naming the loaded releases.
     pub fn resolve_identifier_in(
@@ -51,7 +63,7 @@ impl Resolver {
             Err(e) => return Ok(Err(e)),
         };
         let mut step = None;
-        let versioned = self.versioned_iri(id_text);
+        let versioned = self.r.releases().versioned_iri(id_text);
         if written.is_none()
             && let Some((iri, year)) = &versioned
         {
@@ -65,9 +77,9 @@ impl Resolver {
             Ok(pin) => pin,
             Err(e) => return Ok(Err(e)),
         };
-        let normalization = self.registry().normalize(id_text);
+        let normalization = self.r.registry().normalize(id_text);
         if let (Some(pin), Reading::Identifier(id)) = (pin, &normalization.reading)
-            && let Err(e) = self.check_pin(&id.prefix, pin)
+            && let Err(e) = self.r.releases().check_pin(&id.prefix, pin)
         {
             return Ok(Err(e));
         }
@@ -95,15 +107,16 @@ impl Resolver {
             Outcome::Obsolete { concept, .. } => *concept,
             _ => return None,
         };
-        let c = self.concept(concept)?;
-        Some(self.source_of(&c)?.id.clone())
+        let c = self.r.concept(concept)?;
+        Some(self.r.source_of(&c)?.id.clone())
     }
 
     fn release_loaded(&self, source: String, release: &str) -> Result<(), PinError> {
-        if self.manifest().release(&source, release).is_some() {
+        if self.r.manifest().release(&source, release).is_some() {
             return Ok(());
         }
         let loaded = self
+            .r
             .manifest()
             .releases(&source)
             .map(|r| r.release.clone())
@@ -160,10 +173,11 @@ impl Resolver {
                 Outcome::UnknownPrefix {
                     prefix: prefix.clone(),
                     suggestions: self
+                        .r
                         .registry()
                         .suggest(prefix, 5)
                         .into_iter()
-                        .filter_map(|id| Some(self.registry().record(id)?.preferred.clone()))
+                        .filter_map(|id| Some(self.r.registry().record(id)?.preferred.clone()))
                         .collect(),
                     namespace: false,
                 }
@@ -190,25 +204,25 @@ impl Resolver {
         n.curie = Some(id.curie.clone());
         n.iri = id.iri.clone();
         let view = n.view();
-        let mut matches = self.lookup_id_in(&id.curie, view);
+        let mut matches = self.r.lexicon().lookup_id_in(&id.curie, view);
         if matches.is_empty()
             && let Some(iri) = &id.iri
         {
-            matches = self.lookup_id_in(iri, view);
+            matches = self.r.lexicon().lookup_id_in(iri, view);
         }
         if !matches.is_empty() {
             return self.found(n, matches);
         }
         if let Some(release) = &n.release
-            && let Some(current) = self.lookup_id(&id.curie).first()
+            && let Some(current) = self.r.lexicon().lookup_id(&id.curie).first()
         {
-            let concept = self.concept_checked(current.concept)?;
+            let concept = self.r.concept_checked(current.concept)?;
             return Ok(Outcome::NotInRelease {
                 release: release.clone(),
-                holders: self.releases_holding(&concept),
+                holders: self.r.releases().releases_holding(&concept),
             });
         }
-        let record = self.registry().record(id.record);
+        let record = self.r.registry().record(id.record);
         if id.pattern == PatternCheck::Fails {
             return Ok(Outcome::Malformed {
                 reason: MalformedReason::PatternFails {
@@ -236,7 +250,7 @@ impl Resolver {
         let catalogued = record.map(|r| r.sources.clone()).unwrap_or_default();
         let loaded = catalogued
             .iter()
-            .filter(|s| self.manifest().source(s).is_some())
+            .filter(|s| self.r.manifest().source(s).is_some())
             .cloned()
             .collect();
         Ok(Outcome::NotInLoadedSources {
@@ -256,7 +270,9 @@ impl Resolver {
         if !text.contains("://") {
             return Vec::new();
         }
-        self.lookup_id_in(text, n_view)
+        self.r
+            .lexicon()
+            .lookup_id_in(text, n_view)
             .into_iter()
             .filter(|m| m.spelling == super::Spelling::Iri)
             .collect()
@@ -266,6 +282,7 @@ impl Resolver {
     /// prefixes the registry gives no pattern for.
     fn shape_mismatch(&self, prefix: &str, local: &str) -> Option<&IdShape> {
         let shapes: Vec<&IdShape> = self
+            .r
             .manifest()
             .sources
             .iter()
@@ -281,26 +298,29 @@ impl Resolver {
     fn bare(&self, local: &str, n: &mut Normalized) -> Result<Outcome, ResolveError> {
         let mut readings: Vec<BareReading> = Vec::new();
         for m in self
+            .r
+            .lexicon()
             .lookup_id_in(local, n.view())
             .into_iter()
             .filter(|m| m.spelling == super::Spelling::LocalId)
         {
-            if let Some(curie) = self.concept_checked(m.concept)?.curie {
+            if let Some(curie) = self.r.concept_checked(m.concept)?.curie {
                 readings.push(BareReading {
                     curie,
                     concept: Some(m.concept),
                 });
             }
         }
-        for &record in self.loaded_records() {
-            let Some(r) = self.registry().record(record) else {
+        for &record in self.r.loaded_records() {
+            let Some(r) = self.r.registry().record(record) else {
                 continue;
             };
-            let fits = match self.registry().check_pattern(record, local) {
+            let fits = match self.r.registry().check_pattern(record, local) {
                 PatternCheck::Fits => true,
                 // Without a pattern, only a learned shape narrower than "any text" says
                 // anything about a bare id.
                 PatternCheck::NoPattern => self
+                    .r
                     .manifest()
                     .sources
                     .iter()
@@ -347,7 +367,7 @@ impl Resolver {
     ) -> Result<Vec<ConceptId>, ResolveError> {
         let mut holders = Vec::new();
         for m in alt {
-            let c = self.concept_checked(m.concept)?;
+            let c = self.r.concept_checked(m.concept)?;
             let lists_it = n
                 .curie
                 .as_ref()
@@ -404,7 +424,7 @@ impl Resolver {
         let matches = if own.is_empty() { alt } else { own };
         let concepts: Vec<(IdMatch, Concept)> = matches
             .into_iter()
-            .map(|m| Ok((m.clone(), self.concept_checked(m.concept)?)))
+            .map(|m| Ok((m.clone(), self.r.concept_checked(m.concept)?)))
             .collect::<Result<_, ResolveError>>()?;
         let concepts = self.case_exact_first(n, concepts);
         if let Some((m, c)) = concepts.first() {
@@ -442,6 +462,7 @@ impl Resolver {
                     .clone()
                     .unwrap_or_else(|| n.input.trim().to_string()),
                 of: self
+                    .r
                     .concept_checked(live)
                     .map(|l| l.curie.unwrap_or(l.iri))?,
             });
@@ -452,5 +473,20 @@ impl Resolver {
             consider,
             alt_id_of,
         })
+    }
+}
+
+impl IdentifierResolution<'_> {
+    /// The loaded concept an IRI no triple uses most likely stands for: the registry reads it
+    /// as an identifier (`hp_0000118` for `HP_0000118`, `HP:0000118` written inside `<…>`).
+    pub(crate) fn meant_iri(&self, iri: &str) -> Option<String> {
+        let (_, outcome) = self.resolve_identifier(iri).ok()?;
+        let concept = match outcome {
+            Outcome::Found(matches) => matches.first()?.concept,
+            Outcome::Obsolete { concept, .. } => concept,
+            _ => return None,
+        };
+        let found = self.r.concept(concept)?.iri;
+        (found != iri).then_some(found)
     }
 }

@@ -192,21 +192,7 @@ pub enum Outcome {
     },
 }
 
-impl Outcome {
-    /// The outcome's name: found, obsolete, not_in_loaded_sources, malformed, unknown_prefix
-    /// or ambiguous_input.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Outcome::Found(_) => "found",
-            Outcome::Obsolete { .. } => "obsolete",
-            Outcome::NotInLoadedSources { .. } => "not_in_loaded_sources",
-            Outcome::NotInRelease { .. } => "not_in_release",
-            Outcome::Malformed { .. } => "malformed",
-            Outcome::UnknownPrefix { .. } => "unknown_prefix",
-            Outcome::Ambiguous { .. } => "ambiguous_input",
-        }
-    }
-}
+impl Outcome {}
 
 /// Longer inputs are not identifiers; refusing them bounds the work per request.
 pub const MAX_IDENTIFIER_BYTES: usize = 4_096;

@@ -21,7 +21,6 @@ use crate::index::mappings::NodeRead;
 use crate::model::{
     Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND,
 };
-use crate::resolve::Resolver;
 
 /// The longest chain anyone may ask for.
 pub const MAX_HOPS: u8 = 3;
@@ -58,7 +57,7 @@ struct Partial {
     confidence: f64,
 }
 
-impl Resolver {
+impl<'r> super::MappingWalk<'r> {
     /// Every chain of two hops or more from `start`, grouped by (object, predicate).
     pub(super) fn infer(
         &self,
@@ -90,6 +89,7 @@ impl Resolver {
                     }
                     // A hub is not expanded: its chains would cost what its answer would.
                     let node = match self
+                        .r
                         .files
                         .mappings
                         .hops_within(&last.object, super::MAX_ANSWER_EDGES)?

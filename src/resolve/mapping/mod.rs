@@ -12,6 +12,7 @@ mod sparql;
 pub use infer::{HOP_DECAY, Hop, MAX_EXPANDED_NODES, MAX_HOPS, UNSTATED_CURATED, UNSTATED_OTHER};
 pub use sparql::mapping_sparql;
 
+use crate::model::WireName;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::{ConceptId, Normalized, Outcome, Resolver};
@@ -71,16 +72,6 @@ impl RankTier {
         RankTier::Predicted,
         RankTier::Inferred,
     ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RankTier::CuratedAsserted => "curated_asserted",
-            RankTier::OntologyXref => "ontology_xref",
-            RankTier::OtherAsserted => "other_asserted",
-            RankTier::Predicted => "predicted",
-            RankTier::Inferred => "inferred",
-        }
-    }
 }
 
 /// How many identifiers each side maps to in the other's vocabulary.
@@ -99,15 +90,6 @@ impl Cardinality {
             (true, false) => Cardinality::OneToMany,
             (false, true) => Cardinality::ManyToOne,
             (true, true) => Cardinality::ManyToMany,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Cardinality::OneToOne => "1:1",
-            Cardinality::OneToMany => "1:n",
-            Cardinality::ManyToOne => "n:1",
-            Cardinality::ManyToMany => "n:n",
         }
     }
 }
@@ -161,7 +143,7 @@ impl MapCandidate {
 
     /// The ranking keys in words.
     pub fn rank_basis(&self) -> String {
-        let mut basis = format!("{}; {}", self.tier.as_str(), self.predicate.curie());
+        let mut basis = format!("{}; {}", self.tier.wire_name(), self.predicate.curie());
         if self.inferred {
             basis.push_str(&format!("; {} hops", self.path.len()));
         } else {
@@ -255,10 +237,22 @@ pub enum MapError {
     Index(#[from] crate::resolve::ResolveError),
 }
 
-impl Resolver {
+/// One mapping walk from an identifier: its direct mappings, the chains inferred through
+/// others, their evidence, tiers and cardinality, over the resolver's readers.
+pub(crate) struct MappingWalk<'r> {
+    r: &'r Resolver,
+}
+
+impl<'r> MappingWalk<'r> {
+    pub(crate) fn new(r: &'r Resolver) -> Self {
+        MappingWalk { r }
+    }
+}
+
+impl<'r> MappingWalk<'r> {
     /// Every mapping of one identifier (normalized first), ranked.
     pub fn map_identifier(&self, text: &str, options: &MapOptions) -> Result<MapAnswer, MapError> {
-        let (normalized, outcome) = self.resolve_identifier(text)?;
+        let (normalized, outcome) = self.r.resolve_identifier(text)?;
         let subject = match &outcome {
             Outcome::Found(_) | Outcome::Obsolete { .. } | Outcome::NotInLoadedSources { .. } => {
                 normalized.curie.clone()
@@ -267,11 +261,12 @@ impl Resolver {
             Outcome::Malformed { .. } => normalized
                 .curie
                 .clone()
-                .filter(|curie| self.files.mappings.contains(curie)),
+                .filter(|curie| self.r.files.mappings.contains(curie)),
             // An identifier the registry does not know may still be in a mapping set as written.
             Outcome::UnknownPrefix { .. } => {
                 let written = text.trim();
-                self.files
+                self.r
+                    .files
                     .mappings
                     .contains(written)
                     .then(|| written.to_string())
@@ -297,6 +292,7 @@ impl Resolver {
             return Ok(answer);
         };
         let node = match self
+            .r
             .files
             .mappings
             .node_within(&subject, MAX_ANSWER_EDGES)?
@@ -317,6 +313,7 @@ impl Resolver {
     pub fn evidence_predicted(&self, evidence: &Evidence) -> bool {
         evidence.origin == EvidenceOrigin::MappingSet
             && self
+                .r
                 .manifest()
                 .mapping_sets
                 .get(usize::from(evidence.set))
@@ -455,10 +452,10 @@ impl Resolver {
 
     /// The target in its own source, when a loaded source holds it.
     pub fn object_status(&self, curie: &str) -> ObjectStatus {
-        let Some(hit) = self.lookup_id(curie).into_iter().next() else {
+        let Some(hit) = self.r.lexicon().lookup_id(curie).into_iter().next() else {
             return ObjectStatus::NotLoaded;
         };
-        let Some(concept) = self.concept(hit.concept) else {
+        let Some(concept) = self.r.concept(hit.concept) else {
             return ObjectStatus::NotLoaded;
         };
         let label = concept
@@ -475,6 +472,7 @@ impl Resolver {
                 label,
                 status,
                 replaced_by: self
+                    .r
                     .live_replacements(&concept)
                     .into_iter()
                     .filter_map(|(_, c)| c.curie.clone().or(Some(c.iri)))
@@ -505,6 +503,7 @@ impl Resolver {
                 .get(prefix_of(&c.object))
                 .map_or(1, BTreeSet::len);
             let backward = self
+                .r
                 .files
                 .mappings
                 .fan_out(&c.object)?

@@ -10,8 +10,9 @@ use super::{Mention, MentionReading, Scan, Span};
 use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use super::PassageScan;
 use crate::resolve::search::NameCandidate;
-use crate::resolve::{ConceptId, ResolveError, Resolver};
+use crate::resolve::{ConceptId, ResolveError};
 
 /// Modifiers read in one list ("a, b, c and d cancer"), at most.
 const MAX_CONJUNCTS: usize = 6;
@@ -95,8 +96,8 @@ impl<'w> PassageForms<'w> {
         }
     }
 
-    fn get(&self, resolver: &Resolver) -> &HashSet<String> {
-        self.forms.get_or_init(|| resolver.forms_of(self.words))
+    fn get(&self, scan: &PassageScan<'_>) -> &HashSet<String> {
+        self.forms.get_or_init(|| scan.forms_of(self.words))
     }
 }
 
@@ -107,12 +108,12 @@ pub(super) struct ConjunctReading {
     pub whole: Option<NameCandidate>,
 }
 
-impl Resolver {
+impl<'r> PassageScan<'r> {
     /// The mention of a conjunct read with its name's head ("breast cancer" for "breast" in
     /// "breast and ovarian cancer"), its own readings after; `None` when that reading names
     /// no concept. A concept narrower than both names comes after the reading, or before it
     /// when the coordination names it and the passage says what narrows it
-    /// ([`Resolver::names_and_narrows`]).
+    /// ([`PassageScan::names_and_narrows`]).
     pub(super) fn conjunct_mention(
         &self,
         scan: &Scan<'_>,
@@ -181,14 +182,15 @@ impl Resolver {
     ) -> Result<bool, ResolveError> {
         let mut concepts = vec![concept];
         concepts.extend(
-            self.curated_exact_targets(concept)?
+            crate::resolve::search::NameSearcher::new(self.r)
+                .curated_exact_targets(concept)?
                 .into_iter()
                 .map(|(id, _)| id),
         );
         // Distinct word sets: "HBOC Syndrome" and "Syndromes, HBOC" are one name.
         let mut names: BTreeSet<BTreeSet<String>> = BTreeSet::new();
         for id in concepts {
-            for label in self.concept_checked(id)?.labels {
+            for label in self.r.concept_checked(id)?.labels {
                 names.insert(self.forms_of(&tokens(&label.text)).into_iter().collect());
             }
         }
@@ -229,7 +231,7 @@ impl Resolver {
         if a == b {
             return Ok(Vec::new());
         }
-        let (one, other) = (self.concept_checked(a)?, self.concept_checked(b)?);
+        let (one, other) = (self.r.concept_checked(a)?, self.r.concept_checked(b)?);
         if one.source != other.source {
             return Ok(Vec::new());
         }
@@ -238,10 +240,11 @@ impl Resolver {
             .children
             .iter()
             .filter(|l| theirs.contains(l.iri.as_str()))
-            .filter_map(|l| self.by_iri_any(&l.iri, one.source))
+            .filter_map(|l| self.r.lexicon().by_iri_any(&l.iri, one.source))
             .filter(|(_, child)| child.source == one.source)
             .filter(|(id, _)| {
-                self.files
+                self.r
+                    .files
                     .flags
                     .get(id.0)
                     .is_some_and(|f| f.searchable && !f.obsolete)

@@ -131,7 +131,19 @@ struct Span {
     head_omitted: bool,
 }
 
-impl Resolver {
+/// One passage's scan: its words, names, abbreviations, coordinations and mentions, over the
+/// resolver's readers. Made for a passage, dropped with its grounding.
+pub(crate) struct PassageScan<'r> {
+    r: &'r Resolver,
+}
+
+impl<'r> PassageScan<'r> {
+    pub(crate) fn new(r: &'r Resolver) -> Self {
+        PassageScan { r }
+    }
+}
+
+impl<'r> PassageScan<'r> {
     /// Finds every mention of a loaded concept's name in the passage and grounds each.
     pub fn ground_passage(&self, query: &PassageQuery) -> Result<PassageGrounding, ResolveError> {
         let text = query.text;
@@ -183,7 +195,7 @@ impl Resolver {
                     // A span the model doubts may hold a name it does not ("induced
                     // hypotension" read as the technique): the longest names inside it are
                     // read in its place, and it is kept as uncertain.
-                    if !super::confidence::judge(self.confidence_model(), &mut m, text) {
+                    if !super::confidence::judge(self.r.confidence_model(), &mut m, text) {
                         out.uncertain.push(m);
                         queue_names_within(&mut chosen, &alternatives, &uses, span, span.last);
                         continue;
@@ -225,7 +237,7 @@ impl Resolver {
             &names,
             (&mut out.mentions, &mut out.uncertain),
         )?;
-        super::confidence::judge_mentions(self.confidence_model(), &mut out, text);
+        super::confidence::judge_mentions(self.r.confidence_model(), &mut out, text);
         Ok(out)
     }
 
@@ -293,7 +305,7 @@ impl Resolver {
             let text = scan.query.text;
             if own.is_some()
                 && doubted.is_none()
-                && !super::confidence::judge(self.confidence_model(), &mut mention, text)
+                && !super::confidence::judge(self.r.confidence_model(), &mut mention, text)
             {
                 uncertain.push(mention);
                 continue;
@@ -324,8 +336,8 @@ impl Resolver {
     /// completed by a head word the passage left out (`omitted_heads`).
     fn name_spans(&self, text: &str, words: &[Token]) -> Vec<Span> {
         let mut spans = Vec::new();
-        let labels = &self.files.labels;
-        let variants = self.files.variants.as_ref();
+        let labels = &self.r.files.labels;
+        let variants = self.r.files.variants.as_ref();
         // A word that starts no label starts none wherever it recurs: each distinct first
         // word is walked once over every release's segment.
         let mut first_steps: HashMap<&str, Option<SegmentWalk>> = HashMap::new();
@@ -386,7 +398,7 @@ impl Resolver {
 
     /// Every span of words that is a name the confidence model learned from a corpus.
     fn learned_spans(&self, text: &str, words: &[Token], spans: &mut Vec<Span>) {
-        let Some(model) = self.confidence_model().filter(|m| !m.learned.is_empty()) else {
+        let Some(model) = self.r.confidence_model().filter(|m| !m.learned.is_empty()) else {
             return;
         };
         for first in 0..words.len() {
@@ -427,7 +439,7 @@ impl Resolver {
     /// first (an eponym or a letter: "Lesch-Nyhan", "fragile X"), start a label completed by one of
     /// the `omitted_heads`.
     fn head_completes(&self, at: &SegmentWalk, surface: &str) -> bool {
-        let labels = &self.files.labels;
+        let labels = &self.r.files.labels;
         // A capital after the first letter: a sentence's first word is no eponym.
         surface.chars().skip(1).any(char::is_uppercase)
             && self.omitted_heads().iter().any(|head| {
@@ -436,7 +448,8 @@ impl Resolver {
     }
 
     fn omitted_heads(&self) -> &[String] {
-        self.files
+        self.r
+            .files
             .variants
             .as_ref()
             .map_or(&[], |(_, rules)| rules.omitted_heads.as_slice())
@@ -450,6 +463,7 @@ impl Resolver {
         !modifiers.is_empty()
             && !words.iter().any(|w| w.symbol)
             && self
+                .r
                 .files
                 .variants
                 .as_ref()
@@ -458,14 +472,16 @@ impl Resolver {
 
     /// Whether a name ending in `head` is a gene or its product (`product_heads`).
     fn names_a_product(&self, head: &Token) -> bool {
-        self.files
+        self.r
+            .files
             .variants
             .as_ref()
             .is_some_and(|(_, rules)| rules.product_heads.contains(&head.key))
     }
 
     pub(super) fn is_generic(&self, key: &str) -> bool {
-        self.files
+        self.r
+            .files
             .variants
             .as_ref()
             .is_some_and(|(_, rules)| rules.generic_names.iter().any(|g| g == key))

@@ -2,11 +2,12 @@
 //! words are not typos of names), with broader concepts when a class phrase asks for them, and
 //! the heading a record states after its names.
 
+use super::PassageScan;
 use super::{Scan, then_unseen};
+use crate::resolve::ResolveError;
 use crate::resolve::search::{MatchKind, NameCandidate, NameQuery};
-use crate::resolve::{ResolveError, Resolver};
 
-impl Resolver {
+impl<'r> PassageScan<'r> {
     /// The candidates of the surface completed by the first omitted head that names a concept
     /// in the wanted sources, each a name variant (the passage wrote less than the name).
     pub(super) fn names_with_omitted_head(
@@ -77,9 +78,9 @@ impl Resolver {
             wanted: 0,
         };
         let mut search = if broader {
-            self.find_names_or_broader(&query)?
+            crate::resolve::search::NameSearcher::new(self.r).find_names_or_broader(&query)?
         } else {
-            self.find_names(&query)?
+            crate::resolve::search::NameSearcher::new(self.r).find_names(&query)?
         };
         search.candidates.retain(|c| {
             c.kind.names_the_concept() || (broader && c.kind == MatchKind::BroaderViaMapping)
@@ -89,7 +90,8 @@ impl Resolver {
         if let Some(first) = search.candidates.first()
             && first.kind.names_the_concept()
         {
-            let headings = self.stated_broader(&query, first)?;
+            let headings =
+                crate::resolve::search::NameSearcher::new(self.r).stated_broader(&query, first)?;
             then_unseen(&mut search.candidates, headings);
         }
         if let Some(groups) = scan.query.groups {
@@ -98,7 +100,7 @@ impl Resolver {
                 let group = match c.group {
                     Some(group) => group,
                     None => {
-                        let (group, facet) = self.kind_of(c.concept)?;
+                        let (group, facet) = self.r.kind_of(c.concept)?;
                         c.facet = facet;
                         group
                     }
@@ -110,7 +112,7 @@ impl Resolver {
             }
             // Ranked and weighed again among what is left: an excluded concept is no rival.
             search.candidates = crate::resolve::confidence::weigh_candidates(
-                self.confidence_model(),
+                self.r.confidence_model(),
                 kept,
                 text,
                 search.abbreviation,

@@ -4,8 +4,9 @@
 
 use std::collections::HashSet;
 
+use super::PassageScan;
 use super::tokens::{Token, tokens};
-use crate::resolve::{ConceptId, ResolveError, Resolver};
+use crate::resolve::{ConceptId, ResolveError};
 
 /// Whether two words are one: equal, or one of at least four letters holds the other of at
 /// least four ("azadeoxycytidine" holds "deoxycytidine").
@@ -13,11 +14,11 @@ pub(super) fn same_word(a: &str, b: &str) -> bool {
     a == b || (a.chars().count() >= 4 && b.chars().count() >= 4 && (a.contains(b) || b.contains(a)))
 }
 
-impl Resolver {
+impl<'r> PassageScan<'r> {
     /// A word's forms under the name rules: inside a name and as its head, once each when
     /// they agree; none for a stop word. Without rules, the word itself.
     pub(super) fn word_forms(&self, word: &Token) -> Vec<String> {
-        let Some((_, rules)) = self.files.variants.as_ref() else {
+        let Some((_, rules)) = self.r.files.variants.as_ref() else {
             return vec![word.key.clone()];
         };
         match rules.word_forms(&word.key, word.symbol) {
@@ -48,7 +49,7 @@ impl Resolver {
         concept: ConceptId,
         words: &[String],
     ) -> Result<bool, ResolveError> {
-        Ok(self.concept_checked(concept)?.labels.iter().any(|label| {
+        Ok(self.r.concept_checked(concept)?.labels.iter().any(|label| {
             self.content_words(&label.text)
                 .iter()
                 .any(|w| words.iter().any(|x| same_word(w, x)))

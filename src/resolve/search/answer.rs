@@ -1,6 +1,7 @@
 //! What a name search answers with: each candidate and how it matched, the query and its
 //! filters, and the ranked search with what it tried and left out.
 
+use crate::model::WireName;
 use std::collections::HashSet;
 
 use super::{MatchKind, Stage, ViaMapping, penalties};
@@ -114,7 +115,7 @@ impl NameCandidate {
     /// The score's basis in words: the tier and what was taken off.
     pub fn basis(&self) -> String {
         let (edits, case) = penalties(self);
-        let mut basis = format!("{} {:.2}", self.kind.as_str(), self.weight);
+        let mut basis = format!("{} {:.2}", self.kind.wire_name(), self.weight);
         if let Some(relevance) = self.relevance {
             // The score is the kind's weight scaled by this relevance over the best hit's.
             basis = format!("bm25 {relevance:.1}");

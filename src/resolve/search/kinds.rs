@@ -119,34 +119,6 @@ impl MatchKind {
         }
     }
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchKind::Identifier => "identifier",
-            MatchKind::AltId => "alt_id",
-            MatchKind::Label => "label",
-            MatchKind::ApprovedSymbol => "approved_symbol",
-            MatchKind::ApprovedName => "approved_name",
-            MatchKind::EntryTerm => "entry_term",
-            MatchKind::ExactSynonym => "exact_synonym",
-            MatchKind::AltLabel => "alt_label",
-            MatchKind::AliasSymbol => "alias_symbol",
-            MatchKind::PreviousSymbol => "previous_symbol",
-            MatchKind::NarrowSynonym => "narrow_synonym",
-            MatchKind::BroadSynonym => "broad_synonym",
-            MatchKind::RelatedSynonym => "related_synonym",
-            MatchKind::HiddenLabel => "hidden_label",
-            MatchKind::Notation => "notation",
-            MatchKind::ViaMapping => "via_mapping",
-            MatchKind::NameVariant => "name_variant",
-            MatchKind::CorpusName => "corpus_name",
-            MatchKind::FormerLabel => "former_label",
-            MatchKind::NearSpelling => "near_spelling",
-            MatchKind::BroaderViaMapping => "broader_via_mapping",
-            MatchKind::SharedNarrower => "shared_narrower",
-            MatchKind::FullText => "full_text",
-        }
-    }
-
     /// Whether a match of this kind is a name match (the input names the concept, possibly
     /// after folding), as opposed to a near spelling, a broader concept or a full-text hit. Ambiguity is judged
     /// among name matches.
@@ -217,16 +189,4 @@ impl Stage {
         Stage::NearSpelling,
         Stage::FullText,
     ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Stage::Identifier => "identifier",
-            Stage::ExactName => "exact_name",
-            Stage::NameVariant => "name_variant",
-            Stage::CorpusName => "corpus_name",
-            Stage::ViaMapping => "via_mapping",
-            Stage::NearSpelling => "near_spelling",
-            Stage::FullText => "full_text",
-        }
-    }
 }

@@ -46,7 +46,17 @@ enum StageSet {
     NamesOrBroader,
 }
 
-impl Resolver {
+/// One name search: its stages, ranking and what the answer says, over the resolver's
+/// readers. Short-lived: made for a question, dropped with its answer.
+pub(crate) struct NameSearcher<'r> {
+    r: &'r Resolver,
+}
+
+impl<'r> NameSearcher<'r> {
+    pub(crate) fn new(r: &'r Resolver) -> Self {
+        NameSearcher { r }
+    }
+
     /// Runs every stage and merges their candidates: each concept once, under its best match,
     /// ranked by match kind (exact label > synonym > via mapping > name variant > near
     /// spelling > full text), then case, then concept. Near spellings and full text run only
@@ -99,13 +109,14 @@ impl Resolver {
         // source, it is not one.
         let typed = !exact.is_empty();
         let mut names = exact;
-        if self.files.variants.is_some() {
+        if self.r.files.variants.is_some() {
             out.stages_tried.push(Stage::NameVariant);
             let (variants, steps) = self.name_variant_stage(text)?;
             out.variant_steps = steps;
             names.extend(variants);
         }
         if self
+            .r
             .confidence_model()
             .is_some_and(|m| !m.learned.is_empty())
         {
@@ -234,7 +245,7 @@ impl Resolver {
     /// the full-text index holds (inside the query it would only cost a scan of the source
     /// terms).
     fn text_filter(&self, query: &NameQuery<'_>) -> Option<Vec<String>> {
-        self.text_keys(query.sources)
+        self.r.releases().text_keys(query.sources)
     }
 
     /// Ranks the candidates and fills in what the answer says about them.
@@ -247,13 +258,13 @@ impl Resolver {
     ) -> Result<NameSearch, ResolveError> {
         let mut ranked = rank(kept, out.abbreviation);
         for c in &mut ranked {
-            let (group, facet) = self.kind_of(c.concept)?;
+            let (group, facet) = self.r.kind_of(c.concept)?;
             c.group = Some(group);
             c.facet = facet;
-            c.source = self.files.flags.get(c.concept.0).map(|f| f.source);
+            c.source = self.r.files.flags.get(c.concept.0).map(|f| f.source);
         }
         out.candidates = crate::resolve::confidence::weigh_candidates(
-            self.confidence_model(),
+            self.r.confidence_model(),
             ranked,
             text,
             out.abbreviation,
@@ -284,7 +295,7 @@ impl Resolver {
                 continue;
             };
             let obsolete = *status.entry(candidate.concept).or_insert_with(|| {
-                let flags = self.files.flags.get(candidate.concept.0)?;
+                let flags = self.r.files.flags.get(candidate.concept.0)?;
                 (flags.searchable && self.source_wanted(flags.source, query.sources))
                     .then_some(flags.obsolete)
             });
@@ -311,7 +322,7 @@ impl Resolver {
     ) -> Vec<NameCandidate> {
         let mut out = Vec::new();
         for mut candidate in found {
-            let Some(flags) = self.files.flags.get(candidate.concept.0) else {
+            let Some(flags) = self.r.files.flags.get(candidate.concept.0) else {
                 continue;
             };
             if !flags.searchable {
@@ -336,22 +347,31 @@ impl Resolver {
         mut candidate: NameCandidate,
         query: &NameQuery,
     ) -> Option<NameCandidate> {
-        let flags = self.files.flags.get(candidate.concept.0)?;
+        let flags = self.r.files.flags.get(candidate.concept.0)?;
         if self.source_wanted(flags.source, query.sources) {
             return Some(candidate);
         }
-        let record = self.manifest().sources.get(flags.source.slot())?;
+        let record = self.r.manifest().sources.get(flags.source.slot())?;
         let names_it =
             candidate.kind.names_the_concept() && candidate.kind != MatchKind::ViaMapping;
         if record.current || !names_it {
             return None;
         }
-        let old = self.concept(candidate.concept)?;
-        let (at, _) = self.manifest().sources.iter().enumerate().find(|(i, s)| {
-            s.id == record.id
-                && SourceIdx::try_from(*i).is_ok_and(|i| self.source_wanted(i, query.sources))
-        })?;
-        let (concept, _) = self.by_iri(&old.iri, SourceIdx::try_from(at).ok()?)?;
+        let old = self.r.concept(candidate.concept)?;
+        let (at, _) = self
+            .r
+            .manifest()
+            .sources
+            .iter()
+            .enumerate()
+            .find(|(i, s)| {
+                s.id == record.id
+                    && SourceIdx::try_from(*i).is_ok_and(|i| self.source_wanted(i, query.sources))
+            })?;
+        let (concept, _) = self
+            .r
+            .lexicon()
+            .by_iri(&old.iri, SourceIdx::try_from(at).ok()?)?;
         candidate.concept = concept;
         candidate.kind = MatchKind::FormerLabel;
         candidate.weight = MatchKind::FormerLabel.weight();
@@ -390,7 +410,7 @@ impl Resolver {
         }
         let concepts: Vec<ConceptIdentity> = ids
             .iter()
-            .map(|&id| self.identity_checked(id))
+            .map(|&id| self.r.identity_checked(id))
             .collect::<Result<_, _>>()?;
         for (i, a) in concepts.iter().enumerate() {
             for (j, b) in concepts.iter().enumerate().skip(i + 1) {
@@ -411,7 +431,7 @@ impl Resolver {
     /// Whether the filter selects this source release: a plain id its current release,
     /// `id@release` that release; no filter, every current release.
     fn source_wanted(&self, source: SourceIdx, sources: Option<&[String]>) -> bool {
-        let Some(record) = self.manifest().sources.get(source.slot()) else {
+        let Some(record) = self.r.manifest().sources.get(source.slot()) else {
             return false;
         };
         match sources {

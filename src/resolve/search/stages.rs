@@ -1,11 +1,12 @@
 //! The stages of a name search that look the name up: as an identifier, as an exact name, as
 //! a name variant, as a near spelling and in full text.
 
+use super::NameSearcher;
 use super::{FUZZY_DEPTH, MatchKind, NameCandidate, NameQuery, Stage, same_letters};
 use crate::index::names::NameStep;
 use crate::index::normalize::label_key;
 use crate::registry::{Reading, Step};
-use crate::resolve::{ConceptId, Outcome, ResolveError, Resolver};
+use crate::resolve::{ConceptId, Outcome, ResolveError};
 
 /// Names of at most this many characters (folded) get no near spellings: one edit of "WD"
 /// is another name ("Id"), not a typo.
@@ -24,7 +25,7 @@ pub fn allowed_edits(chars: usize) -> u8 {
     }
 }
 
-impl Resolver {
+impl<'r> NameSearcher<'r> {
     /// The text read as an identifier in any spelling the registry knows; bare local ids are
     /// left to the name stages.
     pub(super) fn identifier_stage(&self, text: &str) -> Result<Vec<NameCandidate>, ResolveError> {
@@ -33,7 +34,7 @@ impl Resolver {
         let Ok((id_text, pin)) = crate::resolve::split_pin(text) else {
             return Ok(Vec::new());
         };
-        let normalization = self.registry().normalize(id_text);
+        let normalization = self.r.registry().normalize(id_text);
         if !matches!(
             normalization.reading,
             Reading::Identifier(_) | Reading::UnknownNamespace { .. }
@@ -41,8 +42,9 @@ impl Resolver {
             return Ok(Vec::new());
         }
         let (normalized, outcome) = match pin {
-            None => self.resolve_normalized(&normalization)?,
-            Some(_) => match self.resolve_identifier_in(text, None)? {
+            None => crate::resolve::identifier::IdentifierResolution::new(self.r)
+                .resolve_normalized(&normalization)?,
+            Some(_) => match self.r.resolve_identifier_in(text, None)? {
                 Ok(answer) => answer,
                 Err(_) => return Ok(Vec::new()),
             },
@@ -80,7 +82,7 @@ impl Resolver {
             // Case-exact when nothing was folded and the identifier is the concept's own
             // (the index matches without regard to case).
             let case_exact = !folded && {
-                let c = self.concept_checked(concept)?;
+                let c = self.r.concept_checked(concept)?;
                 kind == MatchKind::AltId
                     || c.curie.is_some() && c.curie == normalized.curie
                     || normalized.iri.as_deref() == Some(c.iri.as_str())
@@ -94,6 +96,8 @@ impl Resolver {
 
     pub(super) fn exact_name_stage(&self, text: &str) -> Result<Vec<NameCandidate>, ResolveError> {
         Ok(self
+            .r
+            .lexicon()
             .lookup_label_checked(text)?
             .into_iter()
             .map(|m| {
@@ -111,7 +115,7 @@ impl Resolver {
         &self,
         text: &str,
     ) -> Result<(Vec<NameCandidate>, Vec<NameStep>), ResolveError> {
-        let Some((lexicon, rules)) = &self.files.variants else {
+        let Some((lexicon, rules)) = &self.r.files.variants else {
             return Ok((Vec::new(), Vec::new()));
         };
         let variants = rules.variants(text);
@@ -122,7 +126,11 @@ impl Resolver {
         let kind = MatchKind::NameVariant;
         let mut out = Vec::new();
         for variant in variants.iter().filter(|v| !v.key.is_empty()) {
-            for m in self.label_matches(&lexicon.get(&variant.key), 0)? {
+            for m in self
+                .r
+                .lexicon()
+                .label_matches(&lexicon.get(&variant.key), 0)?
+            {
                 let mut candidate = NameCandidate::new(m.concept, Stage::NameVariant, kind, false);
                 // A label whose own word was swapped for an equivalent the query did not write
                 // ("Carcinoma" for "cancer") is a rewritten name; one that took the query's
@@ -145,12 +153,12 @@ impl Resolver {
     /// Names a training corpus wrote for a concept that no source gives it, from the
     /// confidence model; each concept in the current releases that hold it.
     pub(super) fn corpus_name_stage(&self, text: &str) -> Vec<NameCandidate> {
-        let Some(model) = self.confidence_model() else {
+        let Some(model) = self.r.confidence_model() else {
             return Vec::new();
         };
         let mut out = Vec::new();
         for learned in model.learned_for(&label_key(text)) {
-            for found in self.lookup_id(&learned.concept) {
+            for found in self.r.lexicon().lookup_id(&learned.concept) {
                 let kind = MatchKind::CorpusName;
                 let case_exact = same_letters(&learned.name, text);
                 let mut c = NameCandidate::new(found.concept, Stage::CorpusName, kind, case_exact);
@@ -177,6 +185,8 @@ impl Resolver {
         }
         let kind = MatchKind::NearSpelling;
         Ok(self
+            .r
+            .lexicon()
             .fuzzy_checked(text, max, FUZZY_DEPTH)?
             .into_iter()
             .filter(|m| m.distance > 0)
@@ -196,7 +206,7 @@ impl Resolver {
         depth: usize,
     ) -> Result<(Vec<NameCandidate>, bool), ResolveError> {
         let filter = self.text_filter(query);
-        let (hits, more) = self.search(text, filter.as_deref(), depth)?;
+        let (hits, more) = self.r.lexicon().search(text, filter.as_deref(), depth)?;
         let best = hits.first().map_or(1.0, |h| f64::from(h.score)).max(1e-6);
         let kind = MatchKind::FullText;
         let found = hits

@@ -8,12 +8,13 @@
 
 use std::collections::HashSet;
 
+use super::NameSearcher;
 use super::{MatchKind, NameCandidate, Stage};
 use crate::index::mappings::NodeRead;
 use crate::model::{
     Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, XrefKind,
 };
-use crate::resolve::{ConceptId, ResolveError, Resolver};
+use crate::resolve::{ConceptId, ResolveError};
 
 /// How many name-matched concepts are followed through their mappings, best first.
 const MAX_VIA_ORIGINS: usize = 32;
@@ -80,7 +81,7 @@ struct Walk {
     evidence: Vec<Evidence>,
 }
 
-impl Resolver {
+impl<'r> NameSearcher<'r> {
     /// Concepts that the name matches of `direct` map to by a curated, not negated exact
     /// mapping, as candidates of their own. A damaged mapping record is an error.
     /// Also says whether a limit cut the stage short (more origins or candidates than
@@ -100,7 +101,8 @@ impl Resolver {
             .iter()
             .filter(|c| c.stage == Stage::ExactName || (any_name && c.stage == Stage::NameVariant))
             .filter(|c| {
-                self.files
+                self.r
+                    .files
                     .flags
                     .get(c.concept.0)
                     .is_some_and(|f| f.searchable && !f.obsolete)
@@ -173,7 +175,7 @@ impl Resolver {
         concept: ConceptId,
         chain_reads: &mut usize,
     ) -> Result<Vec<Chained>, ResolveError> {
-        let Some(start) = self.concept(concept) else {
+        let Some(start) = self.r.concept(concept) else {
             return Ok(Vec::new());
         };
         let mut level: Vec<(Vec<String>, crate::model::Concept)> = vec![(Vec::new(), start)];
@@ -182,7 +184,8 @@ impl Resolver {
             let mut next = Vec::new();
             for (path, at) in &level {
                 for link in at.parents.iter().take(MAX_BROADER_PARENTS) {
-                    let Some((id, parent)) = self.by_iri_any(&link.iri, at.source) else {
+                    let Some((id, parent)) = self.r.lexicon().by_iri_any(&link.iri, at.source)
+                    else {
                         continue;
                     };
                     if seen.insert(id) {
@@ -229,7 +232,7 @@ impl Resolver {
         concept: ConceptId,
         chain_reads: &mut usize,
     ) -> Result<Vec<Chained>, ResolveError> {
-        let Some(curie) = self.identity_checked(concept)?.curie else {
+        let Some(curie) = self.r.identity_checked(concept)?.curie else {
             return Ok(Vec::new());
         };
         let edges = self.curated_exact_edges(&curie)?;
@@ -298,7 +301,7 @@ impl Resolver {
         &self,
         concept: ConceptId,
     ) -> Result<Vec<(ConceptId, Vec<Evidence>)>, ResolveError> {
-        let Some(curie) = self.identity_checked(concept)?.curie else {
+        let Some(curie) = self.r.identity_checked(concept)?.curie else {
             return Ok(Vec::new());
         };
         Ok(self
@@ -321,6 +324,7 @@ impl Resolver {
         // identifier's cross-references are never decoded here; a node over the answer bound
         // lends no candidates, as it would give no mapping answer.
         let read = self
+            .r
             .files
             .mappings
             .hops_within(curie, crate::resolve::mapping::MAX_ANSWER_EDGES)
@@ -372,7 +376,7 @@ impl Resolver {
         query: &super::NameQuery,
         origin: &NameCandidate,
     ) -> Result<Vec<NameCandidate>, ResolveError> {
-        let identity = self.identity_checked(origin.concept)?;
+        let identity = self.r.identity_checked(origin.concept)?;
         // Only a concept whose own record states a broader concept is looked up in the
         // mapping index: most concepts state none, and the lookup touches every segment.
         let states_broader = identity.xrefs.iter().any(|x| {
@@ -385,6 +389,7 @@ impl Resolver {
             return Ok(Vec::new());
         };
         let read = self
+            .r
             .files
             .mappings
             .node_within(&curie, MAX_STATED_BROADER_EDGES)
@@ -430,7 +435,7 @@ impl Resolver {
         evidence
             .iter()
             .filter(|e| {
-                !self.evidence_predicted(e)
+                !crate::resolve::mapping::MappingWalk::new(self.r).evidence_predicted(e)
                     && (e.curated() || e.origin == EvidenceOrigin::SourceXref)
             })
             .cloned()
@@ -439,7 +444,9 @@ impl Resolver {
 
     /// The loaded concept whose CURIE is `curie`.
     fn loaded_curie(&self, curie: &str) -> Option<ConceptId> {
-        self.lookup_id(curie)
+        self.r
+            .lexicon()
+            .lookup_id(curie)
             .into_iter()
             .find(|m| m.spelling == crate::resolve::Spelling::Curie)
             .map(|m| m.concept)
