@@ -5,7 +5,7 @@
 
 use ontoresolve::model::WireName;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,7 +13,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use ontoresolve::resolve::{Outcome, ResolveError, Resolver, damage};
 
-use crate::cli::rows::{MAX_ROW_BYTES, Rows};
+use crate::cli::rows::{MAX_ROW_BYTES, Rows, open_input};
 use rayon::prelude::*;
 
 /// Rows read and resolved together; output keeps their order.
@@ -39,16 +39,6 @@ enum Column {
     WholeLine,
     /// 0-based field number.
     Field(usize),
-}
-
-/// The input, and its size when it is a file (for progress); `-` is stdin.
-fn open_input(path: &Path) -> anyhow::Result<(Box<dyn BufRead + Send>, Option<u64>)> {
-    if path == Path::new("-") {
-        return Ok((Box::new(BufReader::new(io::stdin())), None));
-    }
-    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let size = file.metadata().ok().map(|m| m.len());
-    Ok((Box::new(BufReader::with_capacity(1 << 20, file)), size))
 }
 
 fn open_output(path: Option<&Path>) -> anyhow::Result<BufWriter<Box<dyn Write>>> {

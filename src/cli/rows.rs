@@ -2,12 +2,33 @@
 //! is not UTF-8 is still a row), cut at [`MAX_ROW_BYTES`] so that one huge line cannot exhaust
 //! memory, with their line number and the bytes they took for progress.
 
-use std::io::{self, BufRead};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+use anyhow::Context as _;
 
 /// Rows are cut here so that one huge line cannot exhaust memory; such a row is still reported.
 pub const MAX_ROW_BYTES: usize = 64 * 1024;
 
 /// Lines of the input, decoded leniently: a row that is not UTF-8 is still a row.
+/// How much of an input file is read at a time.
+const READ_BUFFER_BYTES: usize = 1 << 20;
+
+/// A batch command's input (`-` is standard input), and its size when it is a file, for
+/// progress.
+pub fn open_input(path: &Path) -> anyhow::Result<(Box<dyn BufRead + Send>, Option<u64>)> {
+    if path == Path::new("-") {
+        return Ok((Box::new(BufReader::new(io::stdin())), None));
+    }
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let size = file.metadata().ok().map(|m| m.len());
+    Ok((
+        Box::new(BufReader::with_capacity(READ_BUFFER_BYTES, file)),
+        size,
+    ))
+}
+
 pub struct Rows {
     input: Box<dyn BufRead + Send>,
     /// Lines read so far.

@@ -16,6 +16,19 @@ impl fmt::Display for Location {
     }
 }
 
+/// The most characters of a cell a problem message quotes.
+pub const MAX_EXCERPT_CHARS: usize = 80;
+
+/// Cell text for a problem message: debug-quoted, cut to [`MAX_EXCERPT_CHARS`].
+pub fn excerpt(text: &str) -> String {
+    if text.chars().count() <= MAX_EXCERPT_CHARS {
+        format!("{text:?}")
+    } else {
+        let cut: String = text.chars().take(MAX_EXCERPT_CHARS).collect();
+        format!("{cut:?}…")
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {
     #[error("{}:{location}: syntax error: {message}", file.display())]

@@ -86,9 +86,10 @@ pub struct SourceRelease {
     pub release: String,
 }
 
-/// A concept in brief.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct ConceptSummary {
+/// How an answer names a concept or an IRI: its CURIE, its IRI unless the CURIE expands to it
+/// through the registry (read the prefix resource), and its label when loaded.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct Named {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub curie: Option<String>,
     /// Absent when the CURIE expands to it through the registry (read its prefix resource).
@@ -96,6 +97,13 @@ pub struct ConceptSummary {
     pub iri: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+}
+
+/// A concept in brief.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ConceptSummary {
+    #[serde(flatten)]
+    pub name: Named,
     /// The source id; its release is in the answer's `sources` (and a concept record's
     /// `release`).
     pub source: String,
@@ -123,13 +131,8 @@ pub struct ReplacementChain {
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ChainHop {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub curie: Option<String>,
-    /// Absent when the CURIE expands to it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub iri: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    #[serde(flatten)]
+    pub name: Named,
     /// Whether the concept is in the loaded sources.
     pub loaded: bool,
     #[serde(skip_serializing_if = "is_false")]
@@ -350,13 +353,8 @@ pub struct DefinitionDto {
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LinkDto {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub curie: Option<String>,
-    /// Absent when the CURIE expands to it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub iri: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    #[serde(flatten)]
+    pub name: Named,
     /// `sub_class_of`, `broader`, or for MeSH `broader_descriptor` (by tree number).
     pub relation: Tag<LinkKind>,
 }

@@ -35,8 +35,8 @@ pub fn id_of(curie: Option<&str>, iri: Option<&str>) -> String {
 pub fn body(v: &ConceptView<'_>) -> Markup {
     let d = v.detail;
     let c = &d.concept;
-    let id = id_of(c.curie.as_deref(), c.iri.as_deref());
-    let label = c.label.as_deref().unwrap_or(id.as_str());
+    let id = id_of(c.name.curie.as_deref(), c.name.iri.as_deref());
+    let label = c.name.label.as_deref().unwrap_or(id.as_str());
     html! {
         h1 { (label) }
         (identity(v))
@@ -61,7 +61,7 @@ fn identity(v: &ConceptView<'_>) -> Markup {
     let c = &d.concept;
     html! {
         dl.facts {
-            @if let Some(curie) = &c.curie {
+            @if let Some(curie) = &c.name.curie {
                 dt { "CURIE" }
                 dd { code { (curie) } " " (copy_button(curie, "CURIE")) }
             }
@@ -118,8 +118,8 @@ fn chain_markup(chain: &ReplacementChain) -> Markup {
     html! {
         @for (i, hop) in chain.hops.iter().enumerate() {
             @if i > 0 { " → " }
-            @let id = id_of(hop.curie.as_deref(), hop.iri.as_deref());
-            (concept_link(&id, hop.label.as_deref(), hop.loaded))
+            @let id = id_of(hop.name.curie.as_deref(), hop.name.iri.as_deref());
+            (concept_link(&id, hop.name.label.as_deref(), hop.loaded))
             @if hop.obsolete { " " span.tag { "obsolete" } }
         }
         @if chain.cycle { " " span.tag { "the chain loops" } }
@@ -161,8 +161,8 @@ fn link_list(links: &[LinkDto]) -> Markup {
         ul {
             @for l in links {
                 li {
-                    @let id = id_of(l.curie.as_deref(), l.iri.as_deref());
-                    (concept_link(&id, l.label.as_deref(), l.label.is_some()))
+                    @let id = id_of(l.name.curie.as_deref(), l.name.iri.as_deref());
+                    (concept_link(&id, l.name.label.as_deref(), l.name.label.is_some()))
                     " " span.tag { (l.relation.as_str()) }
                 }
             }

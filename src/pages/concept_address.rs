@@ -184,7 +184,7 @@ fn page(
         lineage: &lineage,
         pinned: pin,
     };
-    let label = detail.concept.label.clone().unwrap_or_default();
+    let label = detail.concept.name.label.clone().unwrap_or_default();
     let title = if label.is_empty() {
         canonical.to_string()
     } else {
@@ -254,7 +254,7 @@ fn resolution_body(title: &str, res: &Resolution) -> Markup {
         @if let Some(next) = &res.next_step { p { (next) } }
         @if !res.readings.is_empty() {
             h2 { "Possible readings" }
-            ul { @for reading in &res.readings { li { (layout::concept_link(&reading.curie, reading.concept.as_ref().and_then(|c| c.label.as_deref()), reading.concept.is_some())) } } }
+            ul { @for reading in &res.readings { li { (layout::concept_link(&reading.curie, reading.concept.as_ref().and_then(|c| c.name.label.as_deref()), reading.concept.is_some())) } } }
         }
         @if !res.loaded_sources_for_prefix.is_empty() || !res.sources_for_prefix.is_empty() {
             p { "Sources that use this prefix: " (res.sources_for_prefix.join(", ")) }

@@ -89,7 +89,7 @@ pub fn concept(r: &Resolver, iri: &str, d: &ConceptDetail) -> Value {
         _ => "owl:Class",
     };
     node.insert("@type".into(), Value::String(kind.into()));
-    if let Some(label) = &d.concept.label {
+    if let Some(label) = &d.concept.name.label {
         push(&mut node, "rdfs:label", Value::String(label.clone()));
     }
     for l in &d.labels {
@@ -106,7 +106,7 @@ pub fn concept(r: &Resolver, iri: &str, d: &ConceptDetail) -> Value {
             literal(&def.text, def.lang.as_deref()),
         );
     }
-    if let Some(curie) = &d.concept.curie {
+    if let Some(curie) = &d.concept.name.curie {
         push(&mut node, "oboInOwl:id", Value::String(curie.clone()));
     }
     for alt in &d.alt_ids {
@@ -124,7 +124,7 @@ pub fn concept(r: &Resolver, iri: &str, d: &ConceptDetail) -> Value {
             "sub_class_of" => "rdfs:subClassOf",
             _ => "skos:broader",
         };
-        if let Some(target) = reference(r, p.curie.as_deref(), p.iri.as_deref()) {
+        if let Some(target) = reference(r, p.name.curie.as_deref(), p.name.iri.as_deref()) {
             push(&mut node, key, target);
         }
     }
@@ -151,7 +151,7 @@ pub fn concept(r: &Resolver, iri: &str, d: &ConceptDetail) -> Value {
     for chain in &d.replacements {
         if let Some(first) = chain.hops.first()
             && let Some(Value::Object(target)) =
-                reference(r, first.curie.as_deref(), first.iri.as_deref())
+                reference(r, first.name.curie.as_deref(), first.name.iri.as_deref())
             && let Some(Value::String(id)) = target.get("@id")
         {
             push(&mut node, "replacedBy", Value::String(id.clone()));

@@ -147,9 +147,9 @@ fn results(form: &SearchForm, answer: &Envelope<Candidates>) -> Markup {
             ol #results {
                 @for c in &found.candidates {
                     li {
-                        @let id = id_of(c.concept.curie.as_deref(), c.concept.iri.as_deref());
+                        @let id = id_of(c.concept.name.curie.as_deref(), c.concept.name.iri.as_deref());
                         a.concept href=(address::concept(&id, None)) { (id) }
-                        " " (c.concept.label.as_deref().unwrap_or(""))
+                        " " (c.concept.name.label.as_deref().unwrap_or(""))
                         " " span.tag.match-kind { (c.match_kind.as_str()) }
                         " " span.tag { (c.concept.source) }
                         @if c.concept.status != "current" { " " span.tag { (c.concept.status.as_str()) } }

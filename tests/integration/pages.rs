@@ -232,7 +232,7 @@ fn the_search_page_lists_the_tools_candidates_in_the_tools_order() {
         .result
         .candidates
         .iter()
-        .filter_map(|c| c.concept.curie.clone())
+        .filter_map(|c| c.concept.name.curie.clone())
         .collect();
     assert_eq!(
         curies, from_tool,

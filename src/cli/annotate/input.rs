@@ -10,17 +10,13 @@
 //! passage, which is then reported rather than grounded on part of its text. Passages are
 //! taken a chunk at a time ([`read_chunk`]); progress counts the bytes read.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self};
 use std::path::Path;
 
-use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::rows::{Row, Rows};
 
-/// Read buffer of the input file.
-const READ_BUFFER_BYTES: usize = 1 << 20;
 /// Passages read and grounded together (fewer when they reach [`CHUNK_BYTES`]); output keeps
 /// their order. Small enough that progress moves every second or so.
 const CHUNK_PASSAGES: usize = 128;
@@ -105,17 +101,7 @@ impl Block {
 impl Passages {
     /// Opens `path` (`-` for standard input).
     pub fn open(path: &Path, format: Format) -> anyhow::Result<Passages> {
-        let (input, size): (Box<dyn BufRead + Send>, Option<u64>) = if path == Path::new("-") {
-            (Box::new(BufReader::new(io::stdin())), None)
-        } else {
-            let file =
-                File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let size = file.metadata().ok().map(|m| m.len());
-            (
-                Box::new(BufReader::with_capacity(READ_BUFFER_BYTES, file)),
-                size,
-            )
-        };
+        let (input, size) = crate::cli::rows::open_input(path)?;
         Ok(Passages {
             rows: Rows::new(input),
             format,

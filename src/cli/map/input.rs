@@ -6,17 +6,12 @@
 //! surrounding spaces and one pair of surrounding double quotes (`""` inside becomes `"`). A
 //! quoted field that holds a comma or a line break is therefore not supported.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 /// Rows are cut here so that one huge line cannot exhaust memory; such a row is still reported.
 pub use crate::cli::rows::{MAX_ROW_BYTES, Row, Rows};
-/// Read buffer of the input file.
-const READ_BUFFER_BYTES: usize = 1 << 20;
-
 /// How a line splits into fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -50,17 +45,7 @@ impl Input {
         } else {
             Format::Lines
         };
-        let (input, size): (Box<dyn BufRead + Send>, Option<u64>) = if path == Path::new("-") {
-            (Box::new(BufReader::new(io::stdin())), None)
-        } else {
-            let file =
-                File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let size = file.metadata().ok().map(|m| m.len());
-            (
-                Box::new(BufReader::with_capacity(READ_BUFFER_BYTES, file)),
-                size,
-            )
-        };
+        let (input, size) = crate::cli::rows::open_input(path)?;
         Ok(Input {
             rows: Rows::new(input),
             size,

@@ -22,6 +22,8 @@ mod tests;
 mod tsv;
 mod yaml;
 
+pub use crate::ingest::error::MAX_EXCERPT_CHARS;
+use crate::ingest::error::excerpt;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -42,8 +44,6 @@ pub const MAX_HEADER_LINES: usize = 10_000;
 pub const MAX_HEADER_BYTES: usize = 1 << 20;
 /// More columns than this in the TSV header line is not an SSSOM file.
 pub const MAX_COLUMNS: usize = 1_000;
-/// Cell text quoted in a problem message is cut to this many characters.
-pub const MAX_EXCERPT_CHARS: usize = 80;
 /// A problem message is cut to this many characters.
 pub const MAX_MESSAGE_CHARS: usize = 200;
 
@@ -187,16 +187,6 @@ fn open_path(path: &Path) -> Result<Box<dyn std::io::BufRead + Send>, SssomError
     };
     let file = File::open(path).map_err(open_error)?;
     open_reader(file).map_err(open_error)
-}
-
-/// Cell text for a problem message: debug-quoted, cut to [`MAX_EXCERPT_CHARS`].
-fn excerpt(text: &str) -> String {
-    if text.chars().count() <= MAX_EXCERPT_CHARS {
-        format!("{text:?}")
-    } else {
-        let cut: String = text.chars().take(MAX_EXCERPT_CHARS).collect();
-        format!("{cut:?}…")
-    }
 }
 
 fn cut_chars(text: String, max: usize) -> String {

@@ -17,6 +17,7 @@ mod obographs;
 mod real_data;
 mod triples;
 
+use crate::ingest::error::excerpt;
 use std::collections::HashMap;
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
@@ -26,15 +27,15 @@ use collect::{Collector, Join};
 pub use triples::concept_triples;
 
 use super::{FileRelease, IngestError, TableFormat};
-use crate::model::{Concept, ConceptKind, Prefixes, Provenance, SourceIdx};
+use crate::model::{
+    Concept, ConceptKind, Definition, Label, LabelKind, Prefixes, Provenance, SourceIdx,
+};
 
 /// Longer lines are reported and skipped rather than buffered; the longest real row is ~3 kB.
 const MAX_LINE_BYTES: usize = 1 << 20;
 /// More bad rows than this means the input is not this table (wrong format or file): stop
 /// instead of collecting a problem per line.
 const MAX_ROW_PROBLEMS: usize = 100_000;
-/// Cell text quoted in a problem message is cut to this many characters.
-const MAX_EXCERPT_CHARS: usize = 80;
 
 /// A row that could not be read, or was read with a note; the rest of the source still loads.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,6 +173,32 @@ impl RowContext<'_> {
     fn prov(&self) -> Provenance {
         Provenance {
             source: self.source,
+        }
+    }
+
+    /// Adds `text`, trimmed, as a label of `kind` with the row's provenance; nothing when it
+    /// is empty.
+    fn push_label(&self, concept: &mut Concept, text: &str, kind: LabelKind) {
+        let text = text.trim();
+        if !text.is_empty() {
+            concept.labels.push(Label {
+                text: text.to_string(),
+                kind,
+                lang: None,
+                prov: self.prov(),
+            });
+        }
+    }
+
+    /// Adds `text`, trimmed, as a definition; nothing when it is empty.
+    fn push_definition(&self, concept: &mut Concept, text: &str) {
+        let text = text.trim();
+        if !text.is_empty() {
+            concept.definitions.push(Definition {
+                text: text.to_string(),
+                lang: None,
+                prov: self.prov(),
+            });
         }
     }
 
@@ -380,16 +407,6 @@ fn normalize_curie(prefixes: &dyn Prefixes, curie: &str) -> String {
         .expand(curie)
         .and_then(|iri| prefixes.compress(&iri))
         .unwrap_or_else(|| curie.to_string())
-}
-
-/// Cell text for a problem message, cut short.
-fn excerpt(text: &str) -> String {
-    if text.chars().count() <= MAX_EXCERPT_CHARS {
-        format!("{text:?}")
-    } else {
-        let cut: String = text.chars().take(MAX_EXCERPT_CHARS).collect();
-        format!("{cut:?}…")
-    }
 }
 
 #[cfg(test)]

@@ -28,8 +28,8 @@ use super::json_stream::{Position, Positioned, field, json_error, valid_iri, val
 use super::{Collector, Row, RowContext, excerpt};
 use crate::ingest::IngestError;
 use crate::model::{
-    Concept, ConceptKind, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Replacement,
-    ReplacementKind, obo_purl,
+    Concept, ConceptKind, LabelKind, Link, LinkKind, Prefixes, Replacement, ReplacementKind,
+    obo_purl,
 };
 
 /// Ancestors at this depth are direct parents.
@@ -182,28 +182,12 @@ fn term_row(key: &str, term: Term, cx: &RowContext<'_>) -> Result<Row, String> {
 
 /// The label, the synonyms other than the label (as skos:altLabel) and the definition.
 fn add_labels(concept: &mut Concept, label: &str, term: &Term, cx: &RowContext<'_>) {
-    let prov = cx.prov();
-    let of = |text: &str, kind| Label {
-        text: text.to_string(),
-        kind,
-        lang: None,
-        prov,
-    };
-    if !label.is_empty() {
-        concept.labels.push(of(label, LabelKind::Label));
+    cx.push_label(concept, label, LabelKind::Label);
+    for synonym in term.synonyms.iter().filter(|s| s.trim() != label) {
+        cx.push_label(concept, synonym, LabelKind::AltLabel);
     }
-    let synonyms = term.synonyms.iter().map(|s| s.trim());
-    for synonym in synonyms.filter(|s| !s.is_empty() && *s != label) {
-        concept.labels.push(of(synonym, LabelKind::AltLabel));
-    }
-    if let Some(text) = term.description.as_deref().map(str::trim)
-        && !text.is_empty()
-    {
-        concept.definitions.push(Definition {
-            text: text.to_string(),
-            lang: None,
-            prov,
-        });
+    if let Some(text) = term.description.as_deref() {
+        cx.push_definition(concept, text);
     }
 }
 

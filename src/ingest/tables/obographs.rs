@@ -43,8 +43,8 @@ use crate::ingest::vocab::{
 };
 use crate::ingest::{FileRelease, IngestError};
 use crate::model::{
-    Concept, ConceptKind, Definition, Label, LabelKind, Link, LinkKind, Prefixes, Provenance,
-    Replacement, ReplacementKind, Xref, XrefKind, obo_purl,
+    Concept, ConceptKind, LabelKind, Link, LinkKind, Prefixes, Provenance, Replacement,
+    ReplacementKind, Xref, XrefKind, obo_purl,
 };
 
 /// The node type that is a concept.
@@ -436,23 +436,14 @@ fn add_labels(
     cx: &RowContext<'_>,
     notes: &mut Vec<String>,
 ) {
-    let prov = cx.prov();
-    let of = |text: &str, kind| Label {
-        text: text.to_string(),
-        kind,
-        lang: None,
-        prov,
-    };
-    if !label.is_empty() {
-        concept.labels.push(of(label, LabelKind::Label));
-    }
+    cx.push_label(concept, label, LabelKind::Label);
     for synonym in &meta.synonyms {
         let text = synonym.val.as_deref().map(str::trim).unwrap_or_default();
         if text.is_empty() {
             continue;
         }
         match synonym_kind(&synonym.pred) {
-            Some(kind) => concept.labels.push(of(text, kind)),
+            Some(kind) => cx.push_label(concept, text, kind),
             None => notes.push(format!(
                 "synonym {} has the unknown scope {}; left out",
                 excerpt(text),
@@ -460,15 +451,8 @@ fn add_labels(
             )),
         }
     }
-    let definition = meta.definition.as_ref().and_then(|d| d.val.as_deref());
-    if let Some(text) = definition.map(str::trim)
-        && !text.is_empty()
-    {
-        concept.definitions.push(Definition {
-            text: text.to_string(),
-            lang: None,
-            prov,
-        });
+    if let Some(text) = meta.definition.as_ref().and_then(|d| d.val.as_deref()) {
+        cx.push_definition(concept, text);
     }
 }
 

@@ -17,11 +17,8 @@ pub(super) fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> V
         .take(take)
         .map(|l| {
             let found = r.lexicon().by_iri_any(&l.iri, c.source).map(|(_, c)| c);
-            let (curie, label) = curie_and_label(r, &l.iri, found.as_ref());
             LinkDto {
-                iri: unexpanded_iri(r, curie.as_deref(), &l.iri),
-                curie,
-                label,
+                name: named(r, &l.iri, found.as_ref()),
                 relation: Tag::of(&l.kind),
             }
         })

@@ -492,7 +492,10 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, S
     };
     let summary = summary(r, &head);
     // The matched text is said only when it is not the label shown.
-    let matched_text = c.text.clone().filter(|t| summary.label.as_ref() != Some(t));
+    let matched_text = c
+        .text
+        .clone()
+        .filter(|t| summary.name.label.as_ref() != Some(t));
     let candidate = Candidate {
         group: c.group.as_ref().map(Tag::of),
         match_kind: Tag::of(&c.kind),

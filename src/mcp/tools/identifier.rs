@@ -203,9 +203,10 @@ fn obsolete_message(
         let names: Vec<String> = alt_of
             .iter()
             .map(|c| {
-                c.curie
+                c.name
+                    .curie
                     .clone()
-                    .or_else(|| c.iri.clone())
+                    .or_else(|| c.name.iri.clone())
                     .unwrap_or_default()
             })
             .collect();
@@ -345,7 +346,7 @@ fn found_answer(
         [one] => format!(
             "{} is {:?} in {} release {}",
             shown,
-            one.label.as_deref().unwrap_or(""),
+            one.name.label.as_deref().unwrap_or(""),
             one.source,
             sources
                 .first()
@@ -516,7 +517,11 @@ fn ambiguous_answer(
     let described: Vec<String> = dtos
         .iter()
         .map(|d| match &d.concept {
-            Some(c) => format!("{} ({})", d.curie, c.label.as_deref().unwrap_or("found")),
+            Some(c) => format!(
+                "{} ({})",
+                d.curie,
+                c.name.label.as_deref().unwrap_or("found")
+            ),
             None => format!("{} (not in the loaded sources)", d.curie),
         })
         .collect();

@@ -245,9 +245,11 @@ pub fn summary<'a>(r: &Resolver, c: impl Into<crate::model::Shown<'a>>) -> Conce
     let c = c.into();
     let source = r.manifest().sources.get(c.source.slot());
     ConceptSummary {
-        iri: unexpanded_iri(r, c.curie, c.iri),
-        curie: c.curie.map(str::to_string),
-        label: c.preferred_label().map(|l| l.text.clone()),
+        name: Named {
+            iri: unexpanded_iri(r, c.curie, c.iri),
+            curie: c.curie.map(str::to_string),
+            label: c.preferred_label().map(|l| l.text.clone()),
+        },
         source: source.map(|s| s.id.clone()).unwrap_or_default(),
         status: Tag::of(&c.status),
         kind: Tag::of(&c.kind),
@@ -264,18 +266,16 @@ pub(super) fn unexpanded_iri(r: &Resolver, curie: Option<&str>, iri: &str) -> Op
 }
 
 /// How to name an IRI: the concept's CURIE and label when it is loaded, else the CURIE the
-/// prefix map gives.
-pub(super) fn curie_and_label(
-    r: &Resolver,
-    iri: &str,
-    found: Option<&Concept>,
-) -> (Option<String>, Option<String>) {
-    (
-        found
-            .and_then(|c| c.curie.clone())
-            .or_else(|| r.registry().compress(iri)),
-        found.and_then(|c| c.preferred_label().map(|l| l.text.clone())),
-    )
+/// prefix map gives; the IRI only when that CURIE does not expand to it.
+pub(super) fn named(r: &Resolver, iri: &str, found: Option<&Concept>) -> Named {
+    let curie = found
+        .and_then(|c| c.curie.clone())
+        .or_else(|| r.registry().compress(iri));
+    Named {
+        iri: unexpanded_iri(r, curie.as_deref(), iri),
+        curie,
+        label: found.and_then(|c| c.preferred_label().map(|l| l.text.clone())),
+    }
 }
 
 /// Every replacement chain, each with the live concept it ends at.
@@ -298,11 +298,8 @@ pub(super) fn hops(r: &Resolver, chain: &[ChainStep]) -> Vec<ChainHop> {
         .iter()
         .map(|step| {
             let c = step.concept.and_then(|id| r.concept(id));
-            let (curie, label) = curie_and_label(r, &step.iri, c.as_ref());
             ChainHop {
-                iri: unexpanded_iri(r, curie.as_deref(), &step.iri),
-                curie,
-                label,
+                name: named(r, &step.iri, c.as_ref()),
                 loaded: c.is_some(),
                 obsolete: step.obsolete,
             }

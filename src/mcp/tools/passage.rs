@@ -158,8 +158,9 @@ fn concept_iris(r: &Resolver, concepts: &[ConceptMentions]) -> Vec<String> {
     concepts
         .iter()
         .filter_map(|c| {
-            c.concept.iri.clone().or_else(|| {
+            c.concept.name.iri.clone().or_else(|| {
                 c.concept
+                    .name
                     .curie
                     .as_deref()
                     .and_then(|x| r.registry().expand(x))
