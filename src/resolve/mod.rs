@@ -125,10 +125,11 @@ pub enum ResolveError {
     Open(#[from] OpenError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The store failed to open on first use; every later use reports the same error.
     #[error("the RDF store cannot be opened: {0}")]
-    StoreUnavailable(String),
+    StoreUnavailable(std::sync::Arc<StoreError>),
     #[error("the mapping index could not be read: {0}")]
-    MappingIndex(String),
+    MappingIndex(std::io::Error),
     /// A query the core wrote itself failed in the RDF store (never a user's SPARQL).
     #[error("a query of the RDF store failed: {0}")]
     StoreQuery(#[from] crate::store::SparqlError),
@@ -158,7 +159,7 @@ pub struct Resolver {
     registry: Registry,
     /// Registry records of the prefixes loaded sources declare.
     loaded_records: Vec<RecordId>,
-    store: OnceLock<Result<StoreReader, String>>,
+    store: OnceLock<Result<StoreReader, std::sync::Arc<StoreError>>>,
     /// The confidence model the build was given, laid out by the feature registry.
     confidence: Option<confidence::ConfidenceModel>,
     /// Each release pair's changes, computed on first use, so later pages of a diff read
@@ -313,7 +314,7 @@ impl Resolver {
     /// The RDF store, opened read-only on first use.
     pub fn store(&self) -> Result<&StoreReader, ResolveError> {
         let store = self.store.get_or_init(|| {
-            StoreReader::open(&self.files.layout.store()).map_err(|e| e.to_string())
+            StoreReader::open(&self.files.layout.store()).map_err(std::sync::Arc::new)
         });
         store
             .as_ref()

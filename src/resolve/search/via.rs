@@ -328,7 +328,7 @@ impl<'r> NameSearcher<'r> {
             .files
             .mappings
             .hops_within(curie, crate::resolve::mapping::MAX_ANSWER_EDGES)
-            .map_err(|e| ResolveError::MappingIndex(e.to_string()))?;
+            .map_err(ResolveError::MappingIndex)?;
         let Some(NodeRead::Whole(node)) = read else {
             return Ok(Vec::new());
         };
@@ -393,7 +393,7 @@ impl<'r> NameSearcher<'r> {
             .files
             .mappings
             .node_within(&curie, MAX_STATED_BROADER_EDGES)
-            .map_err(|e| ResolveError::MappingIndex(e.to_string()))?;
+            .map_err(ResolveError::MappingIndex)?;
         let Some(NodeRead::Whole(node)) = read else {
             return Ok(Vec::new());
         };
