@@ -1,4 +1,4 @@
-//! Input rows for the batch commands (`normalize`, `map`): lines decoded leniently (a row that
+//! Input rows for the batch commands (`normalize`, `map`, `annotate`): lines decoded leniently (a row that
 //! is not UTF-8 is still a row), cut at [`MAX_ROW_BYTES`] so that one huge line cannot exhaust
 //! memory, with their line number and the bytes they took for progress.
 
@@ -11,7 +11,6 @@ use anyhow::Context as _;
 /// Rows are cut here so that one huge line cannot exhaust memory; such a row is still reported.
 pub const MAX_ROW_BYTES: usize = 64 * 1024;
 
-/// Lines of the input, decoded leniently: a row that is not UTF-8 is still a row.
 /// How much of an input file is read at a time.
 const READ_BUFFER_BYTES: usize = 1 << 20;
 
@@ -29,6 +28,7 @@ pub fn open_input(path: &Path) -> anyhow::Result<(Box<dyn BufRead + Send>, Optio
     ))
 }
 
+/// Lines of the input, decoded leniently: a row that is not UTF-8 is still a row.
 pub struct Rows {
     input: Box<dyn BufRead + Send>,
     /// Lines read so far.

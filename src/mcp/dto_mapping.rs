@@ -13,7 +13,7 @@ use crate::resolve::mapping::{Cardinality, Conflict, ObjectStatus, RankTier};
 #[serde(deny_unknown_fields)]
 pub struct MapArgs {
     /// The identifier to map, in any spelling resolve_identifier accepts (MONDO:0005148,
-    /// mesh:D003924, http://identifiers.org/hgnc/11998).
+    /// mesh:D003924, `http://identifiers.org/hgnc/11998`).
     pub identifier: String,
     /// Only candidates in these vocabularies, as prefixes (MESH, DOID, OMIM). Default: all.
     #[serde(default)]

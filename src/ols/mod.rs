@@ -164,7 +164,7 @@ impl Params {
         )
     }
 
-    /// The first value of a parameter, refused when longer than [`MAX_PARAM_CHARS`].
+    /// The first value of a parameter, refused when longer than `MAX_PARAM_CHARS`.
     pub fn get(&self, key: &str) -> Result<Option<&str>, ApiError> {
         match self.0.iter().find(|(k, _)| k == key) {
             Some((_, v)) if v.chars().count() > MAX_PARAM_CHARS => Err(ApiError::BadRequest(

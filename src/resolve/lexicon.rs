@@ -42,7 +42,7 @@ impl<'r> Lexicon<'r> {
         self.lookup_id_in(text, View::Current)
     }
 
-    /// [`Resolver::lookup_id`] in the releases `view` selects.
+    /// [`Self::lookup_id`] in the releases `view` selects.
     pub fn lookup_id_in(&self, text: &str, view: View<'_>) -> Vec<IdMatch> {
         let flags = &self.r.files.flags;
         let mut matches: Vec<IdMatch> = self.r
@@ -96,7 +96,7 @@ impl<'r> Lexicon<'r> {
 
     /// Concepts with a label or synonym equal to `text` after normalization (case, spacing and
     /// punctuation folded). Primary labels come before synonyms. A damaged concept record is
-    /// logged and left out; the name search uses [`Resolver::lookup_label_checked`].
+    /// logged and left out; the name search uses [`Self::lookup_label_checked`].
     pub fn lookup_label(&self, text: &str) -> Vec<LabelMatch> {
         self.lookup_label_checked(text).unwrap_or_else(|e| {
             crate::index::damage::report(&e);
@@ -104,7 +104,7 @@ impl<'r> Lexicon<'r> {
         })
     }
 
-    /// [`Resolver::lookup_label`], with a damaged concept record as an error.
+    /// [`Self::lookup_label`], with a damaged concept record as an error.
     pub fn lookup_label_checked(&self, text: &str) -> Result<Vec<LabelMatch>, ResolveError> {
         let key = label_key(text);
         let mut matches = self.label_matches(&self.r.files.labels.get(&key), 0)?;
@@ -114,7 +114,7 @@ impl<'r> Lexicon<'r> {
 
     /// Labels within `max_distance` edits (1 or 2) of `text`, closest first, from at most
     /// `limit` distinct label keys. A damaged concept record is logged and left out; the name
-    /// search uses [`Resolver::fuzzy_checked`].
+    /// search uses [`Self::fuzzy_checked`].
     pub fn fuzzy(&self, text: &str, max_distance: u8, limit: usize) -> Vec<LabelMatch> {
         self.fuzzy_checked(text, max_distance, limit)
             .unwrap_or_else(|e| {
@@ -123,7 +123,7 @@ impl<'r> Lexicon<'r> {
             })
     }
 
-    /// [`Resolver::fuzzy`], with a damaged concept record as an error.
+    /// [`Self::fuzzy`], with a damaged concept record as an error.
     pub fn fuzzy_checked(
         &self,
         text: &str,

@@ -162,8 +162,8 @@ pub struct Resolver {
     store: OnceLock<Result<StoreReader, std::sync::Arc<StoreError>>>,
     /// The confidence model the build was given, laid out by the feature registry.
     confidence: Option<confidence::ConfidenceModel>,
-    /// Each release pair's changes, computed on first use, so later pages of a diff read
-    /// only their own.
+    /// The changes of the release pairs asked for lately (the last four), computed on first
+    /// use, so later pages of a diff read only their own.
     diffs: diff::DiffCache,
     /// Keeps later builds from removing this one while it is read.
     _lease: Option<Lease>,

@@ -18,24 +18,24 @@ use std::time::Duration;
 impl Resolver {
     /// Every candidate for a name: identifiers, names, name variants, via mapping, corpus
     /// names, near spellings, full text; ranked by match kind, then confidence
-    /// ([`NameSearcher`]).
+    /// (`NameSearcher`).
     pub fn find_by_name(&self, query: &NameQuery) -> Result<NameSearch, ResolveError> {
         NameSearcher::new(self).find_by_name(query)
     }
 
     /// The concepts a passage mentions, each span with its candidates, and the spans the model
-    /// doubts apart ([`PassageScan`]).
+    /// doubts apart (`PassageScan`).
     pub fn ground_passage(&self, query: &PassageQuery) -> Result<PassageGrounding, ResolveError> {
         PassageScan::new(self).ground_passage(query)
     }
 
     /// Every mapping of an identifier to other vocabularies, direct and inferred, with its
-    /// evidence ([`MappingWalk`]).
+    /// evidence (`MappingWalk`).
     pub fn map_identifier(&self, text: &str, options: &MapOptions) -> Result<MapAnswer, MapError> {
         MappingWalk::new(self).map_identifier(text, options)
     }
 
-    /// Whether a mapping's object is loaded, and current ([`MappingWalk::object_status`]).
+    /// Whether a mapping's object is loaded, and current (`MappingWalk::object_status`).
     pub fn object_status(&self, curie: &str) -> ObjectStatus {
         MappingWalk::new(self).object_status(curie)
     }
@@ -46,7 +46,7 @@ impl Resolver {
     }
 
     /// Two loaded releases of a source to compare: `to` defaults to the current one, `from`
-    /// to the one before it ([`ReleaseDiff`]).
+    /// to the one before it (`ReleaseDiff`).
     pub fn release_pair(
         &self,
         source: &str,
@@ -71,7 +71,7 @@ impl Resolver {
         ReleaseDiff::new(self).diff_concept(pair, iri)
     }
 
-    /// Normalizes an identifier and says what it identifies ([`IdentifierResolution`]). An
+    /// Normalizes an identifier and says what it identifies (`IdentifierResolution`). An
     /// error only when a concept the index matched cannot be read: damage is never "not
     /// found".
     pub fn resolve_identifier(&self, text: &str) -> Result<(Normalized, Outcome), ResolveError> {

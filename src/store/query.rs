@@ -22,8 +22,6 @@ pub enum QueryForm {
     Describe,
 }
 
-impl QueryForm {}
-
 /// Why a query was not run.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum QueryRefusal {
@@ -124,8 +122,6 @@ pub enum TermKind {
     Literal,
     Triple,
 }
-
-impl TermKind {}
 
 /// What a query returned, up to the row cap. CONSTRUCT and DESCRIBE rows are triples with
 /// the variables `subject`, `predicate`, `object`; ASK has no rows and a `boolean`.
@@ -313,7 +309,7 @@ impl StoreReader {
     /// The evaluation runs on a thread of its own and the caller is answered by the deadline
     /// whatever it is doing: oxigraph checks cancellation as it reads quads, not inside a
     /// join or aggregate it holds in memory, so a cancelled evaluation may finish late; its
-    /// thread then ends on its own, holding one of [`MAX_EVALUATIONS`] places until it does.
+    /// thread then ends on its own, holding one of `MAX_EVALUATIONS` places until it does.
     pub fn run_read_only(
         &self,
         query: ReadOnlyQuery,

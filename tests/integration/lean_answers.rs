@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use ontoresolve::mcp::dto::{FindArgs, IdentifierArgs, MapArgs};
+use ontoresolve::mcp::dto_passage::PassageArgs;
 use ontoresolve::mcp::tools;
 use ontoresolve::model::Prefixes;
 
@@ -90,6 +91,22 @@ fn nothing_found_is_an_empty_candidate_list_beside_a_suggestion() {
     let mut found = Vec::new();
     waste(&answer, "nothing found", &mut found);
     assert_eq!(found, ["nothing found.result.candidates: empty list"]);
+    // A passage that mentions nothing reads the same way.
+    let args = PassageArgs {
+        text: "Zqxj wvkp blorft.".into(),
+        sources: None,
+        limit: None,
+        groups: None,
+    };
+    let passage = tools::ground_passage(default_index(), &args).expect("answers");
+    let passage = serde_json::to_value(&passage).expect("json");
+    assert_eq!(passage["result"]["mentions"], json!([]), "{passage:#}");
+    assert!(
+        passage["suggestion"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty()),
+        "{passage:#}"
+    );
 }
 
 #[test]

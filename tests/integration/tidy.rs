@@ -470,10 +470,12 @@ fn inherent_impls(text: &str) -> Vec<(String, usize)> {
                 _ => {}
             }
         }
-        let name: String = rest
+        // The type's own name: the last segment of a path (`super::MappingWalk<'r>`).
+        let path: String = rest
             .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
             .collect();
+        let name = path.rsplit("::").next().unwrap_or_default().to_string();
         if !name.is_empty() && line.trim_end().ends_with('{') {
             open = Some((name, 0));
         }
@@ -481,13 +483,26 @@ fn inherent_impls(text: &str) -> Vec<(String, usize)> {
     out
 }
 
-/// Inherent methods per type name across `src/`, and the files holding each type's impls.
+/// Inherent methods per type across `src/`, by its top module and name (`resolve::Lexicon`
+/// is not `index::Lexicon`), and the files holding each type's impls.
 fn methods_per_type() -> std::collections::BTreeMap<String, (usize, Vec<String>)> {
     let mut per_type: std::collections::BTreeMap<String, (usize, Vec<String>)> = Default::default();
-    for file in rust_files(&repo().join("src")) {
+    let src = repo().join("src");
+    for file in rust_files(&src) {
         let text = std::fs::read_to_string(&file).expect("read");
+        let module = file
+            .strip_prefix(&src)
+            .ok()
+            .and_then(|p| p.components().next())
+            .map(|c| {
+                c.as_os_str()
+                    .to_string_lossy()
+                    .trim_end_matches(".rs")
+                    .to_string()
+            })
+            .unwrap_or_default();
         for (name, count) in inherent_impls(&text) {
-            let entry = per_type.entry(name).or_default();
+            let entry = per_type.entry(format!("{module}::{name}")).or_default();
             entry.0 += count;
             let file = relative(&file);
             if !entry.1.contains(&file) {
@@ -501,7 +516,9 @@ fn methods_per_type() -> std::collections::BTreeMap<String, (usize, Vec<String>)
 #[test]
 fn no_type_has_more_than_forty_methods_and_the_resolver_lives_in_three_files() {
     let per_type = methods_per_type();
-    let (resolver_methods, resolver_files) = per_type.get("Resolver").expect("impl Resolver read");
+    let (resolver_methods, resolver_files) = per_type
+        .get("resolve::Resolver")
+        .expect("impl Resolver read");
     assert!(
         *resolver_methods > 10,
         "the check read the resolver's methods"
@@ -539,9 +556,17 @@ impl std::fmt::Display for Scan<'_> {
 impl Resolver {
     pub const fn four(&self) {}
 }
+
+impl<'r> super::Walk<'r> {
+    fn five(&self) {}
+}
 "#;
     assert_eq!(
         inherent_impls(text),
-        [("Scan".to_string(), 3), ("Resolver".to_string(), 1)]
+        [
+            ("Scan".to_string(), 3),
+            ("Resolver".to_string(), 1),
+            ("Walk".to_string(), 1)
+        ]
     );
 }

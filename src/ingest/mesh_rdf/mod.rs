@@ -160,7 +160,7 @@ impl MeshRdf {
         }
     }
 
-    /// The MeSH year named by year-versioned IRIs (http://id.nlm.nih.gov/mesh/2020/…), if any
+    /// The MeSH year named by year-versioned IRIs (`http://id.nlm.nih.gov/mesh/2020/…`), if any
     /// were seen.
     pub fn year(&self) -> Option<String> {
         self.year.clone()

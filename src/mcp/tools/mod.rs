@@ -112,7 +112,7 @@ impl ToolError {
     }
 
     /// The error answer: code, message, next step, details and the echoed input, never
-    /// larger than [`echo::MAX_ERROR_BYTES`] whatever the input (long texts are cut, and
+    /// larger than [`crate::mcp::echo::MAX_ERROR_BYTES`] whatever the input (long texts are cut, and
     /// details that would not fit are left out and said to be).
     pub fn to_json(&self, query: &Value) -> Value {
         use crate::mcp::echo;
@@ -157,7 +157,7 @@ pub(super) fn index_damaged(error: &dyn std::fmt::Display) -> ToolError {
     damaged_answer()
 }
 
-/// [`index_damaged`] for damage already logged where it was read.
+/// `index_damaged` for damage already logged where it was read.
 pub fn damaged_answer() -> ToolError {
     ToolError::new(
         ErrorCode::IndexDamaged,

@@ -79,7 +79,7 @@ registry! {
     SpanInCapitals = "span_in_capitals", Mention, "the span has no lower-case letter (a symbol)";
     OtherReadings = "other_readings", Mention, "ln(1 + shorter names inside or across the span)";
     MentionCandidates = "mention_candidates", Mention, "ln(the span's candidates)";
-    SurfaceRepeats = "surface_repeats", Mention, "ln(how often the passage writes the span's text, in any letter case)";
+    SurfaceRepeats = "surface_repeats", Mention, "ln(how often the passage writes the span's text as whole words, in any ASCII letter case)";
     HyphenatedOn = "hyphenated_on", Mention, "a hyphen joins the span to the next word (\"cocaine-induced\", \"insulin-dependent\")";
 }
 

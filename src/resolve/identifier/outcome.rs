@@ -192,7 +192,5 @@ pub enum Outcome {
     },
 }
 
-impl Outcome {}
-
 /// Longer inputs are not identifiers; refusing them bounds the work per request.
 pub const MAX_IDENTIFIER_BYTES: usize = 4_096;

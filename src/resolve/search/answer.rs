@@ -152,8 +152,8 @@ pub struct NameQuery<'a> {
     /// default full text runs only when no name matched as typed.
     pub full_text_beside_names: bool,
     /// How many of the best candidates the caller lists (a page's end). Full text ranks last,
-    /// so it ranks only as deep as these positions need, never past [`FULL_TEXT_DEPTH`]; the
-    /// positions are the same as at any greater depth. [`FULL_TEXT_DEPTH`] ranks all it can.
+    /// so it ranks only as deep as these positions need, never past [`super::FULL_TEXT_DEPTH`]; the
+    /// positions are the same as at any greater depth. [`super::FULL_TEXT_DEPTH`] ranks all it can.
     pub wanted: usize,
 }
 
@@ -166,7 +166,7 @@ pub enum TextReach {
     Every,
     /// As deep as the wanted positions needed: more match, and a deeper search ranks them.
     Wanted,
-    /// [`FULL_TEXT_DEPTH`] matches, its cap: more match than any search ranks.
+    /// [`super::FULL_TEXT_DEPTH`] matches, its cap: more match than any search ranks.
     Capped,
 }
 

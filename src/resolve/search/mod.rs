@@ -312,7 +312,7 @@ impl<'r> NameSearcher<'r> {
         out
     }
 
-    /// [`Resolver::keep`] for a pinned identifier's concepts: searchable, and obsolete ones
+    /// [`Self::keep`] for a pinned identifier's concepts: searchable, and obsolete ones
     /// hidden unless asked for, whatever their release.
     fn keep_pinned(
         &self,
