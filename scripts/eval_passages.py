@@ -21,7 +21,8 @@ predictions overlapping them. The first group is reported at the top; with more,
                    not) with a gold id among its first 10 candidates.
   calibration      the scored predictions' stated confidence (the mention's `confidence`, else
                    its first candidate's `confidence` or `score`) against whether they are right: ECE and the share stated
-                   >= 0.9 that are wrong.
+                   >= 0.9 that are wrong, those split into readings over no gold mention (the span is no
+                   mention the corpus marks) and over a gold mention of another concept.
   latency          client-side wall time of each ground_passage call, p50 and p99 in ms.
 
 The baseline, computed by the same command: a plain dictionary tagger (exact folded matches of
@@ -192,6 +193,8 @@ def score(docs: list[dict], predictions: list[list[dict]], ids: set[str], group:
     tp_pred = n_pred = gold_hit = n_gold = at10 = 0
     c_tp = c_pred = c_gold = 0
     stated: list[tuple[float, bool]] = []
+    # Readings stated >= 0.9 and wrong: over no gold mention, or over one with another concept.
+    confident_wrong = {"no_gold_mention": 0, "another_concept": 0}
     for doc, preds in zip(docs, predictions):
         gold, scored = gold_and_scored(doc, preds, ids, group)
         n_pred += len(scored)
@@ -200,6 +203,9 @@ def score(docs: list[dict], predictions: list[list[dict]], ids: set[str], group:
             right = any(overlaps(p, g) and p["ids"][0] in g["ids"] for g in gold)
             if p.get("stated") is not None:
                 stated.append((p["stated"], right))
+                if p["stated"] >= 0.9 and not right:
+                    over_gold = any(overlaps(p, g) for g in gold)
+                    confident_wrong["another_concept" if over_gold else "no_gold_mention"] += 1
             if right:
                 tp_pred += 1
         for g in gold:
@@ -228,6 +234,7 @@ def score(docs: list[dict], predictions: list[list[dict]], ids: set[str], group:
     }
     if calibration is not None and stated:
         out["calibration"] = calibration(stated)
+        out["calibration"]["stated_at_least_0_9_wrong_by_kind"] = confident_wrong
     return out
 
 
@@ -345,7 +352,9 @@ def print_report(report: dict) -> None:
             if cal:
                 print(f"first reading's stated confidence: ECE {cal['ece']:.3f} over {cal['answers']} mentions; "
                       f"stated >= 0.9: {cal['stated_at_least_0_9']}, of them wrong "
-                      f"{cal['stated_at_least_0_9_wrong_share'] * 100:.1f} %")
+                      f"{cal['stated_at_least_0_9_wrong_share'] * 100:.1f} % "
+                      f"({cal['stated_at_least_0_9_wrong_by_kind']['no_gold_mention']} over no gold mention, "
+                      f"{cal['stated_at_least_0_9_wrong_by_kind']['another_concept']} over one of another concept)")
         lat = r["latency_ms"]
         print(f"ground_passage latency over stdio: p50 {lat['p50']:.2f} ms, p99 {lat['p99']:.2f} ms "
               f"({r['chars_per_abstract']:.0f} characters per abstract); tool errors {r['tool_errors']}")
