@@ -52,15 +52,14 @@ fn write_found(
     json_output: bool,
 ) -> io::Result<()> {
     for candidate in found.candidates.iter().take(limit) {
-        let via = candidate
-            .via
-            .as_ref()
-            .and_then(|v| Some((resolver.concept(v.from)?, &v.through)))
-            .map(|(origin, through)| {
-                let chain: String = through.iter().map(|t| format!(" → {t}")).collect();
+        let via = match &candidate.via {
+            Some(v) => {
+                let origin = resolver.concept(v.from).map_err(io::Error::other)?;
+                let chain: String = v.through.iter().map(|t| format!(" → {t}")).collect();
                 format!(" via {}{chain}", origin.curie.unwrap_or(origin.iri))
-            })
-            .unwrap_or_default();
+            }
+            None => String::new(),
+        };
         let confidence = candidate
             .confidence
             .as_ref()
@@ -80,9 +79,10 @@ fn write_found(
             },
             candidate.text.as_deref().unwrap_or("")
         );
-        if let Some(details) = resolver.details(candidate.concept) {
-            print_details(out, resolver, &details, &how, json_output)?;
-        }
+        let details = resolver
+            .details(candidate.concept)
+            .map_err(io::Error::other)?;
+        print_details(out, resolver, &details, &how, json_output)?;
     }
     if found.distinct_concepts() > 1 {
         let summary = format!(
@@ -110,7 +110,7 @@ fn print_details(
 ) -> io::Result<()> {
     let c = &d.concept;
     let replacements = if c.obsolete {
-        resolver.live_replacements(c)
+        resolver.live_replacements(c).map_err(io::Error::other)?
     } else {
         Vec::new()
     };

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use ontoresolve::resolve::{Outcome, ResolveError, Resolver, damage};
+use ontoresolve::resolve::{Outcome, ResolveError, Resolver};
 
 use crate::cli::rows::{MAX_ROW_BYTES, Rows, open_input};
 use rayon::prelude::*;
@@ -127,10 +127,7 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
                         "malformed",
                     )
                 } else {
-                    match damage::watched(|| resolve_row(&resolver, &row.text, &column)) {
-                        (_, true) => return Err(ResolveError::DamagedRead),
-                        (answer, false) => answer?,
-                    }
+                    resolve_row(&resolver, &row.text, &column)?
                 };
                 Ok((row.line, fields, code))
             })

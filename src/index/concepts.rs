@@ -77,6 +77,11 @@ impl ConceptTable {
         self.len == 0
     }
 
+    /// An error naming the concept table: the record with this id is not what it must be.
+    pub fn damaged(&self, id: u32, what: &'static str) -> FileError {
+        FileError::new(&self.index_path, FileProblem::Record { id, what })
+    }
+
     /// The segment holding `id` and the id's place in it.
     fn locate(&self, id: u32) -> Result<(&Table<Concept>, u32), FileError> {
         let after = self.segments.partition_point(|s| s.first <= id);
@@ -97,24 +102,16 @@ impl ConceptTable {
     }
 
     /// The record with this id; an error naming its segment when it is damaged or the id is
-    /// out of range, for callers that got the id from the index itself.
-    pub fn get_checked(&self, id: u32) -> Result<Concept, FileError> {
+    /// out of range: ids come from the index itself, so neither is "not found".
+    pub fn get(&self, id: u32) -> Result<Concept, FileError> {
         self.get_part(id)
     }
 
     /// Part of the record with this id, as a type that reads only some of its fields, with
-    /// the errors of [`ConceptTable::get_checked`].
+    /// the errors of [`ConceptTable::get`].
     pub fn get_part<P: DeserializeOwned>(&self, id: u32) -> Result<P, FileError> {
         let (table, local) = self.locate(id)?;
         table.get_part(local)
-    }
-
-    /// The record with this id, or `None`. A record that cannot be read is damage, not
-    /// absence: it is logged naming the file (callers that must fail use `get_checked`).
-    pub fn get(&self, id: u32) -> Option<Concept> {
-        self.get_checked(id)
-            .inspect_err(|e| super::damage::report(e))
-            .ok()
     }
 }
 
@@ -159,10 +156,10 @@ mod tests {
         let table = ConceptTable::open(&layout, &sources).expect("open");
         assert_eq!(table.len(), 3);
         let iris: Vec<String> = (0..3)
-            .map(|id| table.get_checked(id).expect("a record").iri)
+            .map(|id| table.get(id).expect("a record").iri)
             .collect();
         assert_eq!(iris, ["a0", "a1", "b0"]);
-        let beyond = table.get_checked(3).expect_err("no record 3");
+        let beyond = table.get(3).expect_err("no record 3");
         assert!(beyond.to_string().contains("out of range"), "{beyond}");
     }
 

@@ -19,8 +19,13 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Score, doc};
 use crate::model::Concept;
 
 #[derive(Debug, thiserror::Error)]
-#[error("full-text index: {0}")]
-pub struct FullTextError(#[from] tantivy::TantivyError);
+pub enum FullTextError {
+    #[error("full-text index: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// Documents whose ids name no concept of the build: damage, never fewer hits.
+    #[error("full-text index: {documents} documents name no concept of this build")]
+    Damaged { documents: u64 },
+}
 
 /// The concept's place within its source release.
 const ID: &str = "id";
@@ -86,7 +91,7 @@ impl FullTextWriter {
     /// place), and documents added after them keep their order.
     pub fn append_to_copy(installed: &Path, dir: &Path) -> Result<Self, FullTextError> {
         let copy = |e: std::io::Error| {
-            FullTextError(tantivy::TantivyError::InternalError(format!(
+            FullTextError::Tantivy(tantivy::TantivyError::InternalError(format!(
                 "copying the installed full-text index: {e}"
             )))
         };
@@ -318,9 +323,9 @@ impl FullText {
             })?;
         }
         if missing_ids > 0 {
-            super::damage::report(&format_args!(
-                "{missing_ids} full-text documents name no concept of this build"
-            ));
+            return Err(FullTextError::Damaged {
+                documents: missing_ids,
+            });
         }
         let mut hits = best.into_sorted();
         let more = hits.len() > limit;
@@ -469,7 +474,8 @@ mod tests {
     }
 
     #[test]
-    fn a_document_follows_its_release_to_wherever_a_later_build_numbers_it() {
+    fn a_document_follows_its_release_to_wherever_a_later_build_numbers_it_and_one_of_no_release_is_damage()
+     {
         let dir = tempfile::tempdir().expect("tempdir");
         let from = DocumentOrigin {
             origin: origin_of("urn:ontoresolve:graph:x:2026"),
@@ -491,7 +497,11 @@ mod tests {
             ..from
         };
         assert_eq!(concepts(&[moved]), vec![133]);
-        // A release this build does not hold names no concept.
-        assert_eq!(concepts(&[X]), Vec::<u32>::new());
+        // A document of a release this build does not hold is damage, never fewer hits.
+        let text = FullText::open(dir.path(), &[X]).expect("open");
+        assert!(matches!(
+            text.search("lung", None, 10),
+            Err(FullTextError::Damaged { documents: 1 })
+        ));
     }
 }

@@ -223,31 +223,34 @@ impl Lexicon {
         self.map.is_empty()
     }
 
-    /// The bytes of the posting list at `offset`. `None` when it lies beyond the postings
-    /// file: damage, logged naming the file, which must not pass silently for "no match".
-    fn posting_list(&self, offset: u64) -> Option<&[u8]> {
-        let list = usize::try_from(offset).ok().and_then(|start| {
-            let bytes = self.postings.body();
-            let count: [u8; 4] = bytes.get(start..start.checked_add(4)?)?.try_into().ok()?;
-            let body = start + 4;
-            let len = (u32::from_le_bytes(count) as usize).checked_mul(POSTING_BYTES)?;
-            bytes.get(body..body.checked_add(len)?)
-        });
-        if list.is_none() {
-            super::damage::report(&format_args!(
-                "{}: the posting list at offset {offset} lies beyond the file",
-                self.postings_path.display()
-            ));
-        }
-        list
+    /// The bytes of the posting list at `offset`; one lying beyond the postings file is
+    /// damage naming the file, never "no match".
+    fn posting_list(&self, offset: u64) -> Result<&[u8], FileError> {
+        usize::try_from(offset)
+            .ok()
+            .and_then(|start| {
+                let bytes = self.postings.body();
+                let count: [u8; 4] = bytes.get(start..start.checked_add(4)?)?.try_into().ok()?;
+                let body = start + 4;
+                let len = (u32::from_le_bytes(count) as usize).checked_mul(POSTING_BYTES)?;
+                bytes.get(body..body.checked_add(len)?)
+            })
+            .ok_or_else(|| {
+                FileError::new(
+                    &self.postings_path,
+                    FileProblem::Inconsistent(format!(
+                        "the posting list at offset {offset} lies beyond the file"
+                    )),
+                )
+            })
     }
 
-    fn postings_at(&self, offset: u64) -> Vec<Posting> {
-        self.posting_list(offset)
-            .unwrap_or_default()
+    fn postings_at(&self, offset: u64) -> Result<Vec<Posting>, FileError> {
+        Ok(self
+            .posting_list(offset)?
             .chunks_exact(POSTING_BYTES)
             .map(decode_posting)
-            .collect()
+            .collect())
     }
 
     /// Where a walk along the keys starts: before any byte.
@@ -281,15 +284,18 @@ impl Lexicon {
     }
 
     /// The first posting of an exact key, without collecting the rest.
-    pub fn get_first(&self, key: &str) -> Option<Posting> {
-        self.first_posting_at(self.map.get(key.as_bytes())?)
+    pub fn get_first(&self, key: &str) -> Result<Option<Posting>, FileError> {
+        match self.map.get(key.as_bytes()) {
+            Some(offset) => self.first_posting_at(offset),
+            None => Ok(None),
+        }
     }
 
     /// The postings of an exact key.
-    pub fn get(&self, key: &str) -> Vec<Posting> {
+    pub fn get(&self, key: &str) -> Result<Vec<Posting>, FileError> {
         match self.map.get(key.as_bytes()) {
             Some(offset) => self.postings_at(offset),
-            None => Vec::new(),
+            None => Ok(Vec::new()),
         }
     }
 
@@ -299,18 +305,25 @@ impl Lexicon {
     /// Distance 1 searches every key. With distance 2, a key whose first character differs
     /// from the query's is found only within one edit: two edits at the start would reach
     /// nearly every key, and a typo rarely changes a name's first letter.
-    pub fn fuzzy(&self, key: &str, max_distance: u8, limit: usize) -> Vec<FuzzyHit> {
+    pub fn fuzzy(
+        &self,
+        key: &str,
+        max_distance: u8,
+        limit: usize,
+    ) -> Result<Vec<FuzzyHit>, FileError> {
         if key.len() > MAX_FUZZY_KEY_BYTES {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let mut hits = near::near_keys(self.map.as_fst(), key, max_distance);
         hits.sort();
         hits.truncate(limit);
         hits.into_iter()
-            .map(|(distance, key, offset)| FuzzyHit {
-                key: String::from_utf8_lossy(&key).into_owned(),
-                distance,
-                postings: self.postings_at(offset),
+            .map(|(distance, key, offset)| {
+                Ok(FuzzyHit {
+                    key: String::from_utf8_lossy(&key).into_owned(),
+                    distance,
+                    postings: self.postings_at(offset)?,
+                })
             })
             .collect()
     }
@@ -318,7 +331,7 @@ impl Lexicon {
     /// The longest key that is a prefix of `text`: its length in bytes and its first posting.
     /// Walks the FST once along `text`, so the cost grows with `text`, not with the number of
     /// keys.
-    pub fn longest_prefix_of(&self, text: &str) -> Option<(usize, Posting)> {
+    pub fn longest_prefix_of(&self, text: &str) -> Result<Option<(usize, Posting)>, FileError> {
         let fst = self.map.as_fst();
         let bytes = text.as_bytes();
         // Resume from this thread's last match when `text` starts with that key: any longer
@@ -353,7 +366,9 @@ impl Lexicon {
                 best = Some((i + 1, value, transition.addr, output.value()));
             }
         }
-        let (len, offset, addr, out) = best?;
+        let Some((len, offset, addr, out)) = best else {
+            return Ok(None);
+        };
         if resumed.is_none_or(|(resumed_len, ..)| resumed_len != len) {
             WALK_MEMO.with_borrow_mut(|memo| {
                 *memo = Some(WalkMemo {
@@ -364,17 +379,22 @@ impl Lexicon {
                 })
             });
         }
-        Some((len, self.first_posting_at(offset)?))
+        Ok(self.first_posting_at(offset)?.map(|p| (len, p)))
     }
 
-    fn first_posting_at(&self, offset: u64) -> Option<Posting> {
-        self.posting_list(offset)?
+    fn first_posting_at(&self, offset: u64) -> Result<Option<Posting>, FileError> {
+        Ok(self
+            .posting_list(offset)?
             .get(..POSTING_BYTES)
-            .map(decode_posting)
+            .map(decode_posting))
     }
 
     /// Keys starting with `prefix`, in key order, at most `limit`.
-    pub fn prefixed(&self, prefix: &str, limit: usize) -> Vec<(String, Vec<Posting>)> {
+    pub fn prefixed(
+        &self,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<Posting>)>, FileError> {
         let automaton = fst::automaton::Str::new(prefix).starts_with();
         let mut stream = self.map.search(automaton).into_stream();
         let mut out = Vec::new();
@@ -384,10 +404,31 @@ impl Lexicon {
             }
             out.push((
                 String::from_utf8_lossy(k).into_owned(),
-                self.postings_at(offset),
+                self.postings_at(offset)?,
             ));
         }
-        out
+        Ok(out)
+    }
+
+    /// Checks that every key's posting list lies inside the postings file and names a record
+    /// under `records`: for a small lexicon (the registry's), read whole once when it opens,
+    /// so that its reads cannot meet damage later.
+    pub fn verify_postings(&self, records: u32) -> Result<(), FileError> {
+        let mut stream = self.map.stream();
+        while let Some((_, offset)) = stream.next() {
+            for p in self.postings_at(offset)? {
+                if p.concept >= records {
+                    return Err(FileError::new(
+                        &self.postings_path,
+                        FileProblem::Inconsistent(format!(
+                            "a posting names record {} of {records}",
+                            p.concept
+                        )),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 }
 

@@ -8,7 +8,6 @@
 pub mod concepts;
 pub mod confidence;
 pub mod counts;
-pub mod damage;
 pub mod flags;
 pub mod format;
 pub mod fulltext;

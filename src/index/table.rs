@@ -131,13 +131,13 @@ impl<T: DeserializeOwned> Table<T> {
     }
 
     /// The record with this id; an error naming the data file when the id is out of range or
-    /// the record is damaged, for callers that got the id from the index itself.
-    pub fn get_checked(&self, id: u32) -> Result<T, FileError> {
+    /// the record is damaged: ids come from the index itself, so neither is "not found".
+    pub fn get(&self, id: u32) -> Result<T, FileError> {
         self.get_part(id)
     }
 
     /// Part of the record with this id, as a type that reads only some of its fields (the
-    /// rest is parsed past, never built), with the errors of [`Table::get_checked`].
+    /// rest is parsed past, never built), with the errors of [`Table::get`].
     pub fn get_part<P: DeserializeOwned>(&self, id: u32) -> Result<P, FileError> {
         let damaged =
             |what: &'static str| FileError::new(&self.data_path, FileProblem::Record { id, what });
@@ -152,14 +152,6 @@ impl<T: DeserializeOwned> Table<T> {
             .and_then(|(start, end)| self.data.body().get(start..end))
             .ok_or_else(|| damaged("lies beyond the data file"))?;
         serde_json::from_slice(bytes).map_err(|_| damaged("cannot be decoded"))
-    }
-
-    /// The record with this id, or `None`. A record that cannot be read is damage, not
-    /// absence: it is logged naming the file (callers that must fail use `get_checked`).
-    pub fn get(&self, id: u32) -> Option<T> {
-        self.get_checked(id)
-            .inspect_err(|e| super::damage::report(e))
-            .ok()
     }
 }
 
@@ -184,9 +176,9 @@ mod tests {
         let (data, index) = written(dir.path(), &["a", "bc", ""]);
         let table = Table::<String>::open(&data, &index).expect("open");
         assert_eq!(table.len(), 3);
-        assert_eq!(table.get_checked(1).expect("read"), "bc");
-        assert_eq!(table.get(2).as_deref(), Some(""));
-        let error = table.get_checked(3).expect_err("out of range");
+        assert_eq!(table.get(1).expect("read"), "bc");
+        assert_eq!(table.get(2).expect("read"), "");
+        let error = table.get(3).expect_err("out of range");
         assert_eq!(error.path, data);
         assert_eq!(
             error.problem,
@@ -248,8 +240,8 @@ mod tests {
         bytes[last] = b'{';
         std::fs::write(&data, bytes).expect("damage");
         let table = Table::<String>::open(&data, &index).expect("lengths still fit");
-        assert_eq!(table.get_checked(0).expect("first is intact"), "first");
-        let error = table.get_checked(1).expect_err("second is damaged");
+        assert_eq!(table.get(0).expect("first is intact"), "first");
+        let error = table.get(1).expect_err("second is damaged");
         assert_eq!(
             error.problem,
             FileProblem::Record {

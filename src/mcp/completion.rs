@@ -7,7 +7,7 @@ use super::{
     CONCEPT_TEMPLATE, EXPLAIN_PROMPT, GROUND_PROMPT, MAP_LIST_PROMPT, MAPPING_SET_TEMPLATE,
     MAPPINGS_TEMPLATE, PREFIX_TEMPLATE, tools,
 };
-use crate::resolve::Resolver;
+use crate::resolve::{ResolveError, Resolver};
 
 const MAX: usize = CompletionInfo::MAX_VALUES;
 
@@ -21,30 +21,33 @@ fn prefixes(r: &Resolver, written: &str) -> Vec<String> {
 }
 
 /// Completes the last item of a comma- or line-separated list, keeping the items before it.
-fn last_item(value: &str, complete: impl Fn(&str) -> Vec<String>) -> Vec<String> {
+fn last_item(
+    value: &str,
+    complete: impl Fn(&str) -> Result<Vec<String>, ResolveError>,
+) -> Result<Vec<String>, ResolveError> {
     let cut = value.rfind([',', '\n']).map_or(0, |i| i + 1);
     let (head, tail) = value.split_at(cut);
     let spacing = &tail[..tail.len() - tail.trim_start().len()];
-    complete(tail.trim_start())
+    Ok(complete(tail.trim_start())?
         .into_iter()
         .map(|c| format!("{head}{spacing}{c}"))
-        .collect()
+        .collect())
 }
 
 /// The values offered for one argument; empty for arguments without completion.
-pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Vec<String> {
+pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Result<Vec<String>, ResolveError> {
     let value = request.argument.value.as_str();
     let argument = request.argument.name.as_str();
     // A completion repeats what was typed: a longer value is no partly typed name, and its
     // completions would echo it many times over.
     if value.len() > super::echo::ECHO_CHARS {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     if let Some(template) = request.r#ref.as_resource_uri() {
-        return match (template, argument) {
-            (CONCEPT_TEMPLATE, "curie") => r.lexicon().complete_identifier(value, MAX),
+        return Ok(match (template, argument) {
+            (CONCEPT_TEMPLATE, "curie") => r.lexicon().complete_identifier(value, MAX)?,
             (PREFIX_TEMPLATE, "prefix") => prefixes(r, value),
-            (MAPPINGS_TEMPLATE, "curie") => r.lexicon().complete_mapped(value, MAX),
+            (MAPPINGS_TEMPLATE, "curie") => r.lexicon().complete_mapped(value, MAX)?,
             (MAPPING_SET_TEMPLATE, "id") => tools::mapping_set_entries(r)
                 .into_iter()
                 .map(|e| e.0)
@@ -52,12 +55,12 @@ pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Vec<String> {
                 .take(MAX)
                 .collect(),
             _ => Vec::new(),
-        };
+        });
     }
-    match (request.r#ref.as_prompt_name(), argument) {
+    Ok(match (request.r#ref.as_prompt_name(), argument) {
         (Some(GROUND_PROMPT), "mention")
         | (Some(EXPLAIN_PROMPT), "subject")
-        | (Some(EXPLAIN_PROMPT), "object") => r.lexicon().complete_identifier(value, MAX),
+        | (Some(EXPLAIN_PROMPT), "object") => r.lexicon().complete_identifier(value, MAX)?,
         (Some(GROUND_PROMPT), "source") => r
             .manifest()
             .sources
@@ -68,11 +71,11 @@ pub fn values(r: &Resolver, request: &CompleteRequestParams) -> Vec<String> {
             .take(MAX)
             .collect(),
         (Some(MAP_LIST_PROMPT), "identifiers") => {
-            last_item(value, |item| r.lexicon().complete_identifier(item, MAX))
+            last_item(value, |item| r.lexicon().complete_identifier(item, MAX))?
         }
-        (Some(MAP_LIST_PROMPT), "targets") => last_item(value, |item| prefixes(r, item)),
+        (Some(MAP_LIST_PROMPT), "targets") => last_item(value, |item| Ok(prefixes(r, item)))?,
         _ => Vec::new(),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -81,10 +84,11 @@ mod tests {
 
     #[test]
     fn the_last_list_item_is_completed_and_the_rest_kept() {
-        let complete = |item: &str| vec![format!("{item}X")];
-        assert_eq!(last_item("A, B", complete), ["A, BX"]);
-        assert_eq!(last_item("A\nB", complete), ["A\nBX"]);
-        assert_eq!(last_item("B", complete), ["BX"]);
-        assert_eq!(last_item("A,", complete), ["A,X"]);
+        let complete = |item: &str| Ok(vec![format!("{item}X")]);
+        let done = |value| last_item(value, complete).expect("no index read");
+        assert_eq!(done("A, B"), ["A, BX"]);
+        assert_eq!(done("A\nB"), ["A\nBX"]);
+        assert_eq!(done("B"), ["BX"]);
+        assert_eq!(done("A,"), ["A,X"]);
     }
 }

@@ -330,7 +330,7 @@ impl ServerHandler for OntoServer {
     ) -> Result<ListResourcesResult, McpError> {
         let resolver = self.resolver();
         let build_id = resolver.manifest().build_id.as_str();
-        let all = resources::all_listed(&resolver);
+        let all = resources::all_listed(&resolver).map_err(|e| pool::damaged_error(&e))?;
         let start = page_cursor(request.and_then(|r| r.cursor), all.len(), build_id)?;
         let end = (start + PAGE_SIZE).min(all.len());
         let mut result = ListResourcesResult::with_all_items(all[start..end].to_vec())
@@ -402,7 +402,8 @@ impl ServerHandler for OntoServer {
             .blocking(&context.extensions, move |resolver| {
                 completion::values(resolver, &request)
             })
-            .await?;
+            .await?
+            .map_err(|e| pool::damaged_error(&e))?;
         let has_more = values.len() >= CompletionInfo::MAX_VALUES;
         let info = CompletionInfo::with_pagination(values, None, has_more)
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;

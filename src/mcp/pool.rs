@@ -47,8 +47,16 @@ pub(super) enum PoolFailure {
     Timeout(Duration),
     /// The deadline passed while the call waited for a place: nothing ran.
     NeverStarted(Duration),
-    /// The work read a damaged record somewhere it could not say so; its answer is dropped.
-    Damaged,
+}
+
+/// The protocol error for damage met outside a tool (a resource listing or read, a
+/// completion): logged naming the file, answered as `index_damaged`, never as "not found".
+pub(super) fn damaged_error(error: &crate::resolve::ResolveError) -> McpError {
+    tracing::error!("index damaged: {error}");
+    McpError::internal_error(
+        "part of the index could not be read, so the answer would be incomplete",
+        Some(json!({ "code": ErrorCode::IndexDamaged.wire_name() })),
+    )
 }
 
 impl OntoServer {
@@ -121,9 +129,6 @@ impl OntoServer {
                 ),
                 Value::Object(raw),
             )),
-            Err(PoolFailure::Damaged) => {
-                Err(tool_error(tools::damaged_answer(), Value::Object(raw)))
-            }
             Err(PoolFailure::Timeout(deadline)) => Err(tool_error(
                 tools::ToolError::new(
                     tools::ErrorCode::Timeout,
@@ -169,15 +174,12 @@ impl OntoServer {
                     return None;
                 }
                 started_here.store(true, std::sync::atomic::Ordering::SeqCst);
-                Some(crate::resolve::deadline::within(due, || {
-                    crate::resolve::damage::watched(|| work(&resolver))
-                }))
+                Some(crate::resolve::deadline::within(due, || work(&resolver)))
             })
             .await
         };
         match tokio::time::timeout_at(due.into(), task).await {
-            Ok(Ok(Some(((answer, false), false)))) => Ok(answer),
-            Ok(Ok(Some(((_, true), _)))) => Err(PoolFailure::Damaged),
+            Ok(Ok(Some((answer, false)))) => Ok(answer),
             // The work stopped itself at the deadline: its answer is partial, never served.
             Ok(Ok(Some((_, true)))) => Err(PoolFailure::Timeout(deadline)),
             Ok(Ok(None)) => Err(PoolFailure::NeverStarted(deadline)),
@@ -214,10 +216,6 @@ impl OntoServer {
             Err(PoolFailure::Panicked) => Err(McpError::internal_error(
                 "the server failed while answering",
                 None,
-            )),
-            Err(PoolFailure::Damaged) => Err(McpError::internal_error(
-                "part of the index could not be read, so the answer would be incomplete",
-                Some(json!({ "code": ErrorCode::IndexDamaged.wire_name() })),
             )),
             Err(PoolFailure::Timeout(deadline)) => Err(McpError::internal_error(
                 format!(

@@ -8,8 +8,7 @@ use rmcp::model::*;
 use serde_json::{Value, json};
 
 use super::tools;
-use crate::resolve::Outcome;
-use crate::resolve::Resolver;
+use crate::resolve::{Outcome, ResolveError, Resolver};
 
 pub(super) fn source_resource(s: &crate::resolve::SourceRecord) -> Resource {
     Resource::new(format!("ontoresolve://source/{}", s.id), s.id.clone())
@@ -21,11 +20,15 @@ pub(super) fn source_resource(s: &crate::resolve::SourceRecord) -> Resource {
         .with_mime_type("application/json")
 }
 
-pub(super) fn concept_resource(r: &Resolver, iri: &str) -> Option<Resource> {
-    let m = r.lexicon().lookup_id(iri).into_iter().next()?;
+pub(super) fn concept_resource(r: &Resolver, iri: &str) -> Result<Option<Resource>, ResolveError> {
+    let Some(m) = r.lexicon().lookup_id(iri)?.into_iter().next() else {
+        return Ok(None);
+    };
     let c = r.concept(m.concept)?;
-    let source = r.source_of(&c)?;
-    Some(
+    let Some(source) = r.source_of(&c) else {
+        return Ok(None);
+    };
+    Ok(Some(
         Resource::new(
             c.iri.clone(),
             c.curie.clone().unwrap_or_else(|| c.iri.clone()),
@@ -40,7 +43,7 @@ pub(super) fn concept_resource(r: &Resolver, iri: &str) -> Option<Resource> {
             source.id, source.release, source.license
         ))
         .with_mime_type("application/json"),
-    )
+    ))
 }
 
 pub(super) fn prefix_resource(r: &Resolver, record: crate::resolve::RecordId) -> Option<Resource> {
@@ -58,7 +61,7 @@ pub(super) fn prefix_resource(r: &Resolver, record: crate::resolve::RecordId) ->
 
 /// Sources first (each once: its resource lists its releases), then the prefixes they use,
 /// then each source's top concepts in its current release.
-pub(super) fn all_listed(r: &Resolver) -> Vec<Resource> {
+pub(super) fn all_listed(r: &Resolver) -> Result<Vec<Resource>, ResolveError> {
     let m = r.manifest();
     let current = || m.sources.iter().filter(|s| s.current);
     let mut out: Vec<Resource> = current().map(source_resource).collect();
@@ -76,17 +79,18 @@ pub(super) fn all_listed(r: &Resolver) -> Vec<Resource> {
             .filter_map(|&record| prefix_resource(r, record)),
     );
     for s in current() {
-        out.extend(
-            s.top_concepts
-                .iter()
-                .filter_map(|iri| concept_resource(r, iri)),
-        );
+        for iri in &s.top_concepts {
+            out.extend(concept_resource(r, iri)?);
+        }
     }
-    out
+    Ok(out)
 }
 
 /// Reads a concept by IRI or by the CURIE template, as JSON and Turtle.
-pub(super) fn read_concept(r: &Resolver, uri: &str) -> Option<Vec<ResourceContents>> {
+pub(super) fn read_concept(
+    r: &Resolver,
+    uri: &str,
+) -> Result<Option<Vec<ResourceContents>>, tools::ToolError> {
     let decoded;
     let key = match uri.strip_prefix("ontoresolve://concept/") {
         Some(curie) => {
@@ -95,21 +99,23 @@ pub(super) fn read_concept(r: &Resolver, uri: &str) -> Option<Vec<ResourceConten
         }
         None => uri,
     };
-    // Damage is logged (naming the file); a resource has no other way to say it.
     // `…/concept/MONDO:0000030@2025-02-04` reads that release.
-    let (_, outcome) = r
-        .resolve_identifier_in(key, None)
-        .inspect_err(|e| crate::resolve::damage::report(e))
-        .ok()?
-        .ok()?;
+    let Ok((_, outcome)) = r.resolve_identifier_in(key, None)? else {
+        return Ok(None);
+    };
     let id = match outcome {
-        Outcome::Found(m) => m.first()?.concept,
+        Outcome::Found(m) => match m.first() {
+            Some(m) => m.concept,
+            None => return Ok(None),
+        },
         Outcome::Obsolete { concept, .. } => concept,
-        _ => return None,
+        _ => return Ok(None),
     };
     let iri = r.concept(id)?.iri;
     let detail = tools::detail(r, id)?;
-    let json = serde_json::to_string_pretty(&detail).ok()?;
+    let Ok(json) = serde_json::to_string_pretty(&detail) else {
+        return Ok(None);
+    };
     let mut contents = vec![ResourceContents::text(json, uri).with_mime_type("application/json")];
     match r.store().map_err(|e| e.to_string()).and_then(|store| {
         store
@@ -122,7 +128,7 @@ pub(super) fn read_concept(r: &Resolver, uri: &str) -> Option<Vec<ResourceConten
         // The JSON copy still answers; the operator learns why Turtle is missing.
         Err(e) => tracing::warn!(error = %e, "concept served without its Turtle copy"),
     }
-    Some(contents)
+    Ok(Some(contents))
 }
 
 pub(super) fn json_contents(uri: &str, body: Option<Value>) -> Option<Vec<ResourceContents>> {
@@ -217,7 +223,7 @@ pub(super) fn contents(
         } else if let Some(id) = uri.strip_prefix("ontoresolve://mapping-set/") {
             json_contents(uri, tools::mapping_set_document(resolver, id))
         } else {
-            read_concept(resolver, uri)
+            read_concept(resolver, uri).map_err(|e| read_error(&e, uri))?
         },
     )
 }

@@ -12,9 +12,9 @@ use super::route::{Entities, Relation, Route};
 use super::shape::{Context, Standing, encode_query};
 use super::{ApiError, Params};
 use crate::model::Concept;
-use crate::resolve::Resolver;
 use crate::resolve::browse::{Links as Follow, SourceBrowse};
 use crate::resolve::browse_entities::EntityKind;
+use crate::resolve::{ConceptId, Resolver};
 
 /// Items per page when the request names no size, and the most a page holds (Spring's
 /// defaults; a larger `size` is lowered to it, as Spring does).
@@ -136,15 +136,26 @@ fn ontology<'r>(r: &'r Resolver, id: &str) -> Result<SourceBrowse<'r>, ApiError>
 }
 
 /// A term's standing in its ontology.
-fn standing(source: &SourceBrowse<'_>, concept: &Concept) -> Standing {
-    Standing {
-        is_root: source.is_root(concept),
-        has_children: source.has_children(concept),
-    }
+fn standing(source: &SourceBrowse<'_>, concept: &Concept) -> Result<Standing, ApiError> {
+    Ok(Standing {
+        is_root: source.is_root(concept)?,
+        has_children: source.has_children(concept)?,
+    })
 }
 
-fn term(ctx: &Context, source: &SourceBrowse<'_>, concept: &Concept) -> Term {
-    ctx.term(source, concept, standing(source, concept), Entities::Terms)
+fn term(ctx: &Context, source: &SourceBrowse<'_>, concept: &Concept) -> Result<Term, ApiError> {
+    Ok(ctx.term(source, concept, standing(source, concept)?, Entities::Terms))
+}
+
+/// Terms in wire form, each with its standing.
+fn terms<'c>(
+    ctx: &Context,
+    source: &SourceBrowse<'_>,
+    concepts: impl IntoIterator<Item = &'c (ConceptId, Concept)>,
+) -> Result<Vec<Term>, ApiError> {
+    (concepts.into_iter())
+        .map(|(_, c)| term(ctx, source, c))
+        .collect()
 }
 
 /// Every browsing route.
@@ -162,8 +173,8 @@ pub fn answer(
         Route::OntologyList(id, list) => ok(&ontology_entities(r, ctx, params, &id, list)?),
         Route::OntologyItem(id, Entities::Terms, iri) => {
             let source = ontology(r, &id)?;
-            let (_, concept) = source.by_iri(&iri).ok_or_else(|| not_a_term(&source))?;
-            ok(&term(ctx, &source, &concept))
+            let (_, concept) = source.by_iri(&iri)?.ok_or_else(|| not_a_term(&source))?;
+            ok(&term(ctx, &source, &concept)?)
         }
         Route::OntologyItem(id, list, iri) => {
             let source = ontology(r, &id)?;
@@ -289,7 +300,7 @@ fn ontology_terms(
             continue;
         };
         let found = if key == "iri" {
-            source.by_iri(value)
+            source.by_iri(value)?
         } else {
             source.by_id(value)?
         };
@@ -301,16 +312,12 @@ fn ontology_terms(
             ))
         })?;
         let lookup = format!("{address}?{key}={}", encode_query(value));
-        return Ok(single(lookup, "terms", term(ctx, &source, &concept)));
+        return Ok(single(lookup, "terms", term(ctx, &source, &concept)?));
     }
     let total = u64::from(source.term_count());
     let offset = u32::try_from(paging.offset()).unwrap_or(u32::MAX);
     let size = u32::try_from(paging.size).unwrap_or(u32::MAX);
-    let items = source
-        .terms(offset, size)?
-        .iter()
-        .map(|(_, c)| term(ctx, &source, c))
-        .collect();
+    let items = terms(ctx, &source, &source.terms(offset, size)?)?;
     page(&address, "terms", items, total, paging)
 }
 
@@ -399,7 +406,7 @@ fn related(
         relation.as_str()
     );
     // As OLS: the relatives of a term the ontology does not hold are none.
-    let Some((_, concept)) = source.by_iri(iri) else {
+    let Some((_, concept)) = source.by_iri(iri)? else {
         return page(&address, "terms", Vec::new(), 0, paging);
     };
     let follow = if relation.hierarchical() {
@@ -408,18 +415,16 @@ fn related(
         Follow::IsA
     };
     let found = match (relation.upward(), relation.transitive()) {
-        (true, false) => source.parents(&concept, follow),
-        (false, false) => source.children(&concept, follow),
-        (true, true) => source.ancestors(&concept, follow),
-        (false, true) => source.descendants(&concept, follow),
+        (true, false) => source.parents(&concept, follow)?,
+        (false, false) => source.children(&concept, follow)?,
+        (true, true) => source.ancestors(&concept, follow)?,
+        (false, true) => source.descendants(&concept, follow)?,
     };
     let total = found.len() as u64;
-    let items = found
-        .iter()
+    let shown = (found.iter())
         .skip(usize::try_from(paging.offset()).unwrap_or(usize::MAX))
-        .take(usize::try_from(paging.size).unwrap_or(usize::MAX))
-        .map(|(_, c)| term(ctx, &source, c))
-        .collect();
+        .take(usize::try_from(paging.size).unwrap_or(usize::MAX));
+    let items = terms(ctx, &source, shown)?;
     page(&address, "terms", items, total, paging)
 }
 
@@ -427,8 +432,8 @@ fn related(
 fn terms_everywhere(r: &Resolver, ctx: &Context, iri: &str) -> Result<Vec<Term>, ApiError> {
     let mut out = Vec::new();
     for source in r.browsing().all().iter().filter(|s| s.record.current) {
-        if let Some((_, concept)) = source.by_iri(iri) {
-            out.push(term(ctx, source, &concept));
+        if let Some((_, concept)) = source.by_iri(iri)? {
+            out.push(term(ctx, source, &concept)?);
         }
     }
     Ok(out)
@@ -447,7 +452,7 @@ fn all_terms(r: &Resolver, ctx: &Context, params: &Params) -> Result<Page<Term>,
         let mut found = Vec::new();
         for (_, concept) in r.browsing().terms_with_id(value)? {
             if let Some(source) = sources.iter().find(|s| s.slot == concept.source) {
-                found.push(term(ctx, source, &concept));
+                found.push(term(ctx, source, &concept)?);
             }
         }
         if found.is_empty() {
@@ -478,12 +483,7 @@ fn all_terms(r: &Resolver, ctx: &Context, params: &Params) -> Result<Page<Term>,
         let want = paging.size - items.len() as u64;
         let from = u32::try_from(skip).unwrap_or(u32::MAX);
         let take = u32::try_from(want).unwrap_or(u32::MAX);
-        items.extend(
-            source
-                .terms(from, take)?
-                .iter()
-                .map(|(_, c)| term(ctx, source, c)),
-        );
+        items.extend(terms(ctx, source, &source.terms(from, take)?)?);
         skip = 0;
         if items.len() as u64 >= paging.size {
             break;

@@ -90,27 +90,29 @@ impl Filters {
         self.local || !self.children_of.is_empty() || !self.all_children_of.is_empty()
     }
 
-    fn keeps(&self, source: &SourceBrowse<'_>, concept: &crate::model::Concept) -> bool {
+    fn keeps(
+        &self,
+        source: &SourceBrowse<'_>,
+        concept: &crate::model::Concept,
+    ) -> Result<bool, ApiError> {
         if self.local && !source.defines(&concept.iri) {
-            return false;
+            return Ok(false);
         }
         if !self.children_of.is_empty()
-            && !source
-                .parents(concept, Links::IsA)
+            && !(source.parents(concept, Links::IsA)?)
                 .iter()
                 .any(|(_, p)| self.children_of.contains(&p.iri))
         {
-            return false;
+            return Ok(false);
         }
         if !self.all_children_of.is_empty()
-            && !source
-                .ancestors(concept, Links::Hierarchical)
+            && !(source.ancestors(concept, Links::Hierarchical)?)
                 .iter()
                 .any(|(_, p)| self.all_children_of.contains(&p.iri))
         {
-            return false;
+            return Ok(false);
         }
-        true
+        Ok(true)
     }
 }
 
@@ -161,8 +163,8 @@ pub fn search(
             continue;
         };
         if filters.reads_records() {
-            let concept = r.concept_checked(candidate.concept)?;
-            if !filters.keeps(&sources[at], &concept) {
+            let concept = r.concept(candidate.concept)?;
+            if !filters.keeps(&sources[at], &concept)? {
                 continue;
             }
         }
@@ -173,7 +175,7 @@ pub fn search(
     let first = usize::try_from(start).unwrap_or(usize::MAX);
     let wanted = usize::try_from(rows).unwrap_or(usize::MAX);
     for &(id, at, confidence) in kept.iter().skip(first).take(wanted) {
-        let concept = r.concept_checked(id)?;
+        let concept = r.concept(id)?;
         let found = doc(ctx, &sources[at], &concept, confidence, flavour);
         page.push(only_fields(found, &fields));
     }

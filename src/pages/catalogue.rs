@@ -58,9 +58,20 @@ pub fn home(r: &Resolver) -> Markup {
     }
 }
 
-pub fn source(r: &Resolver, id: &str) -> Option<(String, Markup)> {
+pub fn source(r: &Resolver, id: &str) -> Result<Option<(String, Markup)>, ToolError> {
     let m = r.manifest();
-    let s = m.source(id)?;
+    let Some(s) = m.source(id) else {
+        return Ok(None);
+    };
+    let mut top_concepts = Vec::new();
+    for iri in s.top_concepts.iter().take(100) {
+        let found = r.lexicon().lookup_id(iri)?;
+        let curie = match found.first() {
+            Some(m) => r.concept(m.concept)?.curie,
+            None => None,
+        };
+        top_concepts.push(curie.unwrap_or_else(|| iri.clone()));
+    }
     let body = html! {
         h1 { (s.title) }
         p { (s.scope) }
@@ -90,21 +101,22 @@ pub fn source(r: &Resolver, id: &str) -> Option<(String, Markup)> {
                 }
             }
         }
-        @if !s.top_concepts.is_empty() {
+        @if !top_concepts.is_empty() {
             h2 { "Top concepts" }
             ul {
-                @for iri in s.top_concepts.iter().take(100) {
-                    @let curie = r.lexicon().lookup_id(iri).first().and_then(|m| r.concept(m.concept)).and_then(|c| c.curie);
-                    li { a.concept href=(address::concept(curie.as_deref().unwrap_or(iri), None)) { (curie.as_deref().unwrap_or(iri)) } }
+                @for shown in &top_concepts {
+                    li { a.concept href=(address::concept(shown, None)) { (shown) } }
                 }
             }
         }
     };
-    Some((s.title.clone(), body))
+    Ok(Some((s.title.clone(), body)))
 }
 
-pub fn prefix(r: &Resolver, written: &str) -> Option<(String, Markup)> {
-    let doc = tools::prefix_document(r, written)?;
+pub fn prefix(r: &Resolver, written: &str) -> Result<Option<(String, Markup)>, ToolError> {
+    let Some(doc) = tools::prefix_document(r, written) else {
+        return Ok(None);
+    };
     let name = doc
         .get("prefix")
         .and_then(Value::as_str)
@@ -114,16 +126,18 @@ pub fn prefix(r: &Resolver, written: &str) -> Option<(String, Markup)> {
         h1 { "Prefix " (name) }
         (value(&doc, 0))
     };
-    Some((format!("Prefix {name}"), body))
+    Ok(Some((format!("Prefix {name}"), body)))
 }
 
-pub fn mapping_set(r: &Resolver, id: &str) -> Option<(String, Markup)> {
-    let doc = tools::mapping_set_document(r, id)?;
+pub fn mapping_set(r: &Resolver, id: &str) -> Result<Option<(String, Markup)>, ToolError> {
+    let Some(doc) = tools::mapping_set_document(r, id) else {
+        return Ok(None);
+    };
     let body = html! {
         h1 { "Mapping set " (id) }
         (value(&doc, 0))
     };
-    Some((format!("Mapping set {id}"), body))
+    Ok(Some((format!("Mapping set {id}"), body)))
 }
 
 /// A JSON document as nested definition lists, every string as text.

@@ -47,10 +47,7 @@ pub fn concept_response(r: &Resolver, uri: &Uri, accept: Option<&str>) -> Respon
         }
     };
     let resolved = match r.resolve_identifier_in(&text, None) {
-        Err(e) => {
-            crate::resolve::damage::report(&e);
-            return tool_problem(r, &tools::damaged_answer());
-        }
+        Err(e) => return tool_problem(r, &e.into()),
         Ok(Err(_)) | Ok(Ok((_, Outcome::Ambiguous { .. }))) => None,
         Ok(Ok((normalized, outcome))) => match outcome {
             Outcome::Found(m) => m.first().map(|m| (m.concept, normalized.release)),
@@ -61,8 +58,9 @@ pub fn concept_response(r: &Resolver, uri: &Uri, accept: Option<&str>) -> Respon
     let Some((id, pin)) = resolved else {
         return unresolved(r, &text, format);
     };
-    let Some(found) = r.concept(id) else {
-        return tool_problem(r, &tools::damaged_answer());
+    let found = match r.concept(id) {
+        Ok(found) => found,
+        Err(e) => return tool_problem(r, &e.into()),
     };
     let canonical = found.curie.clone().unwrap_or_else(|| found.iri.clone());
     let wanted = match &pin {
@@ -92,6 +90,23 @@ pub fn concept_response(r: &Resolver, uri: &Uri, accept: Option<&str>) -> Respon
     concept_formats(r, &concept, format, predicted)
 }
 
+/// The path from a root down to a concept's parent: each step's identifier and label.
+fn lineage(
+    r: &Resolver,
+    id: crate::resolve::ConceptId,
+) -> Result<Vec<(String, Option<String>)>, crate::resolve::ResolveError> {
+    (r.browsing().path_to_root(id)?)
+        .into_iter()
+        .map(|id| {
+            let c = r.concept(id)?;
+            Ok((
+                c.curie.clone().unwrap_or_else(|| c.iri.clone()),
+                c.preferred_label().map(|l| l.text.clone()),
+            ))
+        })
+        .collect()
+}
+
 /// The concept an address names, once resolved.
 struct Found<'a> {
     id: crate::resolve::ConceptId,
@@ -103,9 +118,11 @@ struct Found<'a> {
 fn concept_formats(r: &Resolver, found: &Found<'_>, format: Format, predicted: bool) -> Response {
     // The record get_concept answers with, for the concept already resolved: resolving the
     // address once is enough. A resolved concept without a record is damage.
-    let Some(detail) = &tools::detail(r, found.id) else {
-        return tool_problem(r, &tools::damaged_answer());
+    let detail = match tools::detail(r, found.id) {
+        Ok(detail) => detail,
+        Err(e) => return tool_problem(r, &e),
     };
+    let detail = &detail;
     let iri = found.iri;
     match format {
         Format::Json => match serde_json::to_string_pretty(detail) {
@@ -156,18 +173,10 @@ fn page(
         cursor: None,
     };
     let mappings = tools::map_identifier(r, &map_args);
-    let lineage: Vec<(String, Option<String>)> = r
-        .browsing()
-        .path_to_root(id)
-        .into_iter()
-        .filter_map(|id| r.concept(id))
-        .map(|c| {
-            (
-                c.curie.clone().unwrap_or_else(|| c.iri.clone()),
-                c.preferred_label().map(|l| l.text.clone()),
-            )
-        })
-        .collect();
+    let lineage = match lineage(r, id) {
+        Ok(lineage) => lineage,
+        Err(e) => return tool_problem(r, &e.into()),
+    };
     let license = r
         .manifest()
         .releases(&detail.concept.source)

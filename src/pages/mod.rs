@@ -324,9 +324,21 @@ async fn search_page(State(p): State<Arc<Pages>>, uri: Uri) -> Response {
 async fn suggest(State(p): State<Arc<Pages>>, uri: Uri) -> Response {
     let r = p.index.current();
     let pairs = query_pairs(&uri);
-    let body = search::suggestions(&r, first(&pairs, "q").unwrap_or(""));
-    typed(StatusCode::OK, body.to_string(), Format::Json)
+    match search::suggestions(&r, first(&pairs, "q").unwrap_or("")) {
+        Ok(body) => typed(StatusCode::OK, body.to_string(), Format::Json),
+        Err(e) => {
+            let body = e.to_json(&serde_json::json!({}));
+            typed(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                body.to_string(),
+                Format::Json,
+            )
+        }
+    }
 }
+
+/// A page's title and body.
+pub type Titled = (String, Markup);
 
 /// A page found by a path tail (`/source/{id}` and the like), or a 404 naming what was asked.
 async fn by_tail(
@@ -334,7 +346,7 @@ async fn by_tail(
     uri: Uri,
     strip: &'static str,
     what: &'static str,
-    make: fn(&Resolver, &str) -> Option<(String, Markup)>,
+    make: fn(&Resolver, &str) -> Result<Option<Titled>, ToolError>,
 ) -> Response {
     blocking(move || {
         let r = p.index.current();
@@ -349,8 +361,11 @@ async fn by_tail(
             );
         };
         match make(&r, &key) {
-            Some((title, body)) => framed(Some(&r), StatusCode::OK, &Frame::titled(&title), body),
-            None => problem(
+            Err(e) => tool_problem(&r, &e),
+            Ok(Some((title, body))) => {
+                framed(Some(&r), StatusCode::OK, &Frame::titled(&title), body)
+            }
+            Ok(None) => problem(
                 Some(&r),
                 StatusCode::NOT_FOUND,
                 &format!("No such {what}"),

@@ -172,30 +172,26 @@ fn results(form: &SearchForm, answer: &Envelope<Candidates>) -> Markup {
 
 /// Suggestions for a partly typed name or identifier: CURIEs starting with it, then
 /// concepts whose names start with it.
-pub fn suggestions(r: &Resolver, text: &str) -> Value {
+pub fn suggestions(r: &Resolver, text: &str) -> Result<Value, ToolError> {
     let text = text.trim();
     if text.is_empty() || text.len() > 200 {
-        return json!({ "suggestions": [] });
+        return Ok(json!({ "suggestions": [] }));
     }
-    let items: Vec<Value> = r
-        .lexicon()
-        .complete_identifier(text, SUGGESTIONS)
-        .into_iter()
-        .map(|curie| {
-            let label = r
-                .lexicon()
-                .lookup_id(&curie)
-                .first()
-                .and_then(|m| r.concept(m.concept))
-                .and_then(|c| c.preferred_label().map(|l| l.text.clone()));
-            let mut item = json!({ "curie": curie, "href": address::concept(&curie, None) });
-            if let (Some(label), Some(map)) = (label, item.as_object_mut()) {
-                map.insert("label".into(), Value::String(label));
-            }
-            item
-        })
-        .collect();
-    json!({ "suggestions": items })
+    let mut items: Vec<Value> = Vec::new();
+    for curie in r.lexicon().complete_identifier(text, SUGGESTIONS)? {
+        let label = match r.lexicon().lookup_id(&curie)?.first() {
+            Some(m) => (r.concept(m.concept)?)
+                .preferred_label()
+                .map(|l| l.text.clone()),
+            None => None,
+        };
+        let mut item = json!({ "curie": curie, "href": address::concept(&curie, None) });
+        if let (Some(label), Some(map)) = (label, item.as_object_mut()) {
+            map.insert("label".into(), Value::String(label));
+        }
+        items.push(item);
+    }
+    Ok(json!({ "suggestions": items }))
 }
 
 /// The search as the tool runs it.

@@ -57,23 +57,52 @@ pub struct SpellingHit {
     pub banana: bool,
 }
 
-/// A record with its pattern compiled, decoded once on first use.
+/// A record, with its pattern compiled on first use.
 struct Entry {
     record: PrefixRecord,
     /// `record.preferred`, shared by every normalization that names it.
     preferred: std::sync::Arc<str>,
-    pattern: Result<Option<Regex>, ()>,
+    pattern: OnceLock<Result<Option<Regex>, ()>>,
 }
 
+impl Entry {
+    fn pattern(&self) -> &Result<Option<Regex>, ()> {
+        self.pattern
+            .get_or_init(|| match self.record.pattern.as_deref() {
+                None => Ok(None),
+                Some(p) if p.len() > MAX_PATTERN_BYTES => Err(()),
+                Some(p) => regex::RegexBuilder::new(&format!("^(?:{})$", ascii_classes(p)))
+                    .size_limit(1 << 20)
+                    .build()
+                    .map(Some)
+                    .map_err(|_| ()),
+            })
+    }
+}
+
+/// The registry, read whole when it opens: it is small (Bioregistry has under 2,000
+/// records), so damage in it is an error then, never a prefix missing later.
 pub struct Registry {
     files: RegistryFiles,
-    entries: Vec<OnceLock<Option<Entry>>>,
+    entries: Vec<Entry>,
 }
 
 impl Registry {
     pub fn open(layout: &BuildLayout) -> Result<Registry, FileError> {
         let files = RegistryFiles::open(layout)?;
-        let entries = (0..files.records.len()).map(|_| OnceLock::new()).collect();
+        let records = files.records.len();
+        files.spellings.verify_postings(records)?;
+        files.uris.verify_postings(records)?;
+        let entries = (0..records)
+            .map(|id| {
+                let record = files.records.get(id)?;
+                Ok(Entry {
+                    preferred: record.preferred.as_str().into(),
+                    record,
+                    pattern: OnceLock::new(),
+                })
+            })
+            .collect::<Result<_, FileError>>()?;
         Ok(Registry { files, entries })
     }
 
@@ -92,27 +121,7 @@ impl Registry {
     }
 
     fn entry(&self, id: RecordId) -> Option<&Entry> {
-        self.entries
-            .get(id.0 as usize)?
-            .get_or_init(|| {
-                let record = self.files.records.get(id.0)?;
-                let pattern = match record.pattern.as_deref() {
-                    None => Ok(None),
-                    Some(p) if p.len() > MAX_PATTERN_BYTES => Err(()),
-                    Some(p) => regex::RegexBuilder::new(&format!("^(?:{})$", ascii_classes(p)))
-                        .size_limit(1 << 20)
-                        .build()
-                        .map(Some)
-                        .map_err(|_| ()),
-                };
-                let preferred = record.preferred.as_str().into();
-                Some(Entry {
-                    record,
-                    preferred,
-                    pattern,
-                })
-            })
-            .as_ref()
+        self.entries.get(id.0 as usize)
     }
 
     pub fn record(&self, id: RecordId) -> Option<&PrefixRecord> {
@@ -132,16 +141,18 @@ impl Registry {
         // Keys are lower case. Short ASCII spellings are folded on the stack.
         let mut buf = [0u8; 64];
         let posting = if !written.bytes().any(|b| b.is_ascii_uppercase()) && written.is_ascii() {
-            self.files.spellings.get_first(written)?
+            verified(self.files.spellings.get_first(written))?
         } else if written.is_ascii() && written.len() <= buf.len() {
             let folded = &mut buf[..written.len()];
             folded.copy_from_slice(written.as_bytes());
             folded.make_ascii_lowercase();
-            self.files
-                .spellings
-                .get_first(std::str::from_utf8(folded).ok()?)?
+            verified(
+                self.files
+                    .spellings
+                    .get_first(std::str::from_utf8(folded).ok()?),
+            )?
         } else {
-            self.files.spellings.get_first(&written.to_lowercase())?
+            verified(self.files.spellings.get_first(&written.to_lowercase()))?
         };
         Some(SpellingHit {
             record: RecordId(posting.concept),
@@ -153,7 +164,7 @@ impl Registry {
     /// The record whose URI prefix is the longest prefix of `iri`. Keys have their scheme and
     /// host in lower case: pass the IRI through [`fold_scheme_and_host`] first.
     pub fn uri_prefix_of(&self, iri: &str) -> Option<UriMatch> {
-        let (len, posting) = self.files.uris.longest_prefix_of(iri)?;
+        let (len, posting) = verified(self.files.uris.longest_prefix_of(iri))?;
         Some(UriMatch {
             record: RecordId(posting.concept),
             len,
@@ -163,7 +174,7 @@ impl Registry {
 
     /// Whether `local` fits the record's pattern.
     pub fn check_pattern(&self, id: RecordId, local: &str) -> PatternCheck {
-        match self.entry(id).map(|e| &e.pattern) {
+        match self.entry(id).map(Entry::pattern) {
             Some(Ok(Some(regex))) if regex.is_match(local) => PatternCheck::Fits,
             Some(Ok(Some(_))) => PatternCheck::Fails,
             Some(Ok(None)) | None => PatternCheck::NoPattern,
@@ -177,7 +188,7 @@ impl Registry {
         let key = written.to_lowercase();
         let distance = if key.chars().count() <= 3 { 1 } else { 2 };
         let mut out: Vec<RecordId> = Vec::new();
-        for hit in self.files.spellings.fuzzy(&key, distance, 64) {
+        for hit in verified(self.files.spellings.fuzzy(&key, distance, 64)) {
             for p in hit.postings {
                 if out.len() < limit && !out.contains(&RecordId(p.concept)) {
                     out.push(RecordId(p.concept));
@@ -190,11 +201,11 @@ impl Registry {
     /// Spellings starting with `prefix` (lower-cased), for completion: their records' ids.
     pub fn complete(&self, prefix: &str, limit: usize) -> Vec<RecordId> {
         let mut out: Vec<RecordId> = Vec::new();
-        for (_, postings) in self
+        let spellings = self
             .files
             .spellings
-            .prefixed(&prefix.to_lowercase(), limit * 4)
-        {
+            .prefixed(&prefix.to_lowercase(), limit * 4);
+        for (_, postings) in verified(spellings) {
             for p in postings {
                 if out.len() < limit && !out.contains(&RecordId(p.concept)) {
                     out.push(RecordId(p.concept));
@@ -203,6 +214,12 @@ impl Registry {
         }
         out
     }
+}
+
+/// A registry lexicon read: every posting list was checked when the registry opened
+/// ([`Registry::open`]), and a build never rewrites a mapped file in place, so none fails now.
+fn verified<T: Default>(read: Result<T, FileError>) -> T {
+    read.unwrap_or_default()
 }
 
 /// A CURIE's written prefix and local id, when it is one that expansion reads (not an IRI's

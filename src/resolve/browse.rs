@@ -8,6 +8,9 @@ use super::{ConceptId, ResolveError, Resolver, View};
 use crate::index::manifest::SourceRecord;
 use crate::model::{Concept, Link, RelatedClass, SourceIdx};
 
+/// Terms of a release with their ids, in IRI order.
+pub type Terms = Vec<(ConceptId, Concept)>;
+
 /// Terms a walk of ancestors or descendants visits at most: a walk of the largest loaded
 /// hierarchy fits, a cycle or a runaway one stops.
 pub const MAX_WALK: usize = 500_000;
@@ -93,8 +96,8 @@ impl<'r> Browsing<'r> {
     /// Current concepts with this identifier (IRI, CURIE, `PREFIX_local`), in every source.
     pub fn terms_with_id(&self, text: &str) -> Result<Vec<(ConceptId, Concept)>, ResolveError> {
         let mut out = Vec::new();
-        for m in self.r.lexicon().lookup_id_in(text, View::Current) {
-            out.push((m.concept, self.r.concept_checked(m.concept)?));
+        for m in self.r.lexicon().lookup_id_in(text, View::Current)? {
+            out.push((m.concept, self.r.concept(m.concept)?));
         }
         Ok(out)
     }
@@ -188,7 +191,7 @@ impl<'r> SourceBrowse<'r> {
         (start..end)
             .map(|i| {
                 let id = ConceptId(self.record.first_concept + i);
-                Ok((id, self.r.concept_checked(id)?))
+                Ok((id, self.r.concept(id)?))
             })
             .collect()
     }
@@ -200,7 +203,7 @@ impl<'r> SourceBrowse<'r> {
     }
 
     /// The term with exactly this IRI.
-    pub fn by_iri(&self, iri: &str) -> Option<(ConceptId, Concept)> {
+    pub fn by_iri(&self, iri: &str) -> Result<Option<(ConceptId, Concept)>, ResolveError> {
         self.r.lexicon().by_iri(iri, self.slot)
     }
 
@@ -214,24 +217,24 @@ impl<'r> SourceBrowse<'r> {
         match self
             .r
             .lexicon()
-            .lookup_id_in(text, view)
+            .lookup_id_in(text, view)?
             .into_iter()
             .find(|m| self.holds(m.concept))
         {
-            Some(m) => Ok(Some((m.concept, self.r.concept_checked(m.concept)?))),
+            Some(m) => Ok(Some((m.concept, self.r.concept(m.concept)?))),
             None => Ok(None),
         }
     }
 
     /// The loaded terms a concept's links name, each once, by IRI.
-    fn linked(&self, iris: impl Iterator<Item = String>) -> Vec<(ConceptId, Concept)> {
+    fn linked(&self, iris: impl Iterator<Item = String>) -> Result<Terms, ResolveError> {
         let mut seen = HashSet::new();
-        let mut out: Vec<(ConceptId, Concept)> = iris
-            .filter(|iri| seen.insert(iri.clone()))
-            .filter_map(|iri| self.by_iri(&iri))
-            .collect();
+        let mut out = Vec::new();
+        for iri in iris.filter(|iri| seen.insert(iri.clone())) {
+            out.extend(self.by_iri(&iri)?);
+        }
         out.sort_by(|a, b| a.1.iri.cmp(&b.1.iri));
-        out
+        Ok(out)
     }
 
     /// The relations that place a term under another beside `is_a`: the catalogue's, else
@@ -271,38 +274,42 @@ impl<'r> SourceBrowse<'r> {
     }
 
     /// The term's direct parents in this release.
-    pub fn parents(&self, concept: &Concept, links: Links) -> Vec<(ConceptId, Concept)> {
+    pub fn parents(&self, concept: &Concept, links: Links) -> Result<Terms, ResolveError> {
         self.linked(self.parent_iris(concept, links).into_iter())
     }
 
     /// The term's direct children in this release.
-    pub fn children(&self, concept: &Concept, links: Links) -> Vec<(ConceptId, Concept)> {
+    pub fn children(&self, concept: &Concept, links: Links) -> Result<Terms, ResolveError> {
         self.linked(self.child_iris(concept, links).into_iter())
     }
 
     /// Whether any child of the term is loaded, by `is_a` or a hierarchical relation.
-    pub fn has_children(&self, concept: &Concept) -> bool {
-        self.child_iris(concept, Links::Hierarchical)
-            .iter()
-            .any(|iri| self.by_iri(iri).is_some())
+    pub fn has_children(&self, concept: &Concept) -> Result<bool, ResolveError> {
+        self.any_loaded(&self.child_iris(concept, Links::Hierarchical))
     }
 
     /// Whether no parent of the term is loaded, by `is_a` or a hierarchical relation: a root
     /// of the release's hierarchy.
-    pub fn is_root(&self, concept: &Concept) -> bool {
-        !self
-            .parent_iris(concept, Links::Hierarchical)
-            .iter()
-            .any(|iri| self.by_iri(iri).is_some())
+    pub fn is_root(&self, concept: &Concept) -> Result<bool, ResolveError> {
+        Ok(!self.any_loaded(&self.parent_iris(concept, Links::Hierarchical))?)
+    }
+
+    fn any_loaded(&self, iris: &[String]) -> Result<bool, ResolveError> {
+        for iri in iris {
+            if self.by_iri(iri)?.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Every ancestor of the term (never the term itself), by IRI.
-    pub fn ancestors(&self, concept: &Concept, links: Links) -> Vec<(ConceptId, Concept)> {
+    pub fn ancestors(&self, concept: &Concept, links: Links) -> Result<Terms, ResolveError> {
         self.walk(concept, |c| self.parents(c, links))
     }
 
     /// Every descendant of the term (never the term itself), by IRI.
-    pub fn descendants(&self, concept: &Concept, links: Links) -> Vec<(ConceptId, Concept)> {
+    pub fn descendants(&self, concept: &Concept, links: Links) -> Result<Terms, ResolveError> {
         self.walk(concept, |c| self.children(c, links))
     }
 
@@ -310,13 +317,13 @@ impl<'r> SourceBrowse<'r> {
     fn walk(
         &self,
         start: &Concept,
-        next: impl Fn(&Concept) -> Vec<(ConceptId, Concept)>,
-    ) -> Vec<(ConceptId, Concept)> {
+        next: impl Fn(&Concept) -> Result<Terms, ResolveError>,
+    ) -> Result<Terms, ResolveError> {
         let mut seen: HashSet<String> = HashSet::from([start.iri.clone()]);
         let mut out = Vec::new();
         let mut queue: VecDeque<Concept> = VecDeque::from([start.clone()]);
         while let Some(at) = queue.pop_front() {
-            for (id, c) in next(&at) {
+            for (id, c) in next(&at)? {
                 if out.len() >= MAX_WALK {
                     break;
                 }
@@ -327,7 +334,7 @@ impl<'r> SourceBrowse<'r> {
             }
         }
         out.sort_by(|a, b| a.1.iri.cmp(&b.1.iri));
-        out
+        Ok(out)
     }
 }
 
@@ -356,7 +363,7 @@ impl<'r> Browsing<'r> {
             })
         };
         let depth = limit.saturating_mul(NAMES_PER_SUGGESTION);
-        for (_, postings) in self.r.files.labels.prefixed(&key, depth) {
+        for (_, postings) in self.r.files.labels.prefixed(&key, depth)? {
             for p in postings {
                 let live = self
                     .r

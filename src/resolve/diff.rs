@@ -332,15 +332,15 @@ impl<'r> ReleaseDiff<'r> {
             };
             match order {
                 Ordering::Less => {
-                    out.extend(self.changes(pair, a.as_ref(), None));
+                    out.extend(self.changes(pair, a.as_ref(), None)?);
                     a = older.next().transpose()?;
                 }
                 Ordering::Greater => {
-                    out.extend(self.changes(pair, None, b.as_ref()));
+                    out.extend(self.changes(pair, None, b.as_ref())?);
                     b = newer.next().transpose()?;
                 }
                 Ordering::Equal => {
-                    out.extend(self.changes(pair, a.as_ref(), b.as_ref()));
+                    out.extend(self.changes(pair, a.as_ref(), b.as_ref())?);
                     a = older.next().transpose()?;
                     b = newer.next().transpose()?;
                 }
@@ -351,9 +351,9 @@ impl<'r> ReleaseDiff<'r> {
 
     /// The changes of one term between the pair's releases (none when it did not change or
     /// neither release has it).
-    pub fn diff_concept(&self, pair: &ReleasePair, iri: &str) -> Vec<Change> {
-        let a = self.r.lexicon().by_iri(iri, pair.from_idx).map(|(_, c)| c);
-        let b = self.r.lexicon().by_iri(iri, pair.to_idx).map(|(_, c)| c);
+    pub fn diff_concept(&self, pair: &ReleasePair, iri: &str) -> Result<Vec<Change>, ResolveError> {
+        let a = self.r.lexicon().by_iri(iri, pair.from_idx)?.map(|(_, c)| c);
+        let b = self.r.lexicon().by_iri(iri, pair.to_idx)?.map(|(_, c)| c);
         self.changes(pair, a.as_ref(), b.as_ref())
     }
 
@@ -366,17 +366,22 @@ impl<'r> ReleaseDiff<'r> {
         let first = record.map_or(0, |r| r.first_concept);
         let count = record.map_or(0, |r| r.counts.concepts);
         let end = u32::try_from(u64::from(first) + count).unwrap_or(u32::MAX);
-        (first..end).map(move |id| self.r.concept_checked(ConceptId(id)))
+        (first..end).map(move |id| self.r.concept(ConceptId(id)))
     }
 
-    fn changes(&self, pair: &ReleasePair, a: Option<&Concept>, b: Option<&Concept>) -> Vec<Change> {
-        let mut changes = self.term_or_node_changes(pair, a, b);
+    fn changes(
+        &self,
+        pair: &ReleasePair,
+        a: Option<&Concept>,
+        b: Option<&Concept>,
+    ) -> Result<Vec<Change>, ResolveError> {
+        let mut changes = self.term_or_node_changes(pair, a, b)?;
         if let Some(term) = b.or(a) {
             for change in &mut changes {
                 change.about_iri.clone_from(&term.iri);
             }
         }
-        changes
+        Ok(changes)
     }
 
     fn term_or_node_changes(
@@ -384,30 +389,30 @@ impl<'r> ReleaseDiff<'r> {
         pair: &ReleasePair,
         a: Option<&Concept>,
         b: Option<&Concept>,
-    ) -> Vec<Change> {
-        match (a, b) {
+    ) -> Result<Vec<Change>, ResolveError> {
+        Ok(match (a, b) {
             (None, None) => Vec::new(),
             (None, Some(b)) => vec![Change::new(ChangeKind::NodeCreation, &self.printed(b))],
             (Some(a), None) => {
                 let about = self.printed(a);
                 let mut change = Change::new(ChangeKind::NodeDeletion, &about);
-                if let Some(holder) = self.alt_id_holder(&about, pair.to_idx) {
+                if let Some(holder) = self.alt_id_holder(&about, pair.to_idx)? {
                     change = change.new_value(holder);
                 }
                 vec![change]
             }
-            (Some(a), Some(b)) => self.term_changes(pair, a, b),
-        }
+            (Some(a), Some(b)) => match (a.obsolete, b.obsolete) {
+                (false, true) => vec![self.obsoletion(pair, &self.printed(b), b)?],
+                (true, false) => vec![Change::new(ChangeKind::NodeUnobsoletion, &self.printed(b))],
+                (true, true) => Vec::new(),
+                (false, false) => self.term_changes(a, b),
+            },
+        })
     }
 
-    fn term_changes(&self, pair: &ReleasePair, a: &Concept, b: &Concept) -> Vec<Change> {
+    /// The changes of a term live in both releases.
+    fn term_changes(&self, a: &Concept, b: &Concept) -> Vec<Change> {
         let about = self.printed(b);
-        match (a.obsolete, b.obsolete) {
-            (false, true) => return vec![self.obsoletion(pair, &about, b)],
-            (true, false) => return vec![Change::new(ChangeKind::NodeUnobsoletion, &about)],
-            (true, true) => return Vec::new(),
-            (false, false) => {}
-        }
         let mut out = Vec::new();
         let label = |c: &Concept| c.preferred_label().map(|l| l.text.clone());
         if let (Some(old), Some(new)) = (label(a), label(b))
@@ -447,7 +452,12 @@ impl<'r> ReleaseDiff<'r> {
     }
 
     /// Exactly one change for a term that became obsolete.
-    fn obsoletion(&self, pair: &ReleasePair, about: &str, b: &Concept) -> Change {
+    fn obsoletion(
+        &self,
+        pair: &ReleasePair,
+        about: &str,
+        b: &Concept,
+    ) -> Result<Change, ResolveError> {
         let targets = |kind| -> Vec<String> {
             b.replacements_of(kind)
                 .map(|r| self.printed_iri(&r.target))
@@ -455,7 +465,7 @@ impl<'r> ReleaseDiff<'r> {
         };
         let replaced_by = targets(ReplacementKind::ReplacedBy);
         let consider = targets(ReplacementKind::Consider);
-        let holder = self.alt_id_holder(about, pair.to_idx);
+        let holder = self.alt_id_holder(about, pair.to_idx)?;
         let mut change = match (&holder, replaced_by.is_empty()) {
             (Some(holder), _) => Change::new(ChangeKind::NodeDirectMerge, about).new_value(holder),
             (None, false) => Change::new(ChangeKind::NodeObsoletionWithDirectReplacement, about),
@@ -463,21 +473,26 @@ impl<'r> ReleaseDiff<'r> {
         };
         change.has_direct_replacement = replaced_by;
         change.consider = consider;
-        change
+        Ok(change)
     }
 
     /// The live term of a release that lists `curie` as an alternative id.
-    fn alt_id_holder(&self, curie: &str, release: SourceIdx) -> Option<String> {
+    fn alt_id_holder(
+        &self,
+        curie: &str,
+        release: SourceIdx,
+    ) -> Result<Option<String>, ResolveError> {
         let alt = Spelling::AltId.detail();
-        self.r
-            .files
-            .ids
-            .get(&id_key(curie))
-            .into_iter()
-            .filter(|p| p.detail == alt)
-            .filter_map(|p| self.r.concept(ConceptId(p.concept)))
-            .find(|c| c.source == release && !c.obsolete && c.alt_ids.iter().any(|x| x == curie))
-            .map(|c| self.printed(&c))
+        for p in self.r.files.ids.get(&id_key(curie))? {
+            if p.detail != alt {
+                continue;
+            }
+            let c = self.r.concept(ConceptId(p.concept))?;
+            if c.source == release && !c.obsolete && c.alt_ids.iter().any(|x| x == curie) {
+                return Ok(Some(self.printed(&c)));
+            }
+        }
+        Ok(None)
     }
 
     /// A concept's identifier as its source prints it.

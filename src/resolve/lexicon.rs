@@ -4,9 +4,7 @@
 
 use std::collections::HashSet;
 
-use super::{
-    ConceptId, IdMatch, LabelMatch, ResolveError, Resolver, Spelling, TextMatch, View, damage,
-};
+use super::{ConceptId, IdMatch, LabelMatch, ResolveError, Resolver, Spelling, TextMatch, View};
 use crate::index::FileError;
 use crate::index::normalize::{id_key, label_key};
 use crate::model::{Concept, SourceIdx};
@@ -25,7 +23,7 @@ impl<'r> Lexicon<'r> {
 impl<'r> Lexicon<'r> {
     /// Identifiers with mappings that start with `prefix` (its prefix part in any spelling),
     /// for completion.
-    pub fn complete_mapped(&self, prefix: &str, limit: usize) -> Vec<String> {
+    pub fn complete_mapped(&self, prefix: &str, limit: usize) -> Result<Vec<String>, ResolveError> {
         let canonical = match prefix.split_once(':') {
             Some((p, local)) => match self.r.canonical_prefix(p) {
                 Some(p) => format!("{p}:{local}"),
@@ -33,44 +31,36 @@ impl<'r> Lexicon<'r> {
             },
             None => prefix.to_string(),
         };
-        self.r.files.mappings.complete(&canonical, limit)
+        Ok(self.r.files.mappings.complete(&canonical, limit)?)
     }
 
     /// Concepts with this identifier in any indexed spelling: IRI, CURIE, `PREFIX_local`, bare
     /// local id or alternative id, matched without regard to case.
-    pub fn lookup_id(&self, text: &str) -> Vec<IdMatch> {
+    pub fn lookup_id(&self, text: &str) -> Result<Vec<IdMatch>, ResolveError> {
         self.lookup_id_in(text, View::Current)
     }
 
     /// [`Self::lookup_id`] in the releases `view` selects.
-    pub fn lookup_id_in(&self, text: &str, view: View<'_>) -> Vec<IdMatch> {
+    pub fn lookup_id_in(&self, text: &str, view: View<'_>) -> Result<Vec<IdMatch>, ResolveError> {
         let flags = &self.r.files.flags;
-        let mut matches: Vec<IdMatch> = self.r
-            .files
-            .ids
-            .get(&id_key(text))
-            .into_iter()
-            .filter(|p| {
-                flags
-                    .get(p.concept)
-                    .is_some_and(|f| self.r.releases().visible(f.source, view))
-            })
-            .filter_map(|p| match Spelling::from_detail(p.detail) {
-                Some(spelling) => Some(IdMatch {
-                    concept: ConceptId(p.concept),
-                    spelling,
-                }),
-                None => {
-                    damage::report(&format_args!(
-                        "the identifier lexicon: concept {} has spelling detail {}, which no build writes",
-                        p.concept, p.detail
-                    ));
-                    None
-                }
-            })
-            .collect();
+        let mut matches: Vec<IdMatch> = Vec::new();
+        for p in self.r.files.ids.get(&id_key(text))? {
+            if !flags
+                .get(p.concept)
+                .is_some_and(|f| self.r.releases().visible(f.source, view))
+            {
+                continue;
+            }
+            let spelling = Spelling::from_detail(p.detail).ok_or_else(|| {
+                (self.r.files.ids).damaged_posting(p.concept, "has a spelling no build writes")
+            })?;
+            matches.push(IdMatch {
+                concept: ConceptId(p.concept),
+                spelling,
+            });
+        }
         matches.dedup_by_key(|m| m.concept);
-        matches
+        Ok(matches)
     }
 
     /// The labels the postings point at. A concept record that cannot be read is an error;
@@ -96,35 +86,17 @@ impl<'r> Lexicon<'r> {
 
     /// Concepts with a label or synonym equal to `text` after normalization (case, spacing and
     /// punctuation folded). Primary labels come before synonyms. A damaged concept record is
-    /// logged and left out; the name search uses [`Self::lookup_label_checked`].
-    pub fn lookup_label(&self, text: &str) -> Vec<LabelMatch> {
-        self.lookup_label_checked(text).unwrap_or_else(|e| {
-            crate::index::damage::report(&e);
-            Vec::new()
-        })
-    }
-
-    /// [`Self::lookup_label`], with a damaged concept record as an error.
-    pub fn lookup_label_checked(&self, text: &str) -> Result<Vec<LabelMatch>, ResolveError> {
+    /// an error.
+    pub fn lookup_label(&self, text: &str) -> Result<Vec<LabelMatch>, ResolveError> {
         let key = label_key(text);
-        let mut matches = self.label_matches(&self.r.files.labels.get(&key), 0)?;
+        let mut matches = self.label_matches(&self.r.files.labels.get(&key)?, 0)?;
         matches.sort_by_key(|m| (!m.label.kind.is_primary(), m.label.kind, m.concept));
         Ok(matches)
     }
 
     /// Labels within `max_distance` edits (1 or 2) of `text`, closest first, from at most
-    /// `limit` distinct label keys. A damaged concept record is logged and left out; the name
-    /// search uses [`Self::fuzzy_checked`].
-    pub fn fuzzy(&self, text: &str, max_distance: u8, limit: usize) -> Vec<LabelMatch> {
-        self.fuzzy_checked(text, max_distance, limit)
-            .unwrap_or_else(|e| {
-                crate::index::damage::report(&e);
-                Vec::new()
-            })
-    }
-
-    /// [`Self::fuzzy`], with a damaged concept record as an error.
-    pub fn fuzzy_checked(
+    /// `limit` distinct label keys. A damaged concept record is an error.
+    pub fn fuzzy(
         &self,
         text: &str,
         max_distance: u8,
@@ -136,7 +108,7 @@ impl<'r> Lexicon<'r> {
         }
         let limit = limit.min(crate::index::fulltext::MAX_HITS);
         let mut out = Vec::new();
-        for hit in self.r.files.labels.fuzzy(&key, max_distance, limit) {
+        for hit in self.r.files.labels.fuzzy(&key, max_distance, limit)? {
             out.extend(self.label_matches(&hit.postings, hit.distance)?);
         }
         Ok(out)
@@ -203,45 +175,60 @@ impl<'r> Lexicon<'r> {
 
     /// Concepts whose IRI is exactly `iri` in the sources `keep` accepts: judged by the flags,
     /// so the records of other sources and releases are never decoded.
-    pub(crate) fn with_iri_where<'a>(
-        &'a self,
-        iri: &'a str,
-        keep: impl Fn(SourceIdx) -> bool + 'a,
-    ) -> impl Iterator<Item = (ConceptId, Concept)> + 'a {
-        self.r
-            .files
-            .ids
-            .get(&id_key(iri))
-            .into_iter()
-            .filter(|p| p.detail == Spelling::Iri.detail())
-            .filter(move |p| {
-                self.r
-                    .files
-                    .flags
-                    .get(p.concept)
-                    .is_none_or(|f| keep(f.source))
-            })
-            .filter_map(|p| Some((ConceptId(p.concept), self.r.files.table.get(p.concept)?)))
-            .filter(move |(_, c)| c.iri == iri)
+    pub(crate) fn with_iri_where(
+        &self,
+        iri: &str,
+        keep: impl Fn(SourceIdx) -> bool,
+    ) -> Result<Vec<(ConceptId, Concept)>, ResolveError> {
+        let mut out = Vec::new();
+        for p in self.r.files.ids.get(&id_key(iri))? {
+            let kept = p.detail == Spelling::Iri.detail()
+                && (self.r.files.flags.get(p.concept)).is_none_or(|f| keep(f.source));
+            if kept {
+                let concept = self.r.files.table.get(p.concept)?;
+                if concept.iri == iri {
+                    out.push((ConceptId(p.concept), concept));
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// The concept with `iri` in the given source, if indexed.
-    pub fn by_iri(&self, iri: &str, source: SourceIdx) -> Option<(ConceptId, Concept)> {
-        self.with_iri_where(iri, |s| s == source)
-            .find(|(_, c)| c.source == source)
+    pub fn by_iri(
+        &self,
+        iri: &str,
+        source: SourceIdx,
+    ) -> Result<Option<(ConceptId, Concept)>, ResolveError> {
+        Ok((self.with_iri_where(iri, |s| s == source)?)
+            .into_iter()
+            .find(|(_, c)| c.source == source))
     }
 
     /// The concept with `iri`, preferring the given source, else from a current release.
-    pub fn by_iri_any(&self, iri: &str, source: SourceIdx) -> Option<(ConceptId, Concept)> {
-        self.by_iri(iri, source).or_else(|| {
-            self.with_iri_where(iri, |s| self.r.releases().visible(s, View::Current))
-                .find(|(_, c)| self.r.releases().visible(c.source, View::Current))
-        })
+    pub fn by_iri_any(
+        &self,
+        iri: &str,
+        source: SourceIdx,
+    ) -> Result<Option<(ConceptId, Concept)>, ResolveError> {
+        if let Some(found) = self.by_iri(iri, source)? {
+            return Ok(Some(found));
+        }
+        let releases = self.r.releases();
+        Ok(
+            (self.with_iri_where(iri, |s| releases.visible(s, View::Current))?)
+                .into_iter()
+                .find(|(_, c)| releases.visible(c.source, View::Current)),
+        )
     }
 
     /// CURIEs starting with `prefix` (any case), then CURIEs of concepts whose names start with
     /// it; at most `limit`, for completion.
-    pub fn complete_identifier(&self, prefix: &str, limit: usize) -> Vec<String> {
+    pub fn complete_identifier(
+        &self,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<String>, ResolveError> {
         let mut out: Vec<String> = Vec::new();
         let mut push = |curie: Option<String>| {
             if let Some(c) = curie
@@ -260,22 +247,22 @@ impl<'r> Lexicon<'r> {
         };
         let key = id_key(prefix);
         if !key.is_empty() {
-            for (_, postings) in self.r.files.ids.prefixed(&key, limit * 2) {
+            for (_, postings) in self.r.files.ids.prefixed(&key, limit * 2)? {
                 for p in postings.iter().filter(|p| {
                     p.detail == Spelling::Curie.detail() && current(ConceptId(p.concept))
                 }) {
-                    push(self.r.files.table.get(p.concept).and_then(|c| c.curie));
+                    push(self.r.files.table.get(p.concept)?.curie);
                 }
             }
         }
         let label = label_key(prefix);
         if !label.is_empty() {
-            for (_, postings) in self.r.files.labels.prefixed(&label, limit) {
+            for (_, postings) in self.r.files.labels.prefixed(&label, limit)? {
                 for p in postings.iter().filter(|p| current(ConceptId(p.concept))) {
-                    push(self.r.files.table.get(p.concept).and_then(|c| c.curie));
+                    push(self.r.files.table.get(p.concept)?.curie);
                 }
             }
         }
-        out
+        Ok(out)
     }
 }

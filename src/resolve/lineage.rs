@@ -2,23 +2,24 @@
 //! loaded in the same release, bounded and cycle-safe, for pages that show where a concept
 //! sits.
 
-use super::{Browsing, ConceptId};
+use super::{Browsing, ConceptId, ResolveError};
 
 /// Steps followed at most; deeper hierarchies are cut, never walked forever.
 pub const MAX_DEPTH: usize = 64;
 
 impl Browsing<'_> {
     /// The ancestors of `id` from a root down to its parent, by first loaded parents.
-    pub fn path_to_root(&self, id: ConceptId) -> Vec<ConceptId> {
+    pub fn path_to_root(&self, id: ConceptId) -> Result<Vec<ConceptId>, ResolveError> {
         let mut path: Vec<ConceptId> = Vec::new();
-        let Some(mut at) = self.r.concept(id) else {
-            return path;
-        };
+        let mut at = self.r.concept(id)?;
         while path.len() < MAX_DEPTH {
-            let next = at
-                .parents
-                .iter()
-                .find_map(|l| self.r.lexicon().by_iri_any(&l.iri, at.source));
+            let mut next = None;
+            for link in &at.parents {
+                next = self.r.lexicon().by_iri_any(&link.iri, at.source)?;
+                if next.is_some() {
+                    break;
+                }
+            }
             match next {
                 Some((pid, parent)) if pid != id && !path.contains(&pid) => {
                     path.push(pid);
@@ -28,6 +29,6 @@ impl Browsing<'_> {
             }
         }
         path.reverse();
-        path
+        Ok(path)
     }
 }

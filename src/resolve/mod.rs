@@ -38,7 +38,6 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 pub use crate::index::Manifest;
-pub use crate::index::damage;
 use crate::index::lease::{Lease, LeaseError};
 pub use crate::index::manifest::{MappingSetRecord, ReleaseOrigin, SourceRecord};
 use crate::index::normalize::label_key;
@@ -138,12 +137,6 @@ pub enum ResolveError {
     /// A record the index points at cannot be read: damage, never "not found".
     #[error("damaged index file {0}")]
     Damaged(FileError),
-    /// A read that could not carry the error reported damage ([`damage`]); the log names the
-    /// file.
-    #[error(
-        "part of the index could not be read while answering (the log names the file); run `ontoresolve check`"
-    )]
-    DamagedRead,
 }
 
 // By hand rather than `#[from]`, which would also make the file error the source and print it

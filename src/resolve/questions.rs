@@ -36,7 +36,7 @@ impl Resolver {
     }
 
     /// Whether a mapping's object is loaded, and current (`MappingWalk::object_status`).
-    pub fn object_status(&self, curie: &str) -> ObjectStatus {
+    pub fn object_status(&self, curie: &str) -> Result<ObjectStatus, ResolveError> {
         MappingWalk::new(self).object_status(curie)
     }
 
@@ -67,7 +67,7 @@ impl Resolver {
     }
 
     /// One term's changes between the pair's releases.
-    pub fn diff_concept(&self, pair: &ReleasePair, iri: &str) -> Vec<Change> {
+    pub fn diff_concept(&self, pair: &ReleasePair, iri: &str) -> Result<Vec<Change>, ResolveError> {
         ReleaseDiff::new(self).diff_concept(pair, iri)
     }
 
@@ -90,7 +90,7 @@ impl Resolver {
 
     /// Every replaced_by chain of an obsolete concept, each to a live concept, a concept
     /// outside the loaded sources, a dead end or a cycle.
-    pub fn replacement_chains(&self, start: &Concept) -> Vec<Chain> {
+    pub fn replacement_chains(&self, start: &Concept) -> Result<Vec<Chain>, ResolveError> {
         IdentifierResolution::new(self).replacement_chains(start)
     }
 
@@ -109,14 +109,14 @@ impl Resolver {
         let rows = self
             .store()?
             .run_read_only(query, offset, row_cap, timeout)?;
-        let absent = rows
-            .absent_iris
-            .iter()
-            .map(|iri| AbsentIri {
-                meant: IdentifierResolution::new(self).meant_iri(iri),
-                iri: iri.clone(),
+        let absent = (rows.absent_iris.iter())
+            .map(|iri| {
+                Ok(AbsentIri {
+                    meant: IdentifierResolution::new(self).meant_iri(iri)?,
+                    iri: iri.clone(),
+                })
             })
-            .collect();
+            .collect::<Result<_, ResolveError>>()?;
         Ok(QueryAnswer {
             form,
             rows,

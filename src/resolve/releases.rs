@@ -6,7 +6,7 @@
 use crate::index::manifest::SourceRecord;
 use crate::model::{Concept, ReleaseProblem, SourceIdx, check_release};
 
-use super::{ConceptId, Resolver};
+use super::{ConceptId, ResolveError, Resolver};
 
 /// Which release of each source answers a call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -246,34 +246,35 @@ impl<'r> Releases<'r> {
 
     /// Every loaded release of `concept`'s source and how it holds the concept's IRI; empty
     /// when the source has one release loaded.
-    pub fn releases_holding(&self, concept: &Concept) -> Vec<ReleaseHolding> {
+    pub fn releases_holding(&self, concept: &Concept) -> Result<Vec<ReleaseHolding>, ResolveError> {
         let Some(own) = self.r.source_of(concept) else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         let manifest = self.r.manifest();
         if manifest.releases(&own.id).count() < 2 {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        manifest
-            .sources
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.id == own.id)
-            .filter_map(|(idx, s)| {
-                let idx = SourceIdx::try_from(idx).ok()?;
-                let found = self.r.lexicon().by_iri(&concept.iri, idx);
-                Some(ReleaseHolding {
-                    release: s.release.clone(),
-                    current: s.current,
-                    held: match &found {
-                        None => HeldAs::Absent,
-                        Some((_, c)) if c.obsolete => HeldAs::Obsolete,
-                        Some(_) => HeldAs::Live,
-                    },
-                    concept: found.map(|(id, _)| id),
-                })
-            })
-            .collect()
+        let mut out = Vec::new();
+        for (idx, s) in manifest.sources.iter().enumerate() {
+            let Ok(idx) = SourceIdx::try_from(idx) else {
+                continue;
+            };
+            if s.id != own.id {
+                continue;
+            }
+            let found = self.r.lexicon().by_iri(&concept.iri, idx)?;
+            out.push(ReleaseHolding {
+                release: s.release.clone(),
+                current: s.current,
+                held: match &found {
+                    None => HeldAs::Absent,
+                    Some((_, c)) if c.obsolete => HeldAs::Obsolete,
+                    Some(_) => HeldAs::Live,
+                },
+                concept: found.map(|(id, _)| id),
+            });
+        }
+        Ok(out)
     }
 }
 

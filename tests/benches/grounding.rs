@@ -102,9 +102,7 @@ fn main() {
             4..=7 => 1,
             _ => 2,
         };
-        r.lexicon()
-            .fuzzy_checked(text, edits, 50)
-            .expect("near spellings");
+        r.lexicon().fuzzy(text, edits, 50).expect("near spellings");
     });
     report("near spellings alone, all sources", near);
     let mesh = vec!["mesh".to_string()];

@@ -83,7 +83,9 @@ fn main() {
     report("open index (memory-mapped)", opens);
 
     let r = Resolver::open(&index).expect("open");
-    let concepts: Vec<_> = r.concept_ids().filter_map(|i| r.concept(i)).collect();
+    let concepts: Vec<_> = (r.concept_ids().map(|i| r.concept(i)))
+        .collect::<Result<_, _>>()
+        .expect("the index reads");
     let curies: Vec<String> = concepts.iter().filter_map(|c| c.curie.clone()).collect();
     let iris: Vec<String> = concepts.iter().map(|c| c.iri.clone()).collect();
     let labels: Vec<String> = concepts
@@ -92,16 +94,35 @@ fn main() {
         .collect();
     report(
         "exact identifier lookup (CURIE)",
-        time_each(&curies, |q| assert!(!r.lexicon().lookup_id(q).is_empty())),
+        time_each(&curies, |q| {
+            assert!(
+                !r.lexicon()
+                    .lookup_id(q)
+                    .expect("the index reads")
+                    .is_empty()
+            )
+        }),
     );
     report(
         "exact identifier lookup (IRI)",
-        time_each(&iris, |q| assert!(!r.lexicon().lookup_id(q).is_empty())),
+        time_each(&iris, |q| {
+            assert!(
+                !r.lexicon()
+                    .lookup_id(q)
+                    .expect("the index reads")
+                    .is_empty()
+            )
+        }),
     );
     report(
         "exact label lookup",
         time_each(&labels, |q| {
-            assert!(!r.lexicon().lookup_label(q).is_empty())
+            assert!(
+                !r.lexicon()
+                    .lookup_label(q)
+                    .expect("the index reads")
+                    .is_empty()
+            )
         }),
     );
     let typos1: Vec<String> = labels.iter().take(5000).map(|l| misspell(l, 1)).collect();
@@ -109,13 +130,13 @@ fn main() {
     report(
         "fuzzy lookup d<=1 (this index)",
         time_each(&typos1, |q| {
-            r.lexicon().fuzzy(q, 1, 10);
+            r.lexicon().fuzzy(q, 1, 10).expect("the index reads");
         }),
     );
     report(
         "fuzzy lookup d<=2 (this index)",
         time_each(&typos2, |q| {
-            r.lexicon().fuzzy(q, 2, 10);
+            r.lexicon().fuzzy(q, 2, 10).expect("the index reads");
         }),
     );
     report(
@@ -158,7 +179,7 @@ fn main() {
         report(
             &format!("fuzzy lookup d<=2 ({} keys)", lexicon.len()),
             time_each(&queries, |q| {
-                lexicon.fuzzy(q, 2, 10);
+                lexicon.fuzzy(q, 2, 10).expect("the index reads");
             }),
         );
         let exact: Vec<String> = mesh
@@ -169,7 +190,7 @@ fn main() {
         report(
             &format!("exact label key ({} keys)", lexicon.len()),
             time_each(&exact, |q| {
-                assert!(!lexicon.get(q).is_empty());
+                assert!(!lexicon.get(q).expect("the index reads").is_empty());
             }),
         );
     }

@@ -20,7 +20,8 @@ use timing::report;
 fn sample(r: &Resolver, per_prefix: usize) -> Vec<String> {
     let mut ids = Vec::new();
     for prefix in ["MONDO:", "MESH:D", "MESH:C", "HGNC:", "HP:"] {
-        let all = r.lexicon().complete_mapped(prefix, 1_000_000);
+        let all =
+            (r.lexicon().complete_mapped(prefix, 1_000_000)).expect("the mapping index reads");
         let step = (all.len() / per_prefix).max(1);
         ids.extend(all.into_iter().step_by(step).take(per_prefix));
     }

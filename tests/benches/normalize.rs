@@ -37,9 +37,7 @@ fn default_index() -> PathBuf {
 fn spellings(r: &Resolver) -> Vec<String> {
     let mut base = Vec::new();
     for id in r.concept_ids() {
-        let Some(c) = r.concept(id) else {
-            continue;
-        };
+        let c = r.concept(id).expect("the index reads");
         let Some(curie) = c.curie.clone() else {
             continue;
         };

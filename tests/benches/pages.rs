@@ -23,7 +23,7 @@ fn main() {
         .expect("a built index (ontoresolve build, or ONTORESOLVE_BENCH_INDEX)");
     let mut ids = vec!["MONDO:0005148".to_string()];
     for prefix in ["MONDO:", "HP:", "MESH:D", "HGNC:"] {
-        let all = r.lexicon().complete_identifier(prefix, 400);
+        let all = (r.lexicon().complete_identifier(prefix, 400)).expect("the index reads");
         ids.extend(all.into_iter().step_by(4));
     }
     let (mut record, mut maps, mut root, mut page, mut bytes) =
@@ -48,8 +48,11 @@ fn main() {
             let _ = tools::map_identifier(&r, &args);
             maps.push(t.elapsed());
             let t = Instant::now();
-            if let Some(m) = r.lexicon().lookup_id(id).first() {
-                let _ = r.browsing().path_to_root(m.concept);
+            if let Some(m) = r.lexicon().lookup_id(id).expect("the index reads").first() {
+                let _ = r
+                    .browsing()
+                    .path_to_root(m.concept)
+                    .expect("the index reads");
             }
             root.push(t.elapsed());
             let uri: Uri = format!("/concept/{id}").parse().expect("a path");

@@ -31,8 +31,15 @@ fn snapshot(index: &Path) -> (String, Vec<u8>, String) {
         std::fs::read(index.join(current.trim()).join("manifest.json")).expect("manifest");
     let r = Resolver::open(index).expect("previous index opens");
     let label = r
-        .concept(r.lexicon().lookup_id("XD:0000004")[0].concept)
-        .and_then(|c| c.preferred_label().map(|l| l.text.clone()))
+        .concept(
+            r.lexicon()
+                .lookup_id("XD:0000004")
+                .expect("the index reads")[0]
+                .concept,
+        )
+        .expect("the index reads")
+        .preferred_label()
+        .map(|l| l.text.clone())
         .expect("label");
     (current, manifest, label)
 }

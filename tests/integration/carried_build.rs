@@ -123,7 +123,10 @@ fn answers(index: &Path) -> Vec<String> {
         out.push(format!("{text}: {hits:?} {more}"));
     }
     for id in ["XD:0000004", "XD:0000502", "MESH:D011014"] {
-        out.push(format!("{id}: {:?}", r.lexicon().lookup_id(id)));
+        out.push(format!(
+            "{id}: {:?}",
+            r.lexicon().lookup_id(id).expect("the index reads")
+        ));
     }
     out
 }

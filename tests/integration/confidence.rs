@@ -115,7 +115,7 @@ fn morphine_induced_hypotension_in_dogs_mentions_hypotension_not_controlled_hypo
 fn mesh_trees_give_enzymes_drug_classes_and_general_signs_their_facet() {
     let r = default_index();
     let kind = |curie: &str| {
-        let found = r.lexicon().lookup_id(curie);
+        let found = r.lexicon().lookup_id(curie).expect("the index reads");
         let concept = found.first().unwrap_or_else(|| panic!("{curie} is loaded"));
         r.kind_of(concept.concept).expect("flags read")
     };

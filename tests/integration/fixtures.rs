@@ -66,7 +66,11 @@ fn both_skos_syntaxes_give_the_same_concepts() {
 #[test]
 fn skos_concepts_carry_labels_parents_xrefs_and_replacements() {
     let r = index();
-    let id = r.lexicon().lookup_id(&format!("{ECON}health-economics"))[0].concept;
+    let id = r
+        .lexicon()
+        .lookup_id(&format!("{ECON}health-economics"))
+        .expect("the index reads")[0]
+        .concept;
     let d = r.details(id).expect("details");
     let c = &d.concept;
     let kinds: Vec<(&str, LabelKind, Option<&str>)> = c
@@ -114,13 +118,25 @@ fn skos_concepts_carry_labels_parents_xrefs_and_replacements() {
     assert_eq!(d.source_id, "econ-ttl");
     assert_eq!(d.release, "2.1");
 
-    let old = r.lexicon().lookup_id(&format!("{ECON}cost-utility"))[0].concept;
+    let old = r
+        .lexicon()
+        .lookup_id(&format!("{ECON}cost-utility"))
+        .expect("the index reads")[0]
+        .concept;
     let old = r.concept(old).expect("obsolete concept");
     assert!(old.obsolete);
-    let (_, live) = r.replacement_of(&old).expect("replacement");
+    let (_, live) = r
+        .replacement_of(&old)
+        .expect("the index reads")
+        .expect("replacement");
     assert_eq!(live.iri, format!("{ECON}cua"));
     let top = r
-        .concept(r.lexicon().lookup_id(&format!("{ECON}economics"))[0].concept)
+        .concept(
+            r.lexicon()
+                .lookup_id(&format!("{ECON}economics"))
+                .expect("the index reads")[0]
+                .concept,
+        )
         .expect("top");
     assert!(top.top_concept);
 }
@@ -129,7 +145,12 @@ fn skos_concepts_carry_labels_parents_xrefs_and_replacements() {
 fn owl_classes_carry_synonyms_definitions_and_named_parents_only() {
     let r = index();
     let d = r
-        .details(r.lexicon().lookup_id("XO:0000004")[0].concept)
+        .details(
+            r.lexicon()
+                .lookup_id("XO:0000004")
+                .expect("the index reads")[0]
+                .concept,
+        )
         .expect("details");
     assert_eq!(
         d.concept.preferred_label().map(|l| l.text.as_str()),
@@ -155,15 +176,27 @@ fn owl_classes_carry_synonyms_definitions_and_named_parents_only() {
     );
     assert_eq!(d.concept.xrefs[0].target, "UMLS:C0000001");
     let obsolete = r
-        .concept(r.lexicon().lookup_id("XO:0000006")[0].concept)
+        .concept(
+            r.lexicon()
+                .lookup_id("XO:0000006")
+                .expect("the index reads")[0]
+                .concept,
+        )
         .expect("obsolete");
     assert!(obsolete.obsolete);
     assert_eq!(
-        r.replacement_of(&obsolete).map(|(_, c)| c.iri),
+        r.replacement_of(&obsolete)
+            .expect("the index reads")
+            .map(|(_, c)| c.iri),
         Some(format!("{XO}0000004"))
     );
     let edam_style = r
-        .concept(r.lexicon().lookup_id("XO:0000007")[0].concept)
+        .concept(
+            r.lexicon()
+                .lookup_id("XO:0000007")
+                .expect("the index reads")[0]
+                .concept,
+        )
         .expect("obsolete");
     assert_eq!(
         edam_style
@@ -179,7 +212,12 @@ fn owl_classes_carry_synonyms_definitions_and_named_parents_only() {
 fn obo_terms_become_obo_in_owl() {
     let r = index();
     let d = r
-        .details(r.lexicon().lookup_id("XD:0000004")[0].concept)
+        .details(
+            r.lexicon()
+                .lookup_id("XD:0000004")
+                .expect("the index reads")[0]
+                .concept,
+        )
         .expect("details");
     let c = &d.concept;
     assert_eq!(
@@ -196,7 +234,12 @@ fn obo_terms_become_obo_in_owl() {
         kinds.contains(&LabelKind::RelatedSynonym) && kinds.contains(&LabelKind::NarrowSynonym)
     );
     let old = r
-        .concept(r.lexicon().lookup_id("XD:0000005")[0].concept)
+        .concept(
+            r.lexicon()
+                .lookup_id("XD:0000005")
+                .expect("the index reads")[0]
+                .concept,
+        )
         .expect("obsolete");
     assert!(old.obsolete);
     let targets: Vec<(ReplacementKind, String)> = old
@@ -372,7 +415,12 @@ fn keep_going_skips_a_broken_source_and_says_so() {
         summary.manifest.skipped[0].reason
     );
     let r = Resolver::open(&dir.join("index")).expect("open");
-    assert!(!r.lexicon().lookup_id("XD:0000004").is_empty());
+    assert!(
+        !r.lexicon()
+            .lookup_id("XD:0000004")
+            .expect("the index reads")
+            .is_empty()
+    );
 }
 
 #[test]

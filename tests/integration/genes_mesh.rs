@@ -379,18 +379,24 @@ fn mesh_rdf_samples_join_descriptors_concepts_and_terms() {
         "terms of the narrower concept: {labels:?}"
     );
     assert!(!detail["tree_numbers"].as_array().expect("trees").is_empty());
-    let with_parent = r.concept_ids().filter_map(|id| r.concept(id)).find(|c| {
-        c.parents
-            .iter()
-            .any(|p| r.lexicon().by_iri_any(&p.iri, c.source).is_some())
-    });
+    let with_parent = r
+        .concept_ids()
+        .filter_map(|id| r.concept(id).ok())
+        .find(|c| {
+            c.parents.iter().any(|p| {
+                r.lexicon()
+                    .by_iri_any(&p.iri, c.source)
+                    .expect("the index reads")
+                    .is_some()
+            })
+        });
     assert!(
         with_parent.is_some(),
         "a descriptor lists a broader descriptor from the same file"
     );
     let record = r
         .concept_ids()
-        .filter_map(|id| r.concept(id))
+        .map(|id| r.concept(id).expect("the index reads"))
         .find(|c| c.kind == ontoresolve::model::ConceptKind::SupplementaryRecord)
         .expect("a supplementary record");
     assert!(
@@ -498,6 +504,7 @@ fn mesh_tables_and_mesh_rdf_give_the_same_concepts_labels_and_parents() {
         let y = b
             .lexicon()
             .by_iri_any(&x.iri, ontoresolve::model::SourceIdx(0))
+            .expect("the index reads")
             .map(|(_, c)| c)
             .unwrap_or_else(|| panic!("{} missing from the RDF path", x.iri));
         assert_eq!(x.kind, y.kind, "{}", x.iri);

@@ -41,7 +41,12 @@ fn phenotypic_abnormality_in_every_spelling() {
         ],
     );
     let d = r
-        .details(r.lexicon().lookup_id("HP:0000118")[0].concept)
+        .details(
+            r.lexicon()
+                .lookup_id("HP:0000118")
+                .expect("the index reads")[0]
+                .concept,
+        )
         .expect("details");
     assert_eq!(
         d.concept
@@ -68,14 +73,22 @@ fn phenotypic_abnormality_in_every_spelling() {
 fn obsolete_hp_term_reports_its_replacement() {
     let r = hpo();
     let old = r
-        .concept(r.lexicon().lookup_id("HP:0000057")[0].concept)
+        .concept(
+            r.lexicon()
+                .lookup_id("HP:0000057")
+                .expect("the index reads")[0]
+                .concept,
+        )
         .expect("HP:0000057");
     assert!(old.obsolete);
     assert_eq!(
         old.preferred_label().map(|l| l.text.as_str()),
         Some("obsolete Clitoromegaly")
     );
-    let (_, live) = r.replacement_of(&old).expect("replacement");
+    let (_, live) = r
+        .replacement_of(&old)
+        .expect("the index reads")
+        .expect("replacement");
     assert_eq!(live.curie.as_deref(), Some("HP:0008665"));
     assert!(!live.obsolete);
 }
@@ -85,14 +98,20 @@ fn exact_label_ranks_first_and_synonyms_are_typed() {
     let r = hpo();
     let want = format!("{HP}0000002");
     check(r, &[("Abnormality of body height", Label(&want, "label"))]);
-    let matches = r.lexicon().lookup_label("Abnormality of body height");
+    let matches = r
+        .lexicon()
+        .lookup_label("Abnormality of body height")
+        .expect("the index reads");
     assert!(
         matches
             .iter()
             .any(|m| m.label.kind == LabelKind::ExactSynonym),
         "the layperson synonym repeats the label"
     );
-    let hits = r.lexicon().lookup_label("Short stature");
+    let hits = r
+        .lexicon()
+        .lookup_label("Short stature")
+        .expect("the index reads");
     assert_eq!(
         hits.first().map(|m| r.concept(m.concept).expect("c").curie),
         Some(Some("HP:0004322".to_string()))
@@ -113,7 +132,7 @@ fn full_text_reaches_definitions() {
     );
     let curies: Vec<String> = hits
         .iter()
-        .filter_map(|h| r.concept(h.concept)?.curie)
+        .filter_map(|h| r.concept(h.concept).expect("the index reads").curie)
         .collect();
     assert!(curies.contains(&"HP:0004322".to_string()), "{curies:?}");
 }
@@ -171,7 +190,10 @@ fn hostile_queries_are_bounded() {
     let r = hpo();
     let long = "abnormality ".repeat(10_000);
     assert!(
-        r.lexicon().fuzzy(&long, 2, usize::MAX).is_empty(),
+        r.lexicon()
+            .fuzzy(&long, 2, usize::MAX)
+            .expect("the index reads")
+            .is_empty(),
         "over-long fuzzy queries are not searched"
     );
     let (hits, more) = r.lexicon().search("*", None, usize::MAX).expect("search");
@@ -185,5 +207,14 @@ fn hostile_queries_are_bounded() {
         .search("height", None, usize::MAX)
         .expect("search");
     assert!(!hits.is_empty() && hits.len() <= 1000);
-    assert!(r.lexicon().lookup_label("").is_empty() && r.lexicon().lookup_id("").is_empty());
+    assert!(
+        r.lexicon()
+            .lookup_label("")
+            .expect("the index reads")
+            .is_empty()
+            && r.lexicon()
+                .lookup_id("")
+                .expect("the index reads")
+                .is_empty()
+    );
 }

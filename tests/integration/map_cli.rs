@@ -127,7 +127,8 @@ fn source_ids(id: &str) -> Vec<String> {
         .filter_map(|i| {
             r.concept(ontoresolve::resolve::ConceptId(
                 source.first_concept + (i * step) as u32,
-            ))?
+            ))
+            .expect("the index reads")
             .curie
         })
         .collect()

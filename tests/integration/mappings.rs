@@ -581,7 +581,10 @@ fn mapping_resources_read_an_identifier_and_a_set_and_complete_identifiers() {
             .is_some_and(|a| a.contains("Mondo"))
     );
     assert!(tools::mapping_set_document(r, "no-such-set").is_none());
-    let completed = r.lexicon().complete_mapped("mondo:000514", 20);
+    let completed = r
+        .lexicon()
+        .complete_mapped("mondo:000514", 20)
+        .expect("the index reads");
     assert!(
         completed.contains(&"MONDO:0005148".to_string()),
         "{completed:?}"

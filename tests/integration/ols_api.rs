@@ -51,8 +51,9 @@ fn hp_ancestors_from_records() -> BTreeSet<String> {
     let concept_of = |iri: &str| {
         r.lexicon()
             .lookup_id(iri)
+            .expect("the index reads")
             .into_iter()
-            .filter_map(|m| r.concept(m.concept))
+            .map(|m| r.concept(m.concept).expect("the index reads"))
             .find(|c| c.source.slot() == hp && c.iri == iri)
     };
     let mut seen = BTreeSet::new();
@@ -326,7 +327,11 @@ fn hierarchy_routes_state_what_the_concept_records_state() {
     assert_eq!(iris("ancestors"), ancestors);
     assert_eq!(iris("hierarchicalAncestors"), ancestors);
     let r = default_index();
-    let id = r.lexicon().lookup_id("HP:0000002")[0].concept;
+    let id = r
+        .lexicon()
+        .lookup_id("HP:0000002")
+        .expect("the index reads")[0]
+        .concept;
     let concept = r.concept(id).expect("HP:0000002");
     let parents: BTreeSet<String> = concept.parents.iter().map(|l| l.iri.clone()).collect();
     let children: BTreeSet<String> = concept.children.iter().map(|l| l.iri.clone()).collect();
@@ -466,9 +471,8 @@ fn a_full_text_search_of_a_small_release_ranks_as_filtering_every_hit_would() {
             let filtered: Vec<_> = all
                 .into_iter()
                 .filter(|hit| {
-                    r.concept(hit.concept)
-                        .and_then(|c| r.source_of(&c).map(|s| s.key() == source))
-                        .unwrap_or(false)
+                    let c = r.concept(hit.concept).expect("the index reads");
+                    r.source_of(&c).is_some_and(|s| s.key() == source)
                 })
                 .take(20)
                 .map(|hit| hit.concept)

@@ -54,7 +54,12 @@ fn pato_release_from_version_iri_and_replacements() {
     // 102 IAO:0100001 statements: 92 on classes, 10 on object properties.
     assert_eq!(replaced, 92);
     let some = r
-        .concept(r.lexicon().lookup_id("PATO:0000001")[0].concept)
+        .concept(
+            r.lexicon()
+                .lookup_id("PATO:0000001")
+                .expect("the index reads")[0]
+                .concept,
+        )
         .expect("quality");
     assert_eq!(
         some.preferred_label().map(|l| l.text.as_str()),

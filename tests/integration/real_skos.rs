@@ -35,9 +35,15 @@ fn stw_health_economics_by_english_and_german_names() {
             ("stw:11157-5", Id(HEALTH_ECONOMICS)),
         ],
     );
-    let en = r.lexicon().lookup_label("Health economics");
+    let en = r
+        .lexicon()
+        .lookup_label("Health economics")
+        .expect("the index reads");
     assert_eq!(en[0].label.lang.as_deref(), Some("en"));
-    let de = r.lexicon().lookup_label("Gesundheitsökonomie");
+    let de = r
+        .lexicon()
+        .lookup_label("Gesundheitsökonomie")
+        .expect("the index reads");
     assert_eq!(
         (de[0].label.kind, de[0].label.lang.as_deref()),
         (LabelKind::AltLabel, Some("de"))
@@ -50,7 +56,8 @@ fn stw_deprecated_descriptor_reports_its_replacement() {
     let old = r
         .concept(
             r.lexicon()
-                .lookup_id("http://zbw.eu/stw/descriptor/10042-6")[0]
+                .lookup_id("http://zbw.eu/stw/descriptor/10042-6")
+                .expect("the index reads")[0]
                 .concept,
         )
         .expect("10042-6");
@@ -60,7 +67,10 @@ fn stw_deprecated_descriptor_reports_its_replacement() {
         .map(|x| x.target.as_str())
         .collect();
     assert_eq!(targets, ["http://zbw.eu/stw/descriptor/10043-4"]);
-    let (_, live) = r.replacement_of(&old).expect("live replacement");
+    let (_, live) = r
+        .replacement_of(&old)
+        .expect("the index reads")
+        .expect("live replacement");
     assert_eq!(live.iri, "http://zbw.eu/stw/descriptor/10043-4");
 }
 

@@ -419,7 +419,9 @@ fn doid_2018_as_obo_graphs_beside_2024_as_obo_shows_a_rename() {
         .collect();
     assert_eq!(releases, [("2018-07-05", false), ("2024-01-31", true)]);
     let pair = r.release_pair("doid", None, None).expect("two releases");
-    let changes = r.diff_concept(&pair, "http://purl.obolibrary.org/obo/DOID_12132");
+    let changes = r
+        .diff_concept(&pair, "http://purl.obolibrary.org/obo/DOID_12132")
+        .expect("the index reads");
     let rename = changes
         .iter()
         .find(|c| c.kind == ontoresolve::resolve::diff::ChangeKind::NodeRename)

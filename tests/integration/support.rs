@@ -270,9 +270,8 @@ pub struct IdCase<'a> {
 fn describe(resolver: &Resolver, outcome: &ontoresolve::resolve::Outcome) -> String {
     use ontoresolve::resolve::Outcome;
     let curie = |id: ConceptId| {
-        resolver
-            .concept(id)
-            .and_then(|c| c.curie)
+        (resolver.concept(id).expect("the index reads"))
+            .curie
             .unwrap_or_default()
     };
     match outcome {
@@ -414,6 +413,7 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
                 let got: Vec<String> = resolver
                     .lexicon()
                     .lookup_id(query)
+                    .expect("the index reads")
                     .iter()
                     .map(|m| iri(m.concept))
                     .collect();
@@ -422,7 +422,10 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
                     .ok_or(format!("id lookup gave {got:?}, want {want}"))
             }
             Expect::Label(want, kind) => {
-                let got = resolver.lexicon().lookup_label(query);
+                let got = resolver
+                    .lexicon()
+                    .lookup_label(query)
+                    .expect("the index reads");
                 match got.first() {
                     Some(m) if iri(m.concept) == *want && m.label.kind.wire_name() == *kind => {
                         Ok(())
@@ -436,7 +439,10 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
                 }
             }
             Expect::Fuzzy(want, distance) => {
-                let got = resolver.lexicon().fuzzy(query, 2, 20);
+                let got = resolver
+                    .lexicon()
+                    .fuzzy(query, 2, 20)
+                    .expect("the index reads");
                 got.iter()
                     .any(|m| iri(m.concept) == *want && m.distance == *distance)
                     .then_some(())
@@ -461,7 +467,10 @@ pub fn check(resolver: &Resolver, cases: &[(&str, Expect<'_>)]) {
                 }
             }
             Expect::NoId => {
-                let got = resolver.lexicon().lookup_id(query);
+                let got = resolver
+                    .lexicon()
+                    .lookup_id(query)
+                    .expect("the index reads");
                 got.is_empty().then_some(()).ok_or(format!(
                     "expected no identifier match, got {} matches",
                     got.len()

@@ -24,7 +24,7 @@ use ontoresolve::model::SemanticGroup;
 use ontoresolve::resolve::passage::{
     MAX_PASSAGE_BYTES, Mention, MentionReading, PassageGrounding, PassageQuery,
 };
-use ontoresolve::resolve::{ConceptId, PinError, ResolveError, Resolver, damage};
+use ontoresolve::resolve::{ConceptId, PinError, ResolveError, Resolver};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -228,16 +228,13 @@ fn annotate(cx: &Context, passage: &Passage) -> Result<Annotated, ResolveError> 
     };
     // A panic in one passage must not lose the rest of a long run; the hook has printed it.
     let grounded = panic::catch_unwind(AssertUnwindSafe(|| {
-        damage::watched(|| {
-            let grounding = cx.resolver.ground_passage(&query)?;
-            cx.shape(passage, &grounding)
-        })
+        let grounding = cx.resolver.ground_passage(&query)?;
+        cx.shape(passage, &grounding)
     }));
     match grounded {
-        Ok((_, true)) => Err(ResolveError::DamagedRead),
-        Ok((Ok(annotated), false)) => Ok(annotated),
-        Ok((Err(error), false)) if is_damage(&error) => Err(error),
-        Ok((Err(error), false)) => Ok(cx.problem(passage, &format!("not grounded: {error}"))),
+        Ok(Ok(annotated)) => Ok(annotated),
+        Ok(Err(error)) if is_damage(&error) => Err(error),
+        Ok(Err(error)) => Ok(cx.problem(passage, &format!("not grounded: {error}"))),
         Err(_) => Ok(cx.problem(
             passage,
             "not grounded: ground_passage failed (its message is on standard error)",
@@ -248,7 +245,9 @@ fn annotate(cx: &Context, passage: &Passage) -> Result<Annotated, ResolveError> 
 fn is_damage(error: &ResolveError) -> bool {
     matches!(
         error,
-        ResolveError::Damaged(_) | ResolveError::DamagedRead | ResolveError::Open(_)
+        ResolveError::Damaged(_)
+            | ResolveError::Open(_)
+            | ResolveError::FullText(ontoresolve::index::fulltext::FullTextError::Damaged { .. })
     )
 }
 
@@ -344,7 +343,7 @@ impl Context<'_> {
     }
 
     fn concept_cells(&self, id: ConceptId) -> Result<ConceptCells, ResolveError> {
-        let concept = self.resolver.concept_checked(id)?;
+        let concept = self.resolver.concept(id)?;
         Ok(ConceptCells {
             source: self
                 .resolver

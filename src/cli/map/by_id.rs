@@ -7,7 +7,7 @@ use ontoresolve::resolve::mapping::{
     Conflict, MAX_ANSWER_EDGES, MapAnswer, MapCandidate, MapError, NegativeMapping, ObjectStatus,
     aggregate_confidence,
 };
-use ontoresolve::resolve::{ConceptId, Outcome, Resolver};
+use ontoresolve::resolve::{ConceptId, Outcome, ResolveError, Resolver};
 
 use super::Context;
 use super::provenance::{concept_label, concept_release, fill_provenance, origin_names};
@@ -39,7 +39,7 @@ pub fn rows_for_id(
 ) -> Result<IdRows, MapError> {
     let answer = cx.resolver.map_identifier(text, &cx.options)?;
     let code = answer.outcome.wire_name();
-    let Some(subject) = subject_of(cx.resolver, &answer, seen) else {
+    let Some(subject) = subject_of(cx.resolver, &answer, seen)? else {
         let reason = not_an_identifier(&answer.outcome);
         let row = nothing(
             cx,
@@ -63,7 +63,7 @@ pub fn rows_for_id(
         rows.push(row);
     }
     for n in &answer.negatives {
-        rows.push(negative_row(cx, &subject, line, n, seen));
+        rows.push(negative_row(cx, &subject, line, n, seen)?);
     }
     let mapped = !answer.candidates.is_empty();
     if !mapped {
@@ -86,33 +86,41 @@ pub fn rows_for_id(
 }
 
 /// The subject's CURIE, label and version, when the input names one.
-fn subject_of(r: &Resolver, answer: &MapAnswer, seen: &mut Seen) -> Option<Subject> {
-    let id = canonical_curie(r, answer.subject.as_deref()?);
+fn subject_of(
+    r: &Resolver,
+    answer: &MapAnswer,
+    seen: &mut Seen,
+) -> Result<Option<Subject>, ResolveError> {
+    let Some(subject) = answer.subject.as_deref() else {
+        return Ok(None);
+    };
+    let id = canonical_curie(r, subject);
     let (concept, note) = match &answer.outcome {
         Outcome::Found(matches) => (matches.first().map(|m| m.concept), None),
         Outcome::Obsolete {
             concept, consider, ..
-        } => (Some(*concept), Some(obsolete_note(r, *concept, consider))),
+        } => (Some(*concept), Some(obsolete_note(r, *concept, consider)?)),
         _ => (None, None),
     };
     let (label, version) = match concept {
-        Some(c) => concept_label(r, c, seen),
+        Some(c) => concept_label(r, c, seen)?,
         None => (String::new(), String::new()),
     };
-    Some(Subject {
+    Ok(Some(Subject {
         id,
         label,
         version,
         note,
-    })
+    }))
 }
 
 /// `obsolete; replaced by HP:0000003, HP:0000004` (or what to consider instead).
-fn obsolete_note(r: &Resolver, concept: ConceptId, consider: &[String]) -> String {
-    let replaced: Vec<String> = r
-        .concept(concept)
-        .map(|c| r.live_replacements(&c))
-        .unwrap_or_default()
+fn obsolete_note(
+    r: &Resolver,
+    concept: ConceptId,
+    consider: &[String],
+) -> Result<String, ResolveError> {
+    let replaced: Vec<String> = (r.live_replacements(&r.concept(concept)?)?)
         .into_iter()
         .map(|(_, c)| c.curie.unwrap_or(c.iri))
         .collect();
@@ -124,7 +132,7 @@ fn obsolete_note(r: &Resolver, concept: ConceptId, consider: &[String]) -> Strin
     if !consider.is_empty() {
         note.push_str(&format!("; consider {}", consider.join(", ")));
     }
-    note
+    Ok(note)
 }
 
 /// The core's conflicts that concern a candidate, in words.
@@ -354,8 +362,8 @@ fn negative_row(
     line: u64,
     n: &NegativeMapping,
     seen: &mut Seen,
-) -> SssomRow {
-    let status = cx.resolver.object_status(&n.object);
+) -> Result<SssomRow, ResolveError> {
+    let status = cx.resolver.object_status(&n.object)?;
     let (object_label, object_version, _) = object_parts(cx.resolver, &status, seen);
     let mut row = SssomRow {
         subject_id: subject.id.clone(),
@@ -379,5 +387,5 @@ fn negative_row(
         comment.push_str(&format!("; {note}"));
     }
     row.comment = comment;
-    row
+    Ok(row)
 }

@@ -11,7 +11,9 @@
 use ontoresolve::model::MappingPredicate;
 use ontoresolve::model::WireName;
 use ontoresolve::resolve::mapping::{MapCandidate, ObjectStatus, prefix_of};
-use ontoresolve::resolve::{MatchKind, NameCandidate, NameQuery, NameSearch, Resolver};
+use ontoresolve::resolve::{
+    MatchKind, NameCandidate, NameQuery, NameSearch, ResolveError, Resolver,
+};
 
 use super::Context;
 use super::provenance::{concept_label, origin_names};
@@ -70,9 +72,9 @@ pub fn rows_for_name(
         let sources = restricted.then_some(cx.target_sources.as_slice());
         let search = search(cx, &name, sources)?;
         found += search.candidates.len();
-        for hit in hits(cx, line, &name, &search) {
+        for hit in hits(cx, line, &name, &search)? {
             if wanted(&cx.options.targets, &hit.curie) {
-                rows.push(name_row(cx, &hit, seen));
+                rows.push(name_row(cx, &hit, seen)?);
             }
         }
     }
@@ -83,7 +85,7 @@ pub fn rows_for_name(
         let search = search(cx, &name, None)?;
         found += search.candidates.len();
         hidden = search.hidden.len();
-        for hit in hits(cx, line, &name, &search) {
+        for hit in hits(cx, line, &name, &search)? {
             if !wanted(&cx.options.targets, &hit.curie) {
                 via_rows(cx, &hit, seen, &mut rows)?;
             }
@@ -132,17 +134,22 @@ fn search(cx: &Context, name: &str, sources: Option<&[String]>) -> anyhow::Resul
 /// spellings and full text when there are none), with their CURIEs. Via-mapping candidates
 /// are left out: this command follows each name candidate's mappings itself, with every
 /// hop's provenance.
-fn hits<'a>(cx: &Context, line: u64, name: &'a str, search: &'a NameSearch) -> Vec<NameHit<'a>> {
+fn hits<'a>(
+    cx: &Context,
+    line: u64,
+    name: &'a str,
+    search: &'a NameSearch,
+) -> Result<Vec<NameHit<'a>>, ResolveError> {
     let total = search.decisive().iter().filter(|c| c.via.is_none()).count();
     search
         .decisive()
         .iter()
         .filter(|c| c.via.is_none())
         .take(MAX_NAME_CANDIDATES)
-        .filter_map(|candidate| {
+        .map(|candidate| {
             let concept = cx.resolver.concept(candidate.concept)?;
             let id = concept.curie.as_deref().unwrap_or(&concept.iri);
-            Some(NameHit {
+            Ok(NameHit {
                 line,
                 name,
                 curie: canonical_curie(cx.resolver, id),
@@ -223,8 +230,8 @@ fn match_words(candidate: &NameCandidate) -> String {
     words
 }
 
-fn name_row(cx: &Context, hit: &NameHit, seen: &mut Seen) -> SssomRow {
-    let (object_label, object_version) = concept_label(cx.resolver, hit.candidate.concept, seen);
+fn name_row(cx: &Context, hit: &NameHit, seen: &mut Seen) -> Result<SssomRow, ResolveError> {
+    let (object_label, object_version) = concept_label(cx.resolver, hit.candidate.concept, seen)?;
     let mut comment = format!(
         "input line {}; name match: {}",
         hit.line,
@@ -236,7 +243,7 @@ fn name_row(cx: &Context, hit: &NameHit, seen: &mut Seen) -> SssomRow {
             hit.total
         ));
     }
-    SssomRow {
+    Ok(SssomRow {
         subject_label: hit.name.to_string(),
         subject_type: LITERAL,
         predicate_id: name_predicate(hit.candidate.kind).curie().to_string(),
@@ -249,7 +256,7 @@ fn name_row(cx: &Context, hit: &NameHit, seen: &mut Seen) -> SssomRow {
         object_source_version: object_version,
         comment,
         ..SssomRow::default()
-    }
+    })
 }
 
 /// Rows for a name candidate outside the targets: its mappings into them, the predicate
@@ -270,7 +277,7 @@ fn via_rows(
             first.compose(&c.predicate)
         };
         let Some(predicate) = predicate else { continue };
-        rows.push(via_row(cx, hit, c, predicate, seen));
+        rows.push(via_row(cx, hit, c, predicate, seen)?);
     }
     Ok(())
 }
@@ -281,10 +288,10 @@ fn via_row(
     c: &MapCandidate,
     predicate: MappingPredicate,
     seen: &mut Seen,
-) -> SssomRow {
+) -> Result<SssomRow, ResolveError> {
     let (object_label, object_version) = match &c.status {
         ObjectStatus::Current { concept, .. } | ObjectStatus::Obsolete { concept, .. } => {
-            concept_label(cx.resolver, *concept, seen)
+            concept_label(cx.resolver, *concept, seen)?
         }
         ObjectStatus::NotLoaded => (String::new(), String::new()),
     };
@@ -305,7 +312,7 @@ fn via_row(
         c.tier.wire_name(),
         by.join(", ")
     );
-    SssomRow {
+    Ok(SssomRow {
         subject_label: hit.name.to_string(),
         subject_type: LITERAL,
         predicate_id: canonical_curie(cx.resolver, predicate.curie()),
@@ -322,7 +329,7 @@ fn via_row(
         object_source_version: object_version,
         comment,
         ..SssomRow::default()
-    }
+    })
 }
 
 /// A "found nothing" row for a name: the name as a literal subject (a blank name has none).

@@ -21,8 +21,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ontoresolve::resolve::Resolver;
 use ontoresolve::resolve::mapping::{MAX_HOPS, MAX_TARGETS, MapOptions};
-use ontoresolve::resolve::{ResolveError, Resolver, damage};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
@@ -272,15 +272,11 @@ fn map_row(
             (vec![row], "malformed", false)
         }
         // A damaged index stops the run: a row is never written from a damaged read.
-        Ok(text) => match damage::watched(|| match by {
+        Ok(text) => match by {
             By::Id => by_id::rows_for_id(cx, row.line, &text, &mut seen)
-                .map(|r| (r.rows, r.code, r.mapped))
-                .map_err(anyhow::Error::from),
+                .map(|r| (r.rows, r.code, r.mapped))?,
             By::Label => by_label::rows_for_name(cx, row.line, &text, &mut seen)
-                .map(|r| (r.rows, r.code, r.mapped)),
-        }) {
-            (_, true) => return Err(ResolveError::DamagedRead.into()),
-            (answer, false) => answer?,
+                .map(|r| (r.rows, r.code, r.mapped))?,
         },
     };
     let mut lines = String::new();

@@ -3,7 +3,7 @@
 //! the command line does not depend on the MCP layer.
 
 use ontoresolve::model::{Evidence, EvidenceOrigin};
-use ontoresolve::resolve::{ConceptId, Resolver};
+use ontoresolve::resolve::{ConceptId, ResolveError, Resolver};
 
 use super::Context;
 use super::sssom::{
@@ -86,12 +86,16 @@ pub fn concept_release(r: &Resolver, concept: ConceptId, seen: &mut Seen) -> Str
 }
 
 /// A concept's preferred label and its source's release.
-pub fn concept_label(r: &Resolver, concept: ConceptId, seen: &mut Seen) -> (String, String) {
-    let label = r
-        .concept(concept)
-        .and_then(|c| c.preferred_label().map(|l| l.text.clone()))
+pub fn concept_label(
+    r: &Resolver,
+    concept: ConceptId,
+    seen: &mut Seen,
+) -> Result<(String, String), ResolveError> {
+    let label = (r.concept(concept)?)
+        .preferred_label()
+        .map(|l| l.text.clone())
         .unwrap_or_default();
-    (label, concept_release(r, concept, seen))
+    Ok((label, concept_release(r, concept, seen)))
 }
 
 /// The statement that justifies a row: a curated one first.

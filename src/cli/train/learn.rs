@@ -67,7 +67,7 @@ pub fn learn_names(
             continue;
         };
         let curie = format!("MESH:{id}");
-        if r.lexicon().lookup_id(&curie).is_empty() {
+        if r.lexicon().lookup_id(&curie)?.is_empty() {
             continue;
         }
         // A name a source already gives the concept is no corpus name.

@@ -49,9 +49,7 @@ pub fn sample(r: &Resolver) -> anyhow::Result<Vec<Sampled>> {
     // (concept, name, source, whether set aside to calibrate)
     let mut asks: Vec<(ConceptId, String, String, bool)> = Vec::new();
     for (n, id) in r.concept_ids().step_by(stride as usize).enumerate() {
-        let Some(concept) = r.concept(id) else {
-            continue;
-        };
+        let concept = r.concept(id)?;
         let Some(source) = r.source_of(&concept).filter(|s| s.current) else {
             continue;
         };

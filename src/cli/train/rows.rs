@@ -58,7 +58,7 @@ impl MeshIds {
         if let Some(known) = self.0.get(&id) {
             return Ok(known.clone());
         }
-        let identity = r.identity_checked(id).context("reading a candidate")?;
+        let identity = r.identity(id).context("reading a candidate")?;
         let local = identity
             .curie
             .as_deref()

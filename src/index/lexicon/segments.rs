@@ -13,7 +13,7 @@ use fst::{Automaton, IntoStreamer, Streamer};
 
 use super::{FuzzyHit, KeyWalk, Lexicon, MAX_FUZZY_KEY_BYTES, Posting, near};
 use crate::index::counts::LexiconCounts;
-use crate::index::header::FileError;
+use crate::index::header::{FileError, FileProblem};
 
 /// The concept lexicons a build writes per release.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,26 +50,31 @@ struct Segment {
 }
 
 impl Segment {
-    /// The build-wide posting of a segment posting; `None` (reported as damage) for one
-    /// beyond the release's concepts.
-    fn rebase(&self, p: Posting) -> Option<Posting> {
+    /// The build-wide posting of a segment posting; one beyond the release's concepts is
+    /// damage naming the postings file.
+    fn rebase(&self, p: Posting) -> Result<Posting, FileError> {
         if p.concept >= self.span.count {
-            crate::index::damage::report(&format_args!(
-                "{}: a posting names concept {} of a release of {}",
-                self.lexicon.postings_path.display(),
-                p.concept,
-                self.span.count
+            return Err(FileError::new(
+                &self.lexicon.postings_path,
+                FileProblem::Inconsistent(format!(
+                    "a posting names concept {} of a release of {}",
+                    p.concept, self.span.count
+                )),
             ));
-            return None;
         }
-        Some(Posting {
+        Ok(Posting {
             concept: self.span.first + p.concept,
             detail: p.detail,
         })
     }
 
-    fn rebased(&self, postings: Vec<Posting>) -> impl Iterator<Item = Posting> + '_ {
-        postings.into_iter().filter_map(|p| self.rebase(p))
+    /// Appends a segment's postings to `out`, rebased.
+    fn rebase_into(&self, postings: Vec<Posting>, out: &mut Vec<Posting>) -> Result<(), FileError> {
+        out.reserve(postings.len());
+        for p in postings {
+            out.push(self.rebase(p)?);
+        }
+        Ok(())
     }
 }
 
@@ -121,28 +126,33 @@ impl SegmentedLexicon {
     }
 
     /// The postings of an exact key, in id order.
-    pub fn get(&self, key: &str) -> Vec<Posting> {
+    pub fn get(&self, key: &str) -> Result<Vec<Posting>, FileError> {
         let mut out = Vec::new();
         for s in &self.segments {
-            out.extend(s.rebased(s.lexicon.get(key)));
+            s.rebase_into(s.lexicon.get(key)?, &mut out)?;
         }
-        out
+        Ok(out)
     }
 
     /// [`Lexicon::fuzzy`] over every segment: a key found in several releases is one hit.
-    pub fn fuzzy(&self, key: &str, max_distance: u8, limit: usize) -> Vec<FuzzyHit> {
+    pub fn fuzzy(
+        &self,
+        key: &str,
+        max_distance: u8,
+        limit: usize,
+    ) -> Result<Vec<FuzzyHit>, FileError> {
         if key.len() > MAX_FUZZY_KEY_BYTES {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let mut found: BTreeMap<(u8, Vec<u8>), Vec<Posting>> = BTreeMap::new();
         for s in &self.segments {
             for (distance, k, offset) in near::near_keys(s.lexicon.map.as_fst(), key, max_distance)
             {
-                let postings = s.rebased(s.lexicon.postings_at(offset));
-                found.entry((distance, k)).or_default().extend(postings);
+                let postings = s.lexicon.postings_at(offset)?;
+                s.rebase_into(postings, found.entry((distance, k)).or_default())?;
             }
         }
-        found
+        Ok(found
             .into_iter()
             .take(limit)
             .map(|((distance, key), postings)| FuzzyHit {
@@ -150,11 +160,15 @@ impl SegmentedLexicon {
                 distance,
                 postings,
             })
-            .collect()
+            .collect())
     }
 
     /// Keys starting with `prefix` in any segment, in key order, at most `limit`.
-    pub fn prefixed(&self, prefix: &str, limit: usize) -> Vec<(String, Vec<Posting>)> {
+    pub fn prefixed(
+        &self,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<Posting>)>, FileError> {
         let mut union = fst::map::OpBuilder::new();
         for s in &self.segments {
             union.push(
@@ -174,12 +188,25 @@ impl SegmentedLexicon {
             let mut postings = Vec::new();
             for v in values {
                 if let Some(s) = self.segments.get(v.index) {
-                    postings.extend(s.rebased(s.lexicon.postings_at(v.value)));
+                    s.rebase_into(s.lexicon.postings_at(v.value)?, &mut postings)?;
                 }
             }
             out.push((String::from_utf8_lossy(key).into_owned(), postings));
         }
-        out
+        Ok(out)
+    }
+
+    /// Damage in a posting for `concept`: an error naming the postings file of its release's
+    /// segment.
+    pub fn damaged_posting(&self, concept: u32, what: &'static str) -> FileError {
+        let at = self.segments.partition_point(|s| s.span.first <= concept);
+        let path = at
+            .checked_sub(1)
+            .and_then(|at| self.segments.get(at))
+            .or(self.segments.first())
+            .map(|s| s.lexicon.postings_path.as_path())
+            .unwrap_or(Path::new("(no segment)"));
+        FileError::new(path, FileProblem::Record { id: concept, what })
     }
 
     /// Where a walk along the keys starts: before any byte, in every segment.

@@ -62,14 +62,14 @@ impl MappingSegment {
     }
 
     /// The record id of `curie`'s last page.
-    fn last_page(&self, curie: &str) -> Option<u32> {
-        self.keys.get_first(curie).map(|p| p.concept)
+    fn last_page(&self, curie: &str) -> Result<Option<u32>, FileError> {
+        Ok(self.keys.get_first(curie)?.map(|p| p.concept))
     }
 
     /// How many edges the node whose last page is `last` spans: every earlier page holds
     /// exactly `PAGE_EDGES`.
     fn edges_of(&self, which: Edges, last: u32) -> Result<u64, FileError> {
-        let page = self.table(which).get_checked(last)?;
+        let page = self.table(which).get(last)?;
         Ok(u64::from(page.earlier_pages) * PAGE_EDGES as u64 + page.edges.len() as u64)
     }
 
@@ -101,10 +101,14 @@ impl MappingIndex {
     }
 
     /// Each segment that names `curie`, with the record id of its last page there.
-    fn found(&self, curie: &str) -> Vec<(&MappingSegment, u32)> {
-        (self.segments.iter())
-            .filter_map(|s| s.last_page(curie).map(|last| (s, last)))
-            .collect()
+    fn found(&self, curie: &str) -> Result<Vec<(&MappingSegment, u32)>, FileError> {
+        let mut found = Vec::new();
+        for s in &self.segments {
+            if let Some(last) = s.last_page(curie)? {
+                found.push((s, last));
+            }
+        }
+        Ok(found)
     }
 
     /// `curie`'s node from the chosen tables of every segment, unless its edges there number
@@ -115,7 +119,7 @@ impl MappingIndex {
         curie: &str,
         max_edges: u64,
     ) -> io::Result<Option<NodeRead>> {
-        let found = self.found(curie);
+        let found = self.found(curie)?;
         if found.is_empty() {
             return Ok(None);
         }
@@ -154,8 +158,8 @@ impl MappingIndex {
     pub fn fan_out(&self, curie: &str) -> io::Result<Vec<(String, u32)>> {
         let mut merged: std::collections::BTreeMap<String, (u32, Option<String>)> =
             Default::default();
-        for (segment, last) in self.found(curie) {
-            for entry in segment.fan_out.get_checked(last)? {
+        for (segment, last) in self.found(curie)? {
+            for entry in segment.fan_out.get(last)? {
                 let sole = (entry.count == 1).then_some(entry.first);
                 match merged.get_mut(&entry.prefix) {
                     Some((count, only)) if *count == 1 && only.is_some() && *only == sole => {}
@@ -192,20 +196,30 @@ impl MappingIndex {
     }
 
     /// Whether any mapping names `curie`.
-    pub fn contains(&self, curie: &str) -> bool {
-        self.segments.iter().any(|s| s.last_page(curie).is_some())
+    pub fn contains(&self, curie: &str) -> Result<bool, FileError> {
+        for s in &self.segments {
+            if s.last_page(curie)?.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Identifiers with mappings that start with `prefix`, for completion, in order.
-    pub fn complete(&self, prefix: &str, limit: usize) -> Vec<String> {
-        let mut keys: Vec<String> = (self.segments.iter())
-            .flat_map(|s| s.keys.prefixed(prefix, limit))
-            .map(|(key, _)| key)
-            .collect();
+    pub fn complete(&self, prefix: &str, limit: usize) -> Result<Vec<String>, FileError> {
+        let mut keys = Vec::new();
+        for s in &self.segments {
+            keys.extend(
+                s.keys
+                    .prefixed(prefix, limit)?
+                    .into_iter()
+                    .map(|(key, _)| key),
+            );
+        }
         keys.sort_unstable();
         keys.dedup();
         keys.truncate(limit);
-        keys
+        Ok(keys)
     }
 
     /// Records over every segment's node table, for tests of the layout.
@@ -253,7 +267,7 @@ fn read_pages(
     last: u32,
     curie: &str,
 ) -> Result<MappingNode, FileError> {
-    let mut node = table.get_checked(last)?;
+    let mut node = table.get(last)?;
     if node.earlier_pages == 0 {
         return Ok(node);
     }
@@ -262,7 +276,7 @@ fn read_pages(
         .ok_or_else(|| table.damaged(last, "counts more earlier pages than records before it"))?;
     let mut edges = Vec::new();
     for id in first..last {
-        let page = table.get_checked(id)?;
+        let page = table.get(id)?;
         if page.curie != curie || page.earlier_pages != id - first {
             return Err(table.damaged(id, "is not the earlier page its identifier's record names"));
         }

@@ -231,9 +231,9 @@ fn segments_read_as_one_index_with_a_shared_mapping_as_one_edge_and_xrefs_number
         Ok(Some(NodeRead::TooMany { edges: 3 })) => {}
         other => panic!("three edges over the segments exceed two: {other:?}"),
     }
-    assert!(index.contains("MONDO:3") && !index.contains("MONDO:4"));
+    assert!(index.contains("MONDO:3").expect("read") && !index.contains("MONDO:4").expect("read"));
     assert_eq!(
-        index.complete("MONDO:", 10),
+        index.complete("MONDO:", 10).expect("read"),
         ["MONDO:1", "MONDO:2", "MONDO:3"]
     );
 }
@@ -357,5 +357,8 @@ fn segments_answer_as_one_index_of_the_same_statements_would() {
             "{id}"
         );
     }
-    assert_eq!(whole.complete("X:1", 5), split.complete("X:1", 5));
+    assert_eq!(
+        whole.complete("X:1", 5).expect("read"),
+        split.complete("X:1", 5).expect("read")
+    );
 }

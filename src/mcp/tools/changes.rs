@@ -35,7 +35,7 @@ pub fn what_changed(r: &Resolver, args: &ChangesArgs) -> Result<Envelope<Changes
         .map_err(|e| diff_error(&e))?;
     let (older, newer) = r.pair_graphs(&pair);
     let all = match &about {
-        Some(iri) => r.diff_concept(&pair, iri).into(),
+        Some(iri) => r.diff_concept(&pair, iri)?.into(),
         None => r.diff_source(&pair).map_err(|e| index_damaged(&e))?,
     };
     let scope = format!(

@@ -11,33 +11,39 @@ use crate::resolve::sparql;
 use crate::resolve::{ConceptId, Outcome, Resolver};
 use crate::resolve::{ReleaseOrigin, SourceRecord};
 
-pub(super) fn links(r: &Resolver, c: &Concept, links: &[Link], take: usize) -> Vec<LinkDto> {
+pub(super) fn links(
+    r: &Resolver,
+    c: &Concept,
+    links: &[Link],
+    take: usize,
+) -> Result<Vec<LinkDto>, ToolError> {
     links
         .iter()
         .take(take)
         .map(|l| {
-            let found = r.lexicon().by_iri_any(&l.iri, c.source).map(|(_, c)| c);
-            LinkDto {
+            let found = r.lexicon().by_iri_any(&l.iri, c.source)?.map(|(_, c)| c);
+            Ok(LinkDto {
                 name: named(r, &l.iri, found.as_ref()),
                 relation: Tag::of(&l.kind),
-            }
+            })
         })
         .collect()
 }
 
 /// The full record of one concept, as `get_concept` and concept resources return it.
-pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
+pub fn detail(r: &Resolver, id: ConceptId) -> Result<ConceptDetail, ToolError> {
     let c = r.concept(id)?;
-    let source = r.source_of(&c)?;
+    let source = (r.source_of(&c))
+        .ok_or_else(|| index_damaged(&"a concept names a source the manifest does not list"))?;
     let found_chains = if c.obsolete {
-        r.replacement_chains(&c)
+        r.replacement_chains(&c)?
     } else {
         Vec::new()
     };
-    Some(ConceptDetail {
+    Ok(ConceptDetail {
         concept: summary(r, &c),
         release: source.release.clone(),
-        releases: super::identifier::release_dtos(&r.releases().releases_holding(&c)),
+        releases: super::identifier::release_dtos(&r.releases().releases_holding(&c)?),
         labels: c
             .labels
             .iter()
@@ -55,8 +61,8 @@ pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
                 lang: d.lang.clone(),
             })
             .collect(),
-        parents: links(r, &c, &c.parents, usize::MAX),
-        children: links(r, &c, &c.children, MAX_CHILDREN),
+        parents: links(r, &c, &c.parents, usize::MAX)?,
+        children: links(r, &c, &c.children, MAX_CHILDREN)?,
         children_total: c.children.len() as u64,
         xrefs: c
             .xrefs
@@ -76,7 +82,7 @@ pub fn detail(r: &Resolver, id: ConceptId) -> Option<ConceptDetail> {
         tree_numbers: c.tree_numbers.clone(),
         locus_type: c.locus_type.clone(),
         taxon: c.taxon.clone(),
-        replacements: chains(r, &found_chains),
+        replacements: chains(r, &found_chains)?,
         consider: c
             .replacements_of(crate::model::ReplacementKind::Consider)
             .map(|x| x.target.clone())
@@ -91,8 +97,7 @@ pub fn get_concept(
 ) -> Result<Envelope<Option<ConceptDetail>>, ToolError> {
     let input = json!({ "identifier": args.identifier, "release": args.release });
     let (normalized, outcome) = r
-        .resolve_identifier_in(&args.identifier, args.release.as_deref())
-        .map_err(|e| super::index_damaged(&e))?
+        .resolve_identifier_in(&args.identifier, args.release.as_deref())?
         .map_err(|e| pin_error(&e))?;
     if let Some(error) = identifier_error(&outcome, &normalized) {
         return Err(error);
@@ -115,7 +120,7 @@ pub fn get_concept(
         Outcome::Obsolete { concept, .. } => (Some(*concept), 1),
         _ => (None, 0),
     };
-    let detail = id.and_then(|id| detail(r, id));
+    let detail = id.map(|id| detail(r, id)).transpose()?;
     let iri = normalized.iri.clone().unwrap_or_default();
     let graph = detail.as_ref().map(|d| d.graph.clone());
     // Several sources may hold the identifier: this answer shows the first, and says so.

@@ -29,19 +29,17 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     // A later page also ranks the full-text readings a name matched as typed leaves out on
     // the first: they rank last, so the earlier positions stay as they were.
     let full_text = args.cursor.is_some();
-    let search = r
-        .find_by_name(&NameQuery {
-            text,
-            sources: Some(&wanted),
-            include_obsolete,
-            full_text_beside_names: full_text,
-            wanted: offset.saturating_add(limit),
-        })
-        .map_err(|e| index_damaged(&e))?;
+    let search = r.find_by_name(&NameQuery {
+        text,
+        sources: Some(&wanted),
+        include_obsolete,
+        full_text_beside_names: full_text,
+        wanted: offset.saturating_add(limit),
+    })?;
     let distinct = search.distinct_concepts() as u64;
     let entities = search.distinct_entities as u64;
     let total = search.candidates.len() as u64;
-    let (page, candidates, iris) = page_of(r, &search, offset, limit);
+    let (page, candidates, iris) = page_of(r, &search, offset, limit)?;
     let returned = candidates.len() as u64;
     let text_left_out = search
         .stages_skipped
@@ -53,10 +51,10 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     let next_page = (more_listed || text_left_out || text_deeper)
         .then(|| crate::mcp::cursor::encode(build_id, &scope, page.end));
     let page_range = page.clone();
-    let sparql = find_sparql(r, &search, page, &iris, &graphs);
+    let sparql = find_sparql(r, &search, page, &iris, &graphs)?;
     let obsolete_hidden = search.obsolete_hidden();
     let filtered = args.sources.as_ref().is_some_and(|s| !s.is_empty());
-    let suggestion = find_suggestion(r, &search, filtered);
+    let suggestion = find_suggestion(r, &search, filtered)?;
     let truncated = more_listed || search.text_reach != TextReach::Every;
     Ok(Envelope {
         query: QueryEcho {
@@ -77,7 +75,7 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
         returned,
         truncated,
         cursor: next_page,
-        sources: find_releases(r, &wanted, &search.candidates[page_range], &candidates),
+        sources: find_releases(r, &wanted, &search.candidates[page_range], &candidates)?,
         index: r.manifest().build_id.clone(),
         sparql,
         suggestion,
@@ -92,6 +90,9 @@ pub fn find_concepts(r: &Resolver, args: &FindArgs) -> Result<Envelope<Candidate
     })
 }
 
+/// A page's range of the ranked candidates, its candidates as answered, and their IRIs.
+type Page = (std::ops::Range<usize>, Vec<Candidate>, Vec<String>);
+
 /// One page of the ranked candidates: its range, the candidates as answered, and their IRIs.
 /// A cursor past the end (forged, or from a longer list) gives an empty page, never a panic.
 fn page_of(
@@ -99,20 +100,18 @@ fn page_of(
     search: &NameSearch,
     offset: usize,
     limit: usize,
-) -> (std::ops::Range<usize>, Vec<Candidate>, Vec<String>) {
+) -> Result<Page, ToolError> {
     let len = search.candidates.len();
     let start = offset.min(len);
     let page = start..(start + limit).min(len);
     let mut iris: Vec<String> = Vec::with_capacity(page.len());
-    let candidates: Vec<Candidate> = search.candidates[page.clone()]
-        .iter()
-        .filter_map(|c| {
-            let (candidate, iri) = candidate(r, c)?;
-            iris.push(iri);
-            Some(candidate)
-        })
-        .collect();
-    (page, candidates, iris)
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(page.len());
+    for c in &search.candidates[page.clone()] {
+        let (candidate, iri) = candidate(r, c)?;
+        iris.push(iri);
+        candidates.push(candidate);
+    }
+    Ok((page, candidates, iris))
 }
 
 /// The named graphs a query over the wanted sources names; none when every current release
@@ -158,14 +157,13 @@ fn find_releases(
     wanted: &[String],
     page: &[NameCandidate],
     listed: &[Candidate],
-) -> Vec<SourceRelease> {
+) -> Result<Vec<SourceRelease>, ToolError> {
     // The listed candidates' own releases (a pinned identifier's may be an older one), or
     // every release searched when none is listed; in catalogue order.
     let used: std::collections::BTreeSet<usize> = page
         .iter()
-        .filter_map(|c| r.head(c.concept))
-        .map(|c| c.source.slot())
-        .collect();
+        .map(|c| Ok(r.head(c.concept)?.source.slot()))
+        .collect::<Result<_, ToolError>>()?;
     let mut out: Vec<SourceRelease> = r
         .manifest()
         .sources
@@ -193,7 +191,7 @@ fn find_releases(
             });
         }
     }
-    out
+    Ok(out)
 }
 
 /// The text to look for, trimmed: empty is malformed, over-long is a limit (as for
@@ -298,7 +296,7 @@ fn find_sparql(
     page: std::ops::Range<usize>,
     iris: &[String],
     graphs: &[String],
-) -> String {
+) -> Result<String, ToolError> {
     let concepts: Vec<&str> = iris.iter().map(String::as_str).collect();
     let graphs: Vec<&str> = graphs.iter().map(String::as_str).collect();
     // Via-mapping candidates: the mapping statements between each and its origin, as the
@@ -312,9 +310,9 @@ fn find_sparql(
         let Some(via) = c.via.as_ref() else {
             continue;
         };
-        let mut path = vec![mapping_iri(r, via.from)];
+        let mut path = vec![mapping_iri(r, via.from)?];
         path.extend(via.through.iter().map(|between| curie_iri(r, between)));
-        path.push(mapping_iri(r, c.concept));
+        path.push(mapping_iri(r, c.concept)?);
         let Some(path) = path.into_iter().collect::<Option<Vec<String>>>() else {
             continue;
         };
@@ -345,32 +343,41 @@ fn find_sparql(
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
-        return sparql::names_and_via_mappings(&concepts, &graphs, &pairs, &parents);
+        return Ok(sparql::names_and_via_mappings(
+            &concepts, &graphs, &pairs, &parents,
+        ));
     }
-    match search.stages_matched.as_slice() {
+    Ok(match search.stages_matched.as_slice() {
         [Stage::Identifier] => sparql::concepts_in_graphs(&concepts, &graphs),
         _ => sparql::concept_names(&concepts, &graphs),
-    }
+    })
 }
 
 /// What to do next: when nothing is listed, why; when several concepts are, how to choose.
 /// Said after the suggestion for an abbreviation that is ambiguous or unmatched alone.
 const PASSAGE_NEXT: &str = " An abbreviation alone is often ambiguous: if you hold the text it came from, call ground_passage on the text, which reads the abbreviations it defines.";
 
-fn find_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<String> {
-    let suggestion = match (none_confident(search), name_suggestion(r, search, filtered)) {
+fn find_suggestion(
+    r: &Resolver,
+    search: &NameSearch,
+    filtered: bool,
+) -> Result<Option<String>, ToolError> {
+    let suggestion = match (
+        none_confident(search),
+        name_suggestion(r, search, filtered)?,
+    ) {
         (Some(unsure), Some(then)) => Some(format!("{unsure} {then}")),
         (unsure, then) => unsure.or(then),
     };
     let unsure = search.candidates.is_empty() || search.distinct_entities > 1;
     if search.abbreviation && unsure {
-        return Some(
+        return Ok(Some(
             (suggestion.unwrap_or_default() + PASSAGE_NEXT)
                 .trim_start()
                 .to_string(),
-        );
+        ));
     }
-    suggestion
+    Ok(suggestion)
 }
 
 /// Said when candidates were listed but the model is confident of none.
@@ -391,14 +398,18 @@ fn none_confident(search: &NameSearch) -> Option<String> {
     })
 }
 
-fn name_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<String> {
+fn name_suggestion(
+    r: &Resolver,
+    search: &NameSearch,
+    filtered: bool,
+) -> Result<Option<String>, ToolError> {
     let distinct = search.distinct_concepts();
     let entities = search.distinct_entities;
-    if search.candidates.is_empty() {
+    Ok(if search.candidates.is_empty() {
         Some(if search.obsolete_hidden() > 0 {
             format!(
                 "Only obsolete or withdrawn concepts match: {}. Call again with include_obsolete=true to see them.",
-                hidden_summary(r, &search.hidden)
+                hidden_summary(r, &search.hidden)?
             )
         } else if filtered {
             "Nothing matches in the chosen sources, even as a near spelling or in definitions: drop the sources filter, or try other wording.".into()
@@ -419,7 +430,7 @@ fn name_suggestion(r: &Resolver, search: &NameSearch, filtered: bool) -> Option<
         ))
     } else {
         None
-    }
+    })
 }
 
 /// The source ids a call searches: the ones asked for, all checked, or every loaded source.
@@ -448,42 +459,38 @@ pub(super) fn wanted_sources(
 }
 
 /// The hidden obsolete matches and where their replacements lead, for the suggestion.
-pub(super) fn hidden_summary(r: &Resolver, hidden: &[ConceptId]) -> String {
+pub(super) fn hidden_summary(r: &Resolver, hidden: &[ConceptId]) -> Result<String, ToolError> {
     const SHOWN: usize = 5;
-    let mut parts: Vec<String> = hidden
-        .iter()
-        .take(SHOWN)
-        .filter_map(|&id| r.concept(id))
-        .map(|c| {
-            let name = c.curie.clone().unwrap_or_else(|| c.iri.clone());
-            let live: Vec<String> = r
-                .live_replacements(&c)
-                .into_iter()
-                .map(|(_, l)| l.curie.unwrap_or(l.iri))
-                .collect();
-            match live.as_slice() {
-                [] => format!("{name} ({}, no live replacement)", c.status().wire_name()),
-                _ => format!(
-                    "{name} ({}, replaced by {})",
-                    c.status().wire_name(),
-                    live.join(" and ")
-                ),
-            }
-        })
-        .collect();
+    let mut parts: Vec<String> = Vec::new();
+    for &id in hidden.iter().take(SHOWN) {
+        let c = r.concept(id)?;
+        let name = c.curie.clone().unwrap_or_else(|| c.iri.clone());
+        let live: Vec<String> = (r.live_replacements(&c)?)
+            .into_iter()
+            .map(|(_, l)| l.curie.unwrap_or(l.iri))
+            .collect();
+        parts.push(match live.as_slice() {
+            [] => format!("{name} ({}, no live replacement)", c.status().wire_name()),
+            _ => format!(
+                "{name} ({}, replaced by {})",
+                c.status().wire_name(),
+                live.join(" and ")
+            ),
+        });
+    }
     if hidden.len() > SHOWN {
         parts.push(format!("and {} more", hidden.len() - SHOWN));
     }
-    parts.join("; ")
+    Ok(parts.join("; "))
 }
 
 /// A core candidate in wire form, with the concept's IRI (for the answer's SPARQL).
-pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, String)> {
+pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Result<(Candidate, String), ToolError> {
     // A concept is shown from its head; only an obsolete one's replacements need the whole
     // record.
     let head = r.head(c.concept)?;
     let replaced_by = if head.obsolete {
-        r.live_replacements(&r.concept(c.concept)?)
+        (r.live_replacements(&r.concept(c.concept)?)?)
             .into_iter()
             .map(|(_, live)| live.curie.unwrap_or(live.iri))
             .collect()
@@ -504,7 +511,7 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, S
         distance: c.distance,
         matched_lang: c.lang.clone().filter(|_| matched_text.is_some()),
         matched_text,
-        via: c.via.as_ref().map(|v| via(r, v)),
+        via: c.via.as_ref().map(|v| via(r, v)).transpose()?,
         learned_from: c.learned.as_ref().map(|l| LearnedFrom {
             corpus: l.corpus.clone(),
             mentions: l.mentions,
@@ -513,12 +520,12 @@ pub(super) fn candidate(r: &Resolver, c: &NameCandidate) -> Option<(Candidate, S
         basis: c.confidence.as_ref().map(|x| x.basis_text()),
         concept: summary,
     };
-    Some((candidate, head.iri))
+    Ok((candidate, head.iri))
 }
 
 /// The mapping behind a via_mapping candidate, in wire form.
-fn via(r: &Resolver, v: &ViaMapping) -> Via {
-    let from = r.concept(v.from);
+fn via(r: &Resolver, v: &ViaMapping) -> Result<Via, ToolError> {
+    let from = r.concept(v.from)?;
     let mut asserted_by: Vec<ViaAssertion> = Vec::new();
     for e in &v.evidence {
         let e = super::mapping::evidence(r, e);
@@ -533,25 +540,20 @@ fn via(r: &Resolver, v: &ViaMapping) -> Via {
             });
         }
     }
-    Via {
-        identifier: from
-            .as_ref()
-            .map(|c| c.curie.clone().unwrap_or_else(|| c.iri.clone()))
-            .unwrap_or_default(),
-        label: from
-            .as_ref()
-            .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
+    Ok(Via {
+        identifier: from.curie.clone().unwrap_or_else(|| from.iri.clone()),
+        label: from.preferred_label().map(|l| l.text.clone()),
         match_kind: Tag::of(&v.from_kind),
         predicate: (v.predicate != crate::model::MappingPredicate::ExactMatch)
             .then(|| v.predicate.curie().to_string()),
         through: v.through.clone(),
         asserted_by,
-    }
+    })
 }
 
 /// A concept's IRI as mapping statements name it: its CURIE through the registry.
-fn mapping_iri(r: &Resolver, id: ConceptId) -> Option<String> {
-    curie_iri(r, &r.head(id)?.curie?)
+fn mapping_iri(r: &Resolver, id: ConceptId) -> Result<Option<String>, ToolError> {
+    Ok(r.head(id)?.curie.and_then(|curie| curie_iri(r, &curie)))
 }
 
 /// A CURIE's IRI through the registry, when it is safe to write into a query.

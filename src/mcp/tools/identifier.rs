@@ -101,21 +101,20 @@ fn obsolete_answer(
     normalized: &str,
     iri: &str,
     obsoleted: Obsoleted<'_>,
-) -> Answer {
+) -> Result<Answer, ToolError> {
     let Obsoleted {
         concept,
         found_chains,
         consider,
         alt_id_of,
     } = obsoleted;
-    let (concepts, sources) = summaries(r, r.concept(concept).into_iter());
-    let replacements = chains(r, found_chains);
-    let ends = chain_ends(r, found_chains);
+    let (concepts, sources) = summaries(r, std::iter::once(r.concept(concept)?));
+    let replacements = chains(r, found_chains)?;
+    let ends = chain_ends(r, found_chains)?;
     let alt_of: Vec<ConceptSummary> = alt_id_of
         .iter()
-        .filter_map(|id| r.concept(*id))
-        .map(|c| summary(r, &c))
-        .collect();
+        .map(|id| Ok(summary(r, &r.concept(*id)?)))
+        .collect::<Result<_, ToolError>>()?;
     let status = concepts.first().map_or("obsolete", |c| c.status.as_str());
     let message = obsolete_message(normalized, status, &ends, consider.is_empty(), &alt_of);
     let next_step = match ends.as_slice() {
@@ -147,32 +146,36 @@ fn obsolete_answer(
         releases: Vec::new(),
     };
     let sparql = sparql::obsolete_replacements(iri);
-    (resolution, sources, sparql, None)
+    Ok((resolution, sources, sparql, None))
 }
 /// One description per replacement chain, from where the core says it ends, with the live
 /// concept it ends at when it does.
-fn chain_ends(r: &Resolver, found_chains: &[Chain]) -> Vec<(Option<String>, String)> {
-    let name = |id: ConceptId| {
-        r.concept(id)
-            .map(|c| c.curie.unwrap_or(c.iri))
-            .unwrap_or_default()
+fn chain_ends(
+    r: &Resolver,
+    found_chains: &[Chain],
+) -> Result<Vec<(Option<String>, String)>, ToolError> {
+    let name = |id: ConceptId| -> Result<String, ToolError> {
+        let c = r.concept(id)?;
+        Ok(c.curie.unwrap_or(c.iri))
     };
     found_chains
         .iter()
-        .map(|chain| match chain.end() {
-            ChainEnd::Live(id) => (Some(name(id)), name(id)),
-            ChainEnd::NotLoaded(iri) => (
-                None,
-                format!(
-                    "{}, which is not in the loaded sources",
-                    r.registry().compress(&iri).unwrap_or(iri)
+        .map(|chain| {
+            Ok(match chain.end() {
+                ChainEnd::Live(id) => (Some(name(id)?), name(id)?),
+                ChainEnd::NotLoaded(iri) => (
+                    None,
+                    format!(
+                        "{}, which is not in the loaded sources",
+                        r.registry().compress(&iri).unwrap_or(iri)
+                    ),
                 ),
-            ),
-            ChainEnd::Dead(id) => (
-                None,
-                format!("{}, itself retired with no further replacement", name(id)),
-            ),
-            ChainEnd::Cycle => (None, "a cycle of replaced_by links".to_string()),
+                ChainEnd::Dead(id) => (
+                    None,
+                    format!("{}, itself retired with no further replacement", name(id)?),
+                ),
+                ChainEnd::Cycle => (None, "a cycle of replaced_by links".to_string()),
+            })
         })
         .collect()
 }
@@ -227,11 +230,10 @@ pub fn resolve_identifier(
 ) -> Result<Envelope<Resolution>, ToolError> {
     check_length(&args.identifier)?;
     let (normalized, outcome) = r
-        .resolve_identifier_in(&args.identifier, args.release.as_deref())
-        .map_err(|e| super::index_damaged(&e))?
+        .resolve_identifier_in(&args.identifier, args.release.as_deref())?
         .map_err(|e| pin_error(&e))?;
     let echo = identifier_echo(args, &normalized);
-    let held = held_releases(r, &outcome);
+    let held = held_releases(r, &outcome)?;
     let (mut resolution, mut sources, sparql, suggestion) =
         outcome_answer(r, &echo.normalized, &normalized, outcome)?;
     if resolution.releases.is_empty() {
@@ -296,7 +298,7 @@ fn outcome_answer(
     let iri = normalized.iri.clone().unwrap_or_default();
     let tag = Tag::of(&outcome);
     Ok(match outcome {
-        Outcome::Found(matches) => found_answer(r, tag, canonical, &iri, &matches),
+        Outcome::Found(matches) => found_answer(r, tag, canonical, &iri, &matches)?,
         Outcome::Obsolete {
             concept,
             chains: found_chains,
@@ -313,11 +315,11 @@ fn outcome_answer(
                 consider,
                 alt_id_of: &alt_id_of,
             },
-        ),
+        )?,
         not_loaded @ Outcome::NotInLoadedSources { .. } => {
             not_loaded_answer(r, tag, canonical, &iri, not_loaded)?
         }
-        Outcome::Ambiguous { local, readings } => ambiguous_answer(r, tag, &local, &readings),
+        Outcome::Ambiguous { local, readings } => ambiguous_answer(r, tag, &local, &readings)?,
         Outcome::NotInRelease { release, holders } => {
             not_in_release_answer(tag, canonical, &iri, &release, &holders)
         }
@@ -340,8 +342,11 @@ fn found_answer(
     shown: &str,
     iri: &str,
     matches: &[IdMatch],
-) -> Answer {
-    let (concepts, sources) = summaries(r, matches.iter().filter_map(|m| r.concept(m.concept)));
+) -> Result<Answer, ToolError> {
+    let found = (matches.iter())
+        .map(|m| r.concept(m.concept))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (concepts, sources) = summaries(r, found.into_iter());
     let message = match concepts.as_slice() {
         [one] => format!(
             "{} is {:?} in {} release {}",
@@ -355,7 +360,7 @@ fn found_answer(
         ),
         many => format!("{} is held by {} sources", shown, many.len()),
     };
-    (
+    Ok((
         Resolution::new(
             outcome,
             message,
@@ -365,7 +370,7 @@ fn found_answer(
         sources,
         sparql::identifier_names(iri),
         None,
-    )
+    ))
 }
 
 /// What a well-formed identifier no loaded source holds is, and why nothing more is known.
@@ -497,23 +502,17 @@ fn ambiguous_answer(
     outcome: Tag<Outcome>,
     local: &str,
     readings: &[BareReading],
-) -> Answer {
-    let dtos: Vec<ReadingDto> = readings
-        .iter()
-        .map(|x| ReadingDto {
+) -> Result<Answer, ToolError> {
+    let found: Vec<Option<Concept>> = (readings.iter())
+        .map(|x| x.concept.map(|id| r.concept(id)).transpose())
+        .collect::<Result<_, _>>()?;
+    let dtos: Vec<ReadingDto> = (readings.iter().zip(&found))
+        .map(|(x, c)| ReadingDto {
             curie: x.curie.clone(),
-            concept: x
-                .concept
-                .and_then(|id| r.concept(id))
-                .map(|c| summary(r, &c)),
+            concept: c.as_ref().map(|c| summary(r, c)),
         })
         .collect();
-    let (concepts, sources) = summaries(
-        r,
-        readings
-            .iter()
-            .filter_map(|x| x.concept.and_then(|id| r.concept(id))),
-    );
+    let (concepts, sources) = summaries(r, found.iter().flatten().cloned());
     let described: Vec<String> = dtos
         .iter()
         .map(|d| match &d.concept {
@@ -536,32 +535,29 @@ fn ambiguous_answer(
     );
     resolution.readings = dtos;
     // The readings found, named: a search of every identifier's ending would scan the store.
-    let found: Vec<String> = readings
-        .iter()
-        .filter_map(|x| x.concept.and_then(|id| r.concept(id)))
-        .map(|c| c.iri.to_string())
-        .collect();
-    let found: Vec<&str> = found.iter().map(String::as_str).collect();
-    (
+    let found: Vec<&str> = found.iter().flatten().map(|c| c.iri.as_str()).collect();
+    Ok((
         resolution,
         sources,
         sparql::concepts_in_graphs(&found, &[]),
         Some("A bare local id is not an identifier: choose a reading and pass its CURIE.".into()),
-    )
+    ))
 }
 
 /// Each loaded release of the found concept's source and how it holds the identifier;
 /// empty where one release is loaded.
-fn held_releases(r: &Resolver, outcome: &Outcome) -> Vec<ReleaseHeld> {
+fn held_releases(r: &Resolver, outcome: &Outcome) -> Result<Vec<ReleaseHeld>, ToolError> {
     let concept = match outcome {
         Outcome::Found(matches) => matches.first().map(|m| m.concept),
         Outcome::Obsolete { concept, .. } => Some(*concept),
         _ => None,
     };
-    concept
-        .and_then(|id| r.concept(id))
-        .map(|c| release_dtos(&r.releases().releases_holding(&c)))
-        .unwrap_or_default()
+    let Some(id) = concept else {
+        return Ok(Vec::new());
+    };
+    Ok(release_dtos(
+        &r.releases().releases_holding(&r.concept(id)?)?,
+    ))
 }
 
 pub(super) fn release_dtos(holders: &[crate::resolve::ReleaseHolding]) -> Vec<ReleaseHeld> {

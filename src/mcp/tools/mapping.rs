@@ -130,7 +130,7 @@ pub fn map_identifier(r: &Resolver, args: &MapArgs) -> Result<Envelope<Mappings>
         index: r.manifest().build_id.clone(),
         sparql: mapping_sparql(r, &answer.nodes_read),
         suggestion,
-        result: mappings(r, &answer, page),
+        result: mappings(r, &answer, page)?,
     })
 }
 
@@ -211,25 +211,25 @@ pub(super) fn suggestion(answer: &MapAnswer, options: &MapOptions) -> Option<Str
     None
 }
 
-fn mappings(r: &Resolver, answer: &MapAnswer, candidates: Vec<MappingCandidate>) -> Mappings {
+fn mappings(
+    r: &Resolver,
+    answer: &MapAnswer,
+    candidates: Vec<MappingCandidate>,
+) -> Result<Mappings, ToolError> {
+    let label = |c: &crate::model::Concept| c.preferred_label().map(|l| l.text.clone());
     let (subject_label, subject_replaced_by) = match &answer.outcome {
-        Outcome::Found(matches) => (
-            matches
-                .first()
-                .and_then(|m| r.concept(m.concept))
-                .and_then(|c| c.preferred_label().map(|l| l.text.clone())),
-            Vec::new(),
-        ),
-        Outcome::Obsolete { concept, .. } => match r.concept(*concept) {
-            Some(c) => (
-                c.preferred_label().map(|l| l.text.clone()),
-                r.live_replacements(&c)
-                    .into_iter()
-                    .filter_map(|(_, c)| c.curie)
-                    .collect(),
-            ),
+        Outcome::Found(matches) => match matches.first() {
+            Some(m) => (label(&r.concept(m.concept)?), Vec::new()),
             None => (None, Vec::new()),
         },
+        Outcome::Obsolete { concept, .. } => {
+            let c = r.concept(*concept)?;
+            let live = r.live_replacements(&c)?;
+            (
+                label(&c),
+                live.into_iter().filter_map(|(_, c)| c.curie).collect(),
+            )
+        }
         _ => (None, Vec::new()),
     };
     let subject = answer.subject.clone().unwrap_or_default();
@@ -250,7 +250,7 @@ fn mappings(r: &Resolver, answer: &MapAnswer, candidates: Vec<MappingCandidate>)
             answer.negatives.len()
         ),
     };
-    Mappings {
+    Ok(Mappings {
         subject: answer.subject.clone(),
         subject_label,
         subject_status: Tag::of(&answer.outcome),
@@ -285,7 +285,7 @@ fn mappings(r: &Resolver, answer: &MapAnswer, candidates: Vec<MappingCandidate>)
         predicted_hidden: answer.predicted_hidden as u64,
         inferred_hidden: answer.inferred_hidden as u64,
         inference_limited: answer.inference_limited,
-    }
+    })
 }
 
 fn conflict(c: &Conflict) -> ConflictDto {

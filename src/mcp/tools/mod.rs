@@ -151,13 +151,19 @@ impl ToolError {
 /// The answer when part of the index cannot be read: an error, never "no match". The damage
 /// is logged; it names the file, never the request.
 pub(super) fn index_damaged(error: &dyn std::fmt::Display) -> ToolError {
-    // Logged and the request marked, so that a caller who drops the error (a resource read
-    // whose only other answer is "no such resource") still fails as damaged.
-    crate::resolve::damage::report(error);
+    tracing::error!("index damaged: {error}");
     damaged_answer()
 }
 
-/// `index_damaged` for damage already logged where it was read.
+/// Every core failure reaches a caller as `index_damaged`: the index or store could not be
+/// read, so no answer is given rather than a partial one.
+impl From<crate::resolve::ResolveError> for ToolError {
+    fn from(error: crate::resolve::ResolveError) -> ToolError {
+        index_damaged(&error)
+    }
+}
+
+/// The error of [`index_damaged`] without logging, for a caller that logged it already.
 pub fn damaged_answer() -> ToolError {
     ToolError::new(
         ErrorCode::IndexDamaged,
@@ -279,30 +285,30 @@ pub(super) fn named(r: &Resolver, iri: &str, found: Option<&Concept>) -> Named {
 }
 
 /// Every replacement chain, each with the live concept it ends at.
-pub(super) fn chains(r: &Resolver, chains: &[Chain]) -> Vec<ReplacementChain> {
+pub(super) fn chains(r: &Resolver, chains: &[Chain]) -> Result<Vec<ReplacementChain>, ToolError> {
     chains
         .iter()
-        .map(|chain| ReplacementChain {
-            hops: hops(r, &chain.steps),
-            ends_at: chain
-                .live_end()
-                .and_then(|id| r.concept(id))
-                .map(|c| c.curie.unwrap_or(c.iri)),
-            cycle: chain.cycle,
+        .map(|chain| {
+            let end = chain.live_end().map(|id| r.concept(id)).transpose()?;
+            Ok(ReplacementChain {
+                hops: hops(r, &chain.steps)?,
+                ends_at: end.map(|c| c.curie.unwrap_or(c.iri)),
+                cycle: chain.cycle,
+            })
         })
         .collect()
 }
 
-pub(super) fn hops(r: &Resolver, chain: &[ChainStep]) -> Vec<ChainHop> {
+pub(super) fn hops(r: &Resolver, chain: &[ChainStep]) -> Result<Vec<ChainHop>, ToolError> {
     chain
         .iter()
         .map(|step| {
-            let c = step.concept.and_then(|id| r.concept(id));
-            ChainHop {
+            let c = step.concept.map(|id| r.concept(id)).transpose()?;
+            Ok(ChainHop {
                 name: named(r, &step.iri, c.as_ref()),
                 loaded: c.is_some(),
                 obsolete: step.obsolete,
-            }
+            })
         })
         .collect()
 }

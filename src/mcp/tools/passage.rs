@@ -38,20 +38,18 @@ pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passa
     let limit = passage_limit(args.limit, &mut defaults)?;
     let wanted = wanted_sources(r, args.sources.as_deref(), &mut defaults)?;
     let groups = wanted_groups(args.groups.as_deref(), &mut defaults)?;
-    let grounding = r
-        .ground_passage(&PassageQuery {
-            text,
-            sources: Some(&wanted),
-            groups: groups.as_deref(),
-        })
-        .map_err(|e| index_damaged(&e))?;
+    let grounding = r.ground_passage(&PassageQuery {
+        text,
+        sources: Some(&wanted),
+        groups: groups.as_deref(),
+    })?;
     let offsets = CharOffsets::of(text);
     let mentions: Vec<MentionDto> = grounding
         .mentions
         .iter()
         .map(|m| mention(r, text, &offsets, &grounding, m, limit))
-        .collect();
-    let concepts = concept_counts(r, &grounding);
+        .collect::<Result<_, _>>()?;
+    let concepts = concept_counts(r, &grounding)?;
     let iris = concept_iris(r, &concepts);
     let iri_refs: Vec<&str> = iris.iter().map(String::as_str).collect();
     let total = mentions.len() as u64;
@@ -97,7 +95,7 @@ pub fn ground_passage(r: &Resolver, args: &PassageArgs) -> Result<Envelope<Passa
                 .uncertain
                 .iter()
                 .map(|m| mention(r, text, &offsets, &grounding, m, limit))
-                .collect(),
+                .collect::<Result<_, _>>()?,
             threshold: grounding.threshold,
         },
     })
@@ -197,7 +195,7 @@ fn mention(
     grounding: &PassageGrounding,
     m: &Mention,
     limit: usize,
-) -> MentionDto {
+) -> Result<MentionDto, ToolError> {
     let abbreviation_of = match m.reading {
         MentionReading::Abbreviation { definition, .. } => grounding
             .definitions
@@ -219,17 +217,14 @@ fn mention(
         }),
         _ => None,
     };
-    MentionDto {
+    Ok(MentionDto {
         start: offsets.at(m.start),
         end: offsets.at(m.end),
         text: text[m.start..m.end].to_string(),
         confidence: m.confidence.as_ref().map(|c| c.p),
-        candidates: m
-            .candidates
-            .iter()
-            .filter_map(|c| candidate(r, c).map(|(dto, _)| dto))
-            .take(limit)
-            .collect(),
+        candidates: (m.candidates.iter().take(limit))
+            .map(|c| Ok(candidate(r, c)?.0))
+            .collect::<Result<_, ToolError>>()?,
         candidates_total: m.candidates.len() as u64,
         abbreviation_of,
         coordinated_with,
@@ -242,17 +237,19 @@ fn mention(
                 text: text[start..end].to_string(),
             })
             .collect(),
-    }
+    })
 }
 
-fn concept_counts(r: &Resolver, grounding: &PassageGrounding) -> Vec<ConceptMentions> {
+fn concept_counts(
+    r: &Resolver,
+    grounding: &PassageGrounding,
+) -> Result<Vec<ConceptMentions>, ToolError> {
     grounding
         .concepts()
         .into_iter()
-        .filter_map(|(id, n)| {
-            let c = r.concept(id)?;
-            Some(ConceptMentions {
-                concept: summary(r, &c),
+        .map(|(id, n)| {
+            Ok(ConceptMentions {
+                concept: summary(r, &r.concept(id)?),
                 mentions: n as u64,
             })
         })

@@ -2,7 +2,7 @@
 
 use super::IdentifierResolution;
 use crate::model::{Concept, ReplacementKind};
-use crate::resolve::ConceptId;
+use crate::resolve::{ConceptId, ResolveError};
 
 /// One hop of a replacement chain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,11 +67,11 @@ impl<'r> IdentifierResolution<'r> {
     /// Follows every replaced_by link of an obsolete concept, one chain per replacement, each
     /// until a live concept, a concept outside the loaded sources, a dead end or a cycle. An
     /// obsolete replacement with several replacements of its own branches into several chains.
-    pub fn replacement_chains(&self, start: &Concept) -> Vec<Chain> {
+    pub fn replacement_chains(&self, start: &Concept) -> Result<Vec<Chain>, ResolveError> {
         let mut chains = Vec::new();
         let seen = vec![start.iri.clone()];
-        self.follow(start, Vec::new(), seen, &mut chains);
-        chains
+        self.follow(start, Vec::new(), seen, &mut chains)?;
+        Ok(chains)
     }
 
     fn follow(
@@ -80,7 +80,7 @@ impl<'r> IdentifierResolution<'r> {
         steps: Vec<ChainStep>,
         seen: Vec<String>,
         chains: &mut Vec<Chain>,
-    ) {
+    ) -> Result<(), ResolveError> {
         let targets: Vec<&str> = current
             .replacements_of(ReplacementKind::ReplacedBy)
             .map(|r| r.target.as_str())
@@ -92,18 +92,18 @@ impl<'r> IdentifierResolution<'r> {
                     cycle: false,
                 });
             }
-            return;
+            return Ok(());
         }
         for target in targets {
             if chains.len() >= MAX_CHAINS {
-                return;
+                return Ok(());
             }
             let mut steps = steps.clone();
             if seen.iter().any(|s| s == target) {
                 chains.push(Chain { steps, cycle: true });
                 continue;
             }
-            let found = self.r.lexicon().by_iri_any(target, current.source);
+            let found = self.r.lexicon().by_iri_any(target, current.source)?;
             steps.push(ChainStep {
                 iri: target.to_string(),
                 concept: found.as_ref().map(|(id, _)| *id),
@@ -113,7 +113,7 @@ impl<'r> IdentifierResolution<'r> {
                 Some((_, next)) if next.obsolete => {
                     let mut seen = seen.clone();
                     seen.push(target.to_string());
-                    self.follow(&next, steps, seen, chains);
+                    self.follow(&next, steps, seen, chains)?;
                 }
                 _ => chains.push(Chain {
                     steps,
@@ -121,5 +121,6 @@ impl<'r> IdentifierResolution<'r> {
                 }),
             }
         }
+        Ok(())
     }
 }

@@ -92,7 +92,7 @@ impl<'r> IdentifierResolution<'r> {
         // have that release, or the answer would come from another one.
         if let Some(pin) = pin
             && let Some(Err(e)) = self
-                .pinned_source(&outcome)
+                .pinned_source(&outcome)?
                 .map(|id| self.release_loaded(id, pin))
         {
             return Ok(Err(e));
@@ -101,14 +101,17 @@ impl<'r> IdentifierResolution<'r> {
     }
 
     /// The source id of the concept an outcome found.
-    fn pinned_source(&self, outcome: &Outcome) -> Option<String> {
+    fn pinned_source(&self, outcome: &Outcome) -> Result<Option<String>, ResolveError> {
         let concept = match outcome {
-            Outcome::Found(matches) => matches.first()?.concept,
+            Outcome::Found(matches) => match matches.first() {
+                Some(m) => m.concept,
+                None => return Ok(None),
+            },
             Outcome::Obsolete { concept, .. } => *concept,
-            _ => return None,
+            _ => return Ok(None),
         };
         let c = self.r.concept(concept)?;
-        Some(self.r.source_of(&c)?.id.clone())
+        Ok(self.r.source_of(&c).map(|s| s.id.clone()))
     }
 
     fn release_loaded(&self, source: String, release: &str) -> Result<(), PinError> {
@@ -166,7 +169,7 @@ impl<'r> IdentifierResolution<'r> {
             },
             Reading::UnknownPrefix { prefix } => {
                 // An IRI under an unregistered prefix that a loaded source holds anyway.
-                let matches = self.iri_matches(&normalization.input, n.view());
+                let matches = self.iri_matches(&normalization.input, n.view())?;
                 if !matches.is_empty() {
                     return self.found(n, matches);
                 }
@@ -183,7 +186,7 @@ impl<'r> IdentifierResolution<'r> {
                 }
             }
             Reading::UnknownNamespace { namespace } => {
-                let matches = self.iri_matches(&normalization.input, n.view());
+                let matches = self.iri_matches(&normalization.input, n.view())?;
                 if !matches.is_empty() {
                     return self.found(n, matches);
                 }
@@ -204,22 +207,22 @@ impl<'r> IdentifierResolution<'r> {
         n.curie = Some(id.curie.clone());
         n.iri = id.iri.clone();
         let view = n.view();
-        let mut matches = self.r.lexicon().lookup_id_in(&id.curie, view);
+        let mut matches = self.r.lexicon().lookup_id_in(&id.curie, view)?;
         if matches.is_empty()
             && let Some(iri) = &id.iri
         {
-            matches = self.r.lexicon().lookup_id_in(iri, view);
+            matches = self.r.lexicon().lookup_id_in(iri, view)?;
         }
         if !matches.is_empty() {
             return self.found(n, matches);
         }
         if let Some(release) = &n.release
-            && let Some(current) = self.r.lexicon().lookup_id(&id.curie).first()
+            && let Some(current) = self.r.lexicon().lookup_id(&id.curie)?.first()
         {
-            let concept = self.r.concept_checked(current.concept)?;
+            let concept = self.r.concept(current.concept)?;
             return Ok(Outcome::NotInRelease {
                 release: release.clone(),
-                holders: self.r.releases().releases_holding(&concept),
+                holders: self.r.releases().releases_holding(&concept)?,
             });
         }
         let record = self.r.registry().record(id.record);
@@ -265,17 +268,14 @@ impl<'r> IdentifierResolution<'r> {
     }
 
     /// Concepts whose IRI is the input (unwrapped), for IRIs outside every registry namespace.
-    fn iri_matches(&self, input: &str, n_view: View<'_>) -> Vec<IdMatch> {
+    fn iri_matches(&self, input: &str, n_view: View<'_>) -> Result<Vec<IdMatch>, ResolveError> {
         let text = crate::registry::unwrapped(input);
         if !text.contains("://") {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        self.r
-            .lexicon()
-            .lookup_id_in(text, n_view)
-            .into_iter()
-            .filter(|m| m.spelling == super::Spelling::Iri)
-            .collect()
+        let mut matches = self.r.lexicon().lookup_id_in(text, n_view)?;
+        matches.retain(|m| m.spelling == super::Spelling::Iri);
+        Ok(matches)
     }
 
     /// The learned shape of a loaded prefix's local ids, when `local` does not fit it. Used for
@@ -300,11 +300,11 @@ impl<'r> IdentifierResolution<'r> {
         for m in self
             .r
             .lexicon()
-            .lookup_id_in(local, n.view())
+            .lookup_id_in(local, n.view())?
             .into_iter()
             .filter(|m| m.spelling == super::Spelling::LocalId)
         {
-            if let Some(curie) = self.r.concept_checked(m.concept)?.curie {
+            if let Some(curie) = self.r.concept(m.concept)?.curie {
                 readings.push(BareReading {
                     curie,
                     concept: Some(m.concept),
@@ -367,7 +367,7 @@ impl<'r> IdentifierResolution<'r> {
     ) -> Result<Vec<ConceptId>, ResolveError> {
         let mut holders = Vec::new();
         for m in alt {
-            let c = self.r.concept_checked(m.concept)?;
+            let c = self.r.concept(m.concept)?;
             let lists_it = n
                 .curie
                 .as_ref()
@@ -424,7 +424,7 @@ impl<'r> IdentifierResolution<'r> {
         let matches = if own.is_empty() { alt } else { own };
         let concepts: Vec<(IdMatch, Concept)> = matches
             .into_iter()
-            .map(|m| Ok((m.clone(), self.r.concept_checked(m.concept)?)))
+            .map(|m| Ok((m.clone(), self.r.concept(m.concept)?)))
             .collect::<Result<_, ResolveError>>()?;
         let concepts = self.case_exact_first(n, concepts);
         if let Some((m, c)) = concepts.first() {
@@ -461,15 +461,12 @@ impl<'r> IdentifierResolution<'r> {
                     .curie
                     .clone()
                     .unwrap_or_else(|| n.input.trim().to_string()),
-                of: self
-                    .r
-                    .concept_checked(live)
-                    .map(|l| l.curie.unwrap_or(l.iri))?,
+                of: self.r.concept(live).map(|l| l.curie.unwrap_or(l.iri))?,
             });
         }
         Ok(Outcome::Obsolete {
             concept: m.concept,
-            chains: self.replacement_chains(&c),
+            chains: self.replacement_chains(&c)?,
             consider,
             alt_id_of,
         })
@@ -479,14 +476,17 @@ impl<'r> IdentifierResolution<'r> {
 impl IdentifierResolution<'_> {
     /// The loaded concept an IRI no triple uses most likely stands for: the registry reads it
     /// as an identifier (`hp_0000118` for `HP_0000118`, `HP:0000118` written inside `<…>`).
-    pub(crate) fn meant_iri(&self, iri: &str) -> Option<String> {
-        let (_, outcome) = self.resolve_identifier(iri).ok()?;
+    pub(crate) fn meant_iri(&self, iri: &str) -> Result<Option<String>, ResolveError> {
+        let (_, outcome) = self.resolve_identifier(iri)?;
         let concept = match outcome {
-            Outcome::Found(matches) => matches.first()?.concept,
+            Outcome::Found(matches) => match matches.first() {
+                Some(m) => m.concept,
+                None => return Ok(None),
+            },
             Outcome::Obsolete { concept, .. } => concept,
-            _ => return None,
+            _ => return Ok(None),
         };
         let found = self.r.concept(concept)?.iri;
-        (found != iri).then_some(found)
+        Ok((found != iri).then_some(found))
     }
 }

@@ -21,6 +21,7 @@ use crate::index::mappings::NodeRead;
 use crate::model::{
     Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate, NO_TERM_FOUND,
 };
+use crate::resolve::ResolveError;
 
 /// The longest chain anyone may ask for.
 pub const MAX_HOPS: u8 = 3;
@@ -131,10 +132,9 @@ impl<'r> super::MappingWalk<'r> {
             }
             frontier = next;
         }
-        Ok(found
-            .into_values()
-            .map(|(partial, others)| self.inferred_candidate(partial, others))
-            .collect())
+        (found.into_values())
+            .map(|(partial, others)| Ok(self.inferred_candidate(partial, others)?))
+            .collect()
     }
 
     /// One-hop chains from the subject into other prefixes.
@@ -203,14 +203,18 @@ impl<'r> super::MappingWalk<'r> {
             .collect()
     }
 
-    fn inferred_candidate(&self, partial: Partial, other_paths: u32) -> MapCandidate {
+    fn inferred_candidate(
+        &self,
+        partial: Partial,
+        other_paths: u32,
+    ) -> Result<MapCandidate, ResolveError> {
         let object = partial
             .hops
             .last()
             .map(|h| h.object.clone())
             .unwrap_or_default();
-        MapCandidate {
-            status: self.object_status(&object),
+        Ok(MapCandidate {
+            status: self.object_status(&object)?,
             object,
             predicate: partial.predicate,
             inferred: true,
@@ -221,7 +225,7 @@ impl<'r> super::MappingWalk<'r> {
             tier: RankTier::Inferred,
             confidence: Some(partial.confidence),
             cardinality: None,
-        }
+        })
     }
 
     /// The edges a chain may take from `node`: positive, chaining predicates, not only

@@ -15,7 +15,7 @@ pub use sparql::mapping_sparql;
 use crate::model::WireName;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use super::{ConceptId, Normalized, Outcome, Resolver};
+use super::{ConceptId, Normalized, Outcome, ResolveError, Resolver};
 use crate::index::mappings::NodeRead;
 use crate::model::{
     ConceptStatus, Evidence, EvidenceOrigin, MappingEdge, MappingNode, MappingPredicate,
@@ -234,7 +234,13 @@ pub enum MapError {
     Damaged(#[from] std::io::Error),
     /// A concept the identifier matched cannot be read.
     #[error(transparent)]
-    Index(#[from] crate::resolve::ResolveError),
+    Index(#[from] ResolveError),
+}
+
+impl From<crate::index::FileError> for MapError {
+    fn from(error: crate::index::FileError) -> MapError {
+        MapError::Index(error.into())
+    }
 }
 
 /// One mapping walk from an identifier: its direct mappings, the chains inferred through
@@ -253,23 +259,20 @@ impl<'r> MappingWalk<'r> {
     /// Every mapping of one identifier (normalized first), ranked.
     pub fn map_identifier(&self, text: &str, options: &MapOptions) -> Result<MapAnswer, MapError> {
         let (normalized, outcome) = self.r.resolve_identifier(text)?;
+        let mappings = &self.r.files.mappings;
         let subject = match &outcome {
             Outcome::Found(_) | Outcome::Obsolete { .. } | Outcome::NotInLoadedSources { .. } => {
                 normalized.curie.clone()
             }
             // An identifier that fails its prefix's pattern may still be named by a set.
-            Outcome::Malformed { .. } => normalized
-                .curie
-                .clone()
-                .filter(|curie| self.r.files.mappings.contains(curie)),
+            Outcome::Malformed { .. } => match normalized.curie.clone() {
+                Some(curie) if mappings.contains(&curie)? => Some(curie),
+                _ => None,
+            },
             // An identifier the registry does not know may still be in a mapping set as written.
             Outcome::UnknownPrefix { .. } => {
                 let written = text.trim();
-                self.r
-                    .files
-                    .mappings
-                    .contains(written)
-                    .then(|| written.to_string())
+                mappings.contains(written)?.then(|| written.to_string())
             }
             _ => None,
         };
@@ -343,7 +346,7 @@ impl<'r> MappingWalk<'r> {
         options: &MapOptions,
         answer: &mut MapAnswer,
     ) -> Result<(), MapError> {
-        let mut direct = self.direct_candidates(node, options, answer);
+        let mut direct = self.direct_candidates(node, options, answer)?;
         let inferred = self.infer(node, options, answer)?;
         let asserted: HashSet<(String, MappingPredicate)> = direct
             .iter()
@@ -374,7 +377,7 @@ impl<'r> MappingWalk<'r> {
         node: &MappingNode,
         options: &MapOptions,
         answer: &mut MapAnswer,
-    ) -> Vec<MapCandidate> {
+    ) -> Result<Vec<MapCandidate>, ResolveError> {
         let mut direct: Vec<MapCandidate> = Vec::new();
         let mut position: HashMap<(String, MappingPredicate, bool), usize> = HashMap::new();
         for edge in &node.edges {
@@ -414,7 +417,7 @@ impl<'r> MappingWalk<'r> {
                 }
                 None => {
                     position.insert(key, direct.len());
-                    direct.push(self.direct_candidate(edge, predicate));
+                    direct.push(self.direct_candidate(edge, predicate)?);
                 }
             }
         }
@@ -431,11 +434,15 @@ impl<'r> MappingWalk<'r> {
             c.confidence = aggregate_confidence(&c.evidence);
             kept.push(c);
         }
-        kept
+        Ok(kept)
     }
 
-    fn direct_candidate(&self, edge: &MappingEdge, predicate: MappingPredicate) -> MapCandidate {
-        MapCandidate {
+    fn direct_candidate(
+        &self,
+        edge: &MappingEdge,
+        predicate: MappingPredicate,
+    ) -> Result<MapCandidate, ResolveError> {
+        Ok(MapCandidate {
             object: edge.other.clone(),
             predicate,
             inferred: false,
@@ -446,23 +453,21 @@ impl<'r> MappingWalk<'r> {
             tier: RankTier::Predicted,
             confidence: None,
             cardinality: None,
-            status: self.object_status(&edge.other),
-        }
+            status: self.object_status(&edge.other)?,
+        })
     }
 
     /// The target in its own source, when a loaded source holds it.
-    pub fn object_status(&self, curie: &str) -> ObjectStatus {
-        let Some(hit) = self.r.lexicon().lookup_id(curie).into_iter().next() else {
-            return ObjectStatus::NotLoaded;
+    pub fn object_status(&self, curie: &str) -> Result<ObjectStatus, ResolveError> {
+        let Some(hit) = self.r.lexicon().lookup_id(curie)?.into_iter().next() else {
+            return Ok(ObjectStatus::NotLoaded);
         };
-        let Some(concept) = self.r.concept(hit.concept) else {
-            return ObjectStatus::NotLoaded;
-        };
+        let concept = self.r.concept(hit.concept)?;
         let label = concept
             .preferred_label()
             .map(|l| l.text.clone())
             .unwrap_or_default();
-        match concept.status() {
+        Ok(match concept.status() {
             ConceptStatus::Current => ObjectStatus::Current {
                 concept: hit.concept,
                 label,
@@ -471,14 +476,12 @@ impl<'r> MappingWalk<'r> {
                 concept: hit.concept,
                 label,
                 status,
-                replaced_by: self
-                    .r
-                    .live_replacements(&concept)
+                replaced_by: (self.r.live_replacements(&concept)?)
                     .into_iter()
-                    .filter_map(|(_, c)| c.curie.clone().or(Some(c.iri)))
+                    .map(|(_, c)| c.curie.clone().unwrap_or(c.iri))
                     .collect(),
             },
-        }
+        })
     }
 
     /// For exact matches: 1:n when the subject has several asserted exact targets in the

@@ -190,7 +190,7 @@ impl<'r> PassageScan<'r> {
         // Distinct word sets: "HBOC Syndrome" and "Syndromes, HBOC" are one name.
         let mut names: BTreeSet<BTreeSet<String>> = BTreeSet::new();
         for id in concepts {
-            for label in self.r.concept_checked(id)?.labels {
+            for label in self.r.concept(id)?.labels {
                 names.insert(self.forms_of(&tokens(&label.text)).into_iter().collect());
             }
         }
@@ -231,27 +231,30 @@ impl<'r> PassageScan<'r> {
         if a == b {
             return Ok(Vec::new());
         }
-        let (one, other) = (self.r.concept_checked(a)?, self.r.concept_checked(b)?);
+        let (one, other) = (self.r.concept(a)?, self.r.concept(b)?);
         if one.source != other.source {
             return Ok(Vec::new());
         }
         let theirs: HashSet<&str> = other.children.iter().map(|l| l.iri.as_str()).collect();
-        Ok(one
+        let mut out = Vec::new();
+        for link in one
             .children
             .iter()
             .filter(|l| theirs.contains(l.iri.as_str()))
-            .filter_map(|l| self.r.lexicon().by_iri_any(&l.iri, one.source))
-            .filter(|(_, child)| child.source == one.source)
-            .filter(|(id, _)| {
-                self.r
-                    .files
-                    .flags
-                    .get(id.0)
-                    .is_some_and(|f| f.searchable && !f.obsolete)
-            })
-            .take(MAX_SHARED_NARROWER)
-            .map(|(id, _)| NameCandidate::shared_narrower(id))
-            .collect())
+        {
+            if out.len() >= MAX_SHARED_NARROWER {
+                break;
+            }
+            let Some((id, child)) = self.r.lexicon().by_iri_any(&link.iri, one.source)? else {
+                continue;
+            };
+            let usable =
+                (self.r.files.flags.get(id.0)).is_some_and(|f| f.searchable && !f.obsolete);
+            if child.source == one.source && usable {
+                out.push(NameCandidate::shared_narrower(id));
+            }
+        }
+        Ok(out)
     }
 }
 

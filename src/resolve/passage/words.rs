@@ -49,7 +49,7 @@ impl<'r> PassageScan<'r> {
         concept: ConceptId,
         words: &[String],
     ) -> Result<bool, ResolveError> {
-        Ok(self.r.concept_checked(concept)?.labels.iter().any(|label| {
+        Ok(self.r.concept(concept)?.labels.iter().any(|label| {
             self.content_words(&label.text)
                 .iter()
                 .any(|w| words.iter().any(|x| same_word(w, x)))

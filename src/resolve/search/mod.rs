@@ -96,7 +96,7 @@ impl<'r> NameSearcher<'r> {
         let mut kept = if pinned {
             self.keep_pinned(identified, query, &mut hidden)
         } else {
-            self.keep(identified, query, &mut hidden)
+            self.keep(identified, query, &mut hidden)?
         };
         // An identifier that was found is not a name: no name stages, near spellings or
         // full text.
@@ -121,7 +121,7 @@ impl<'r> NameSearcher<'r> {
             .is_some_and(|m| !m.learned.is_empty())
         {
             out.stages_tried.push(Stage::CorpusName);
-            names.extend(self.corpus_name_stage(text));
+            names.extend(self.corpus_name_stage(text)?);
         }
         out.stages_tried.push(Stage::ViaMapping);
         // A passage's names take a broader concept only when asked for.
@@ -133,7 +133,7 @@ impl<'r> NameSearcher<'r> {
         let (via, via_limited) = self.via_mapping_stage(&names, broader)?;
         out.via_limited = via_limited;
         names.extend(via);
-        kept.extend(self.keep(names, query, &mut hidden));
+        kept.extend(self.keep(names, query, &mut hidden)?);
         if names_only {
             return self.finish(text, out, kept, hidden);
         }
@@ -170,7 +170,7 @@ impl<'r> NameSearcher<'r> {
         } else {
             out.stages_tried.push(Stage::NearSpelling);
             let near = self.near_spelling_stage(text)?;
-            kept.extend(self.keep(near, query, hidden));
+            kept.extend(self.keep(near, query, hidden)?);
         }
         // A name matched as typed is the answer; full text beside it only adds other
         // readings, at several times the cost of the rest, so it runs when asked for.
@@ -187,7 +187,7 @@ impl<'r> NameSearcher<'r> {
         if fallback.live_names {
             // Beside name matches, full text only adds a few other readings.
             let (full_text, _) = self.full_text_stage(text, query, FULL_TEXT_DEPTH_BESIDE_NAMES)?;
-            kept.extend(self.keep(full_text, query, hidden));
+            kept.extend(self.keep(full_text, query, hidden)?);
             return Ok(());
         }
         let (full_text, reach) = self.ranked_full_text(text, query, kept, hidden)?;
@@ -222,7 +222,7 @@ impl<'r> NameSearcher<'r> {
         loop {
             let (hits, more_match) = self.full_text_stage(text, query, depth)?;
             let mut hidden_here = HashSet::new();
-            let hits = self.keep(hits, query, &mut hidden_here);
+            let hits = self.keep(hits, query, &mut hidden_here)?;
             let live_new = hits
                 .iter()
                 .filter(|c| !c.obsolete && !found.contains(&c.concept))
@@ -287,11 +287,11 @@ impl<'r> NameSearcher<'r> {
         found: Vec<NameCandidate>,
         query: &NameQuery,
         hidden: &mut HashSet<ConceptId>,
-    ) -> Vec<NameCandidate> {
+    ) -> Result<Vec<NameCandidate>, ResolveError> {
         let mut out = Vec::with_capacity(found.len());
         let mut status: HashMap<ConceptId, Option<bool>> = HashMap::new();
         for candidate in found {
-            let Some(mut candidate) = self.in_wanted_release(candidate, query) else {
+            let Some(mut candidate) = self.in_wanted_release(candidate, query)? else {
                 continue;
             };
             let obsolete = *status.entry(candidate.concept).or_insert_with(|| {
@@ -309,7 +309,7 @@ impl<'r> NameSearcher<'r> {
             candidate.obsolete = obsolete;
             out.push(candidate);
         }
-        out
+        Ok(out)
     }
 
     /// [`Self::keep`] for a pinned identifier's concepts: searchable, and obsolete ones
@@ -346,36 +346,36 @@ impl<'r> NameSearcher<'r> {
         &self,
         mut candidate: NameCandidate,
         query: &NameQuery,
-    ) -> Option<NameCandidate> {
-        let flags = self.r.files.flags.get(candidate.concept.0)?;
+    ) -> Result<Option<NameCandidate>, ResolveError> {
+        let Some(flags) = self.r.files.flags.get(candidate.concept.0) else {
+            return Ok(None);
+        };
         if self.source_wanted(flags.source, query.sources) {
-            return Some(candidate);
+            return Ok(Some(candidate));
         }
-        let record = self.r.manifest().sources.get(flags.source.slot())?;
+        let Some(record) = self.r.manifest().sources.get(flags.source.slot()) else {
+            return Ok(None);
+        };
         let names_it =
             candidate.kind.names_the_concept() && candidate.kind != MatchKind::ViaMapping;
         if record.current || !names_it {
-            return None;
+            return Ok(None);
         }
         let old = self.r.concept(candidate.concept)?;
-        let (at, _) = self
-            .r
-            .manifest()
-            .sources
-            .iter()
-            .enumerate()
-            .find(|(i, s)| {
-                s.id == record.id
-                    && SourceIdx::try_from(*i).is_ok_and(|i| self.source_wanted(i, query.sources))
-            })?;
-        let (concept, _) = self
-            .r
-            .lexicon()
-            .by_iri(&old.iri, SourceIdx::try_from(at).ok()?)?;
+        let wanted = (self.r.manifest().sources.iter().enumerate()).find_map(|(i, s)| {
+            let i = SourceIdx::try_from(i).ok()?;
+            (s.id == record.id && self.source_wanted(i, query.sources)).then_some(i)
+        });
+        let Some(wanted) = wanted else {
+            return Ok(None);
+        };
+        let Some((concept, _)) = self.r.lexicon().by_iri(&old.iri, wanted)? else {
+            return Ok(None);
+        };
         candidate.concept = concept;
         candidate.kind = MatchKind::FormerLabel;
         candidate.weight = MatchKind::FormerLabel.weight();
-        Some(candidate.scored())
+        Ok(Some(candidate.scored()))
     }
 
     /// Candidates that are the same thing count as one entity: joined by an exact-match
@@ -410,7 +410,7 @@ impl<'r> NameSearcher<'r> {
         }
         let concepts: Vec<ConceptIdentity> = ids
             .iter()
-            .map(|&id| self.r.identity_checked(id))
+            .map(|&id| self.r.identity(id))
             .collect::<Result<_, _>>()?;
         for (i, a) in concepts.iter().enumerate() {
             for (j, b) in concepts.iter().enumerate().skip(i + 1) {

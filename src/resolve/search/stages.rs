@@ -82,7 +82,7 @@ impl<'r> NameSearcher<'r> {
             // Case-exact when nothing was folded and the identifier is the concept's own
             // (the index matches without regard to case).
             let case_exact = !folded && {
-                let c = self.r.concept_checked(concept)?;
+                let c = self.r.concept(concept)?;
                 kind == MatchKind::AltId
                     || c.curie.is_some() && c.curie == normalized.curie
                     || normalized.iri.as_deref() == Some(c.iri.as_str())
@@ -98,7 +98,7 @@ impl<'r> NameSearcher<'r> {
         Ok(self
             .r
             .lexicon()
-            .lookup_label_checked(text)?
+            .lookup_label(text)?
             .into_iter()
             .map(|m| {
                 let kind = MatchKind::of_label(m.label.kind);
@@ -129,7 +129,7 @@ impl<'r> NameSearcher<'r> {
             for m in self
                 .r
                 .lexicon()
-                .label_matches(&lexicon.get(&variant.key), 0)?
+                .label_matches(&lexicon.get(&variant.key)?, 0)?
             {
                 let mut candidate = NameCandidate::new(m.concept, Stage::NameVariant, kind, false);
                 // A label whose own word was swapped for an equivalent the query did not write
@@ -152,13 +152,13 @@ impl<'r> NameSearcher<'r> {
 
     /// Names a training corpus wrote for a concept that no source gives it, from the
     /// confidence model; each concept in the current releases that hold it.
-    pub(super) fn corpus_name_stage(&self, text: &str) -> Vec<NameCandidate> {
+    pub(super) fn corpus_name_stage(&self, text: &str) -> Result<Vec<NameCandidate>, ResolveError> {
         let Some(model) = self.r.confidence_model() else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         let mut out = Vec::new();
         for learned in model.learned_for(&label_key(text)) {
-            for found in self.r.lexicon().lookup_id(&learned.concept) {
+            for found in self.r.lexicon().lookup_id(&learned.concept)? {
                 let kind = MatchKind::CorpusName;
                 let case_exact = same_letters(&learned.name, text);
                 let mut c = NameCandidate::new(found.concept, Stage::CorpusName, kind, case_exact);
@@ -170,7 +170,7 @@ impl<'r> NameSearcher<'r> {
                 out.push(c);
             }
         }
-        out
+        Ok(out)
     }
 
     /// Labels within the allowed edits of the name ([`allowed_edits`]); none for very short
@@ -187,7 +187,7 @@ impl<'r> NameSearcher<'r> {
         Ok(self
             .r
             .lexicon()
-            .fuzzy_checked(text, max, FUZZY_DEPTH)?
+            .fuzzy(text, max, FUZZY_DEPTH)?
             .into_iter()
             .filter(|m| m.distance > 0)
             .map(|m| {

@@ -175,16 +175,14 @@ impl<'r> NameSearcher<'r> {
         concept: ConceptId,
         chain_reads: &mut usize,
     ) -> Result<Vec<Chained>, ResolveError> {
-        let Some(start) = self.r.concept(concept) else {
-            return Ok(Vec::new());
-        };
+        let start = self.r.concept(concept)?;
         let mut level: Vec<(Vec<String>, crate::model::Concept)> = vec![(Vec::new(), start)];
         let mut seen = HashSet::from([concept]);
         for _ in 0..MAX_BROADER_LEVELS {
             let mut next = Vec::new();
             for (path, at) in &level {
                 for link in at.parents.iter().take(MAX_BROADER_PARENTS) {
-                    let Some((id, parent)) = self.r.lexicon().by_iri_any(&link.iri, at.source)
+                    let Some((id, parent)) = self.r.lexicon().by_iri_any(&link.iri, at.source)?
                     else {
                         continue;
                     };
@@ -205,7 +203,7 @@ impl<'r> NameSearcher<'r> {
                 }
                 *chain_reads -= 1;
                 for (other, evidence) in self.curated_exact_edges(curie)? {
-                    if let Some(target) = self.loaded_curie(&other)
+                    if let Some(target) = self.loaded_curie(&other)?
                         && !seen.contains(&target)
                     {
                         out.push(Chained {
@@ -232,21 +230,22 @@ impl<'r> NameSearcher<'r> {
         concept: ConceptId,
         chain_reads: &mut usize,
     ) -> Result<Vec<Chained>, ResolveError> {
-        let Some(curie) = self.r.identity_checked(concept)?.curie else {
+        let Some(curie) = self.r.identity(concept)?.curie else {
             return Ok(Vec::new());
         };
         let edges = self.curated_exact_edges(&curie)?;
-        let direct: Vec<Chained> = edges
-            .iter()
-            .filter_map(|(other, evidence)| {
-                let target = self.loaded_curie(other)?;
-                (target != concept).then(|| Chained {
+        let mut direct: Vec<Chained> = Vec::new();
+        for (other, evidence) in &edges {
+            if let Some(target) = self.loaded_curie(other)?
+                && target != concept
+            {
+                direct.push(Chained {
                     target,
                     through: Vec::new(),
                     evidence: evidence.clone(),
-                })
-            })
-            .collect();
+                });
+            }
+        }
         if !direct.is_empty() || *chain_reads == 0 {
             return Ok(direct);
         }
@@ -277,7 +276,8 @@ impl<'r> NameSearcher<'r> {
                     let mut longer = walk.clone();
                     longer.ids.push(other);
                     longer.evidence.extend(evidence);
-                    if let Some(target) = longer.ids.last().and_then(|o| self.loaded_curie(o))
+                    let last = longer.ids.last().map(|o| self.loaded_curie(o));
+                    if let Some(target) = last.transpose()?.flatten()
                         && target != concept
                     {
                         out.push(Chained {
@@ -301,17 +301,18 @@ impl<'r> NameSearcher<'r> {
         &self,
         concept: ConceptId,
     ) -> Result<Vec<(ConceptId, Vec<Evidence>)>, ResolveError> {
-        let Some(curie) = self.r.identity_checked(concept)?.curie else {
+        let Some(curie) = self.r.identity(concept)?.curie else {
             return Ok(Vec::new());
         };
-        Ok(self
-            .curated_exact_edges(&curie)?
-            .into_iter()
-            .filter_map(|(other, evidence)| {
-                let target = self.loaded_curie(&other)?;
-                (target != concept).then_some((target, evidence))
-            })
-            .collect())
+        let mut out = Vec::new();
+        for (other, evidence) in self.curated_exact_edges(&curie)? {
+            if let Some(target) = self.loaded_curie(&other)?
+                && target != concept
+            {
+                out.push((target, evidence));
+            }
+        }
+        Ok(out)
     }
 
     /// The identifiers `curie` maps to by curated or source-stated exact mappings that no
@@ -376,7 +377,7 @@ impl<'r> NameSearcher<'r> {
         query: &super::NameQuery,
         origin: &NameCandidate,
     ) -> Result<Vec<NameCandidate>, ResolveError> {
-        let identity = self.r.identity_checked(origin.concept)?;
+        let identity = self.r.identity(origin.concept)?;
         // Only a concept whose own record states a broader concept is looked up in the
         // mapping index: most concepts state none, and the lookup touches every segment.
         let states_broader = identity.xrefs.iter().any(|x| {
@@ -403,7 +404,7 @@ impl<'r> NameSearcher<'r> {
         let broader = self.trusted_edges(&node, is_broader, is_broader);
         let mut found = Vec::new();
         for (other, evidence) in broader {
-            let Some(target) = self.loaded_curie(&other) else {
+            let Some(target) = self.loaded_curie(&other)? else {
                 continue;
             };
             if target == origin.concept {
@@ -427,7 +428,7 @@ impl<'r> NameSearcher<'r> {
             candidate.weight = broader_weight(origin.kind, 0);
             found.push(candidate.scored());
         }
-        Ok(self.keep(found, query, &mut HashSet::new()))
+        self.keep(found, query, &mut HashSet::new())
     }
 
     /// The statements a person curated or a source makes itself; never a prediction.
@@ -443,13 +444,11 @@ impl<'r> NameSearcher<'r> {
     }
 
     /// The loaded concept whose CURIE is `curie`.
-    fn loaded_curie(&self, curie: &str) -> Option<ConceptId> {
-        self.r
-            .lexicon()
-            .lookup_id(curie)
+    fn loaded_curie(&self, curie: &str) -> Result<Option<ConceptId>, ResolveError> {
+        Ok((self.r.lexicon().lookup_id(curie)?)
             .into_iter()
             .find(|m| m.spelling == crate::resolve::Spelling::Curie)
-            .map(|m| m.concept)
+            .map(|m| m.concept))
     }
 }
 
