@@ -20,7 +20,8 @@ use memmap2::Mmap;
 /// carry restriction relations (part_of) and sources their ontology IRI and OLS settings.
 /// 17: the full-text index indexes each document's release.
 /// 18: concept flags carry a facet (bits 22-23): protein, drug class, sign or condition.
-pub const FORMAT_VERSION: u32 = 18;
+/// 19: the drug-class facet is a use or form: dosage forms (MeSH D26) as well.
+pub const FORMAT_VERSION: u32 = 19;
 use super::mmap::map_file;
 
 pub const HEADER_BYTES: usize = 16;

@@ -93,13 +93,16 @@ impl SemanticGroup {
 
 /// A finer kind within a group, from MeSH's tree: the kinds of disease and chemical
 /// concepts a text names less often as the thing itself (an enzyme or protein among chemicals,
-/// a class of drugs, a general sign or condition among diseases). The model weighs it.
+/// a drug's class or dosage form, a general sign or condition among diseases). The model
+/// weighs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Facet {
     /// Every chemical tree number is under Enzymes (D08.811) or Proteins (D12.776).
     Protein,
-    /// Every chemical tree number is under Chemical Actions and Uses (D27): a drug class.
-    DrugClass,
+    /// Every chemical tree number is under Pharmaceutical Preparations (D26) or Chemical
+    /// Actions and Uses (D27): what a substance is given as or used for (a tablet, a saline
+    /// solution, an anticonvulsant), not which substance.
+    UseOrForm,
     /// Every disease tree number is under Pathological Conditions, Signs and Symptoms (C23).
     SignOrCondition,
 }
@@ -109,7 +112,7 @@ impl Facet {
     pub fn code(self) -> u8 {
         match self {
             Facet::Protein => 1,
-            Facet::DrugClass => 2,
+            Facet::UseOrForm => 2,
             Facet::SignOrCondition => 3,
         }
     }
@@ -117,7 +120,7 @@ impl Facet {
     pub fn from_code(code: u8) -> Option<Facet> {
         match code {
             1 => Some(Facet::Protein),
-            2 => Some(Facet::DrugClass),
+            2 => Some(Facet::UseOrForm),
             3 => Some(Facet::SignOrCondition),
             _ => None,
         }
@@ -139,7 +142,7 @@ impl Facet {
         };
         match group {
             SemanticGroup::Chemical if all_under(&["D08.811", "D12.776"]) => Some(Facet::Protein),
-            SemanticGroup::Chemical if all_under(&["D27"]) => Some(Facet::DrugClass),
+            SemanticGroup::Chemical if all_under(&["D26", "D27"]) => Some(Facet::UseOrForm),
             SemanticGroup::Disease if all_under(&["C23"]) => Some(Facet::SignOrCondition),
             _ => None,
         }
@@ -184,7 +187,16 @@ mod tests {
         );
         assert_eq!(
             Facet::of_trees(chemical, &trees(&["D27.505.954"])),
-            Some(Facet::DrugClass)
+            Some(Facet::UseOrForm)
+        );
+        assert_eq!(
+            Facet::of_trees(chemical, &trees(&["D26.255.830", "D27.505"])),
+            Some(Facet::UseOrForm)
+        );
+        // A substance that is also a preparation is a substance.
+        assert_eq!(
+            Facet::of_trees(chemical, &trees(&["D20.280.810", "D26.255.165.810"])),
+            None
         );
         // Trees of other groups do not count against it.
         assert_eq!(
@@ -192,7 +204,7 @@ mod tests {
             Some(Facet::SignOrCondition)
         );
         assert_eq!(Facet::of_trees(SemanticGroup::Disease, &[]), None);
-        for f in [Facet::Protein, Facet::DrugClass, Facet::SignOrCondition] {
+        for f in [Facet::Protein, Facet::UseOrForm, Facet::SignOrCondition] {
             assert_eq!(Facet::from_code(f.code()), Some(f));
         }
     }

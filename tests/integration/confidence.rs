@@ -68,6 +68,28 @@ fn convulsions_in_mesh_is_seizures_by_a_corpus_name_and_contusions_is_never_firs
 }
 
 #[test]
+fn a_heading_met_only_in_grammatical_number_does_not_outrank_a_corpus_name_written_as_the_input() {
+    // MeSH's plural headings name classes (Glutamates, Alcohols); the singular a text writes
+    // is the compound a corpus names (Glutamic Acid, Ethanol).
+    for (text, compound, class) in [
+        ("glutamate", "MESH:D018698", "MESH:D005971"),
+        ("alcohol", "MESH:D000431", "MESH:D000438"),
+    ] {
+        let answer = find(text, &["mesh"]);
+        let candidates = list(&answer, "/result/candidates");
+        let at = |curie: &str| {
+            (candidates
+                .iter()
+                .position(|c| c["concept"]["curie"] == curie))
+            .unwrap_or_else(|| panic!("{curie} listed for {text}: {answer:#}"))
+        };
+        assert!(at(compound) < at(class), "{text}: {answer:#}");
+        let class = &candidates[at(class)];
+        assert_eq!(class["match_kind"], "name_variant", "{class:#}");
+    }
+}
+
+#[test]
 fn a_corpus_name_is_traced_to_its_corpus_and_the_corpus_is_cited() {
     let answer = find("adriamycin", &["mesh"]);
     let first = &answer["result"]["candidates"][0];
@@ -112,7 +134,7 @@ fn morphine_induced_hypotension_in_dogs_mentions_hypotension_not_controlled_hypo
 }
 
 #[test]
-fn mesh_trees_give_enzymes_drug_classes_and_general_signs_their_facet() {
+fn mesh_trees_give_enzymes_drug_uses_and_forms_and_general_signs_their_facet() {
     let r = default_index();
     let kind = |curie: &str| {
         let found = r.lexicon().lookup_id(curie).expect("the index reads");
@@ -126,8 +148,13 @@ fn mesh_trees_give_enzymes_drug_classes_and_general_signs_their_facet() {
     );
     assert_eq!(
         kind("MESH:D000927"),
-        (SemanticGroup::Chemical, Some(Facet::DrugClass)),
+        (SemanticGroup::Chemical, Some(Facet::UseOrForm)),
         "Anticonvulsants"
+    );
+    assert_eq!(
+        kind("MESH:D013607"),
+        (SemanticGroup::Chemical, Some(Facet::UseOrForm)),
+        "Tablets"
     );
     assert_eq!(
         kind("MESH:D009336"),

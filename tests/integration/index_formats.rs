@@ -53,7 +53,7 @@ fn assert_fields(file: &str, version: u32, recorded: (u32, &[&str]), found: &BTr
 
 /// The manifest's fields at [`FORMAT_VERSION`], as the default build writes them.
 const MANIFEST: (u32, &[&str]) = (
-    18,
+    19,
     &[
         "build_id",
         "built",
@@ -197,7 +197,7 @@ const MANIFEST: (u32, &[&str]) = (
 );
 /// `schema.json`'s fields at [`FORMAT_VERSION`].
 const SCHEMA: (u32, &[&str]) = (
-    18,
+    19,
     &[
         "format_version",
         "graphs",

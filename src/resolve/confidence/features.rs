@@ -71,7 +71,7 @@ registry! {
     GroupProcedure = "group_procedure", Candidate, "the concept is a procedure";
     GroupPhenomenon = "group_phenomenon", Candidate, "the concept is a phenomenon or process";
     FacetProtein = "facet_protein", Candidate, "the concept is an enzyme or protein (every chemical tree number of MeSH under D08.811 or D12.776)";
-    FacetDrugClass = "facet_drug_class", Candidate, "the concept is a class of drugs by action or use (every chemical tree number under D27)";
+    FacetUseOrForm = "facet_use_or_form", Candidate, "the concept is what a substance is given as or used for: a dosage form or a class by action or use (every chemical tree number under D26 or D27)";
     FacetSignOrCondition = "facet_sign_or_condition", Candidate, "the concept is a general sign, symptom or pathological condition (every disease tree number under C23)";
     ReadAsAbbreviation = "read_as_abbreviation", Mention, "the span is an abbreviation the passage defines, read through its long form";
     SpanWords = "span_words", Mention, "ln(words in the span)";
@@ -140,7 +140,7 @@ fn group_feature(group: SemanticGroup) -> Option<Feature> {
 fn facet_feature(facet: Facet) -> Feature {
     match facet {
         Facet::Protein => Feature::FacetProtein,
-        Facet::DrugClass => Feature::FacetDrugClass,
+        Facet::UseOrForm => Feature::FacetUseOrForm,
         Facet::SignOrCondition => Feature::FacetSignOrCondition,
     }
 }
@@ -178,7 +178,7 @@ const GUESS_TIER: u8 = 6;
 /// The match-kind tier, with every guess (near spelling, broader concept, full text) in one:
 /// the model orders guesses among themselves.
 pub fn guess_tier(c: &NameCandidate) -> u8 {
-    c.kind.tier().min(GUESS_TIER)
+    c.tier().min(GUESS_TIER)
 }
 
 /// The features of the candidate at `at` of a list ranked by match kind, for the input `text`.

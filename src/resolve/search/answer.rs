@@ -33,6 +33,10 @@ pub struct NameCandidate {
     /// "neoplasm" for "cancer"). Such a name is a sibling that shares the word's equivalent,
     /// so it ranks after a name that is that equivalent ("Neoplasms").
     pub name_rewritten: bool,
+    /// For a name variant: the name met the input only in grammatical number ("glutamate"
+    /// for "Glutamates"). In chemistry a plural heading names a class and the singular its
+    /// member, so such a match is no surer than a corpus's name written as the input is.
+    pub number_only: bool,
     /// The match kind's weight (scaled by relevance for full text).
     pub weight: f64,
     pub score: f64,
@@ -66,6 +70,7 @@ impl NameCandidate {
             via: None,
             obsolete: false,
             name_rewritten: false,
+            number_only: false,
             weight: kind.weight(),
             score: 0.0,
             group: None,
@@ -76,6 +81,16 @@ impl NameCandidate {
             confidence: None,
         }
         .scored()
+    }
+
+    /// The rank tier ([`MatchKind::tier`]); a variant in grammatical number alone ranks with
+    /// the corpus names.
+    pub fn tier(&self) -> u8 {
+        if self.kind == MatchKind::NameVariant && self.number_only {
+            MatchKind::CorpusName.tier()
+        } else {
+            self.kind.tier()
+        }
     }
 
     /// The matched label.
@@ -219,7 +234,7 @@ impl NameSearch {
         // The best group of name matches: the name as typed (with the concepts it leads to
         // through mappings), else its variants; candidates that ignored letter case count
         // only when nothing matched in case for an abbreviation.
-        let group = |c: &NameCandidate| match c.kind.tier() {
+        let group = |c: &NameCandidate| match c.tier() {
             0..=3 => 0,
             4 => 1,
             5 => 2,

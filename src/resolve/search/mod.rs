@@ -458,7 +458,7 @@ fn rank(mut found: Vec<NameCandidate>, abbreviation: bool) -> Vec<NameCandidate>
         a.obsolete
             .cmp(&b.obsolete)
             .then(case_first(a).cmp(&case_first(b)))
-            .then(a.kind.tier().cmp(&b.kind.tier()))
+            .then(a.tier().cmp(&b.tier()))
             .then(b.score.total_cmp(&a.score))
             .then(a.name_rewritten.cmp(&b.name_rewritten))
             .then(b.case_exact.cmp(&a.case_exact))

@@ -135,14 +135,21 @@ impl<'r> NameSearcher<'r> {
                 // A label whose own word was swapped for an equivalent the query did not write
                 // ("Carcinoma" for "cancer") is a rewritten name; one that took the query's
                 // own step ("Familial ..." for "familial ...") is not.
-                candidate.name_rewritten = !rules.variants(&m.label.text).iter().any(|own| {
-                    own.key == variant.key
-                        && !own.steps.iter().any(|step| {
-                            matches!(
-                                step,
-                                NameStep::HeadWord { .. } | NameStep::ModifierWord { .. }
-                            ) && !variant.steps.contains(step)
-                        })
+                let own = rules.variants(&m.label.text);
+                let own = own.iter().filter(|own| own.key == variant.key);
+                candidate.name_rewritten = !own.clone().any(|own| {
+                    !own.steps.iter().any(|step| {
+                        matches!(
+                            step,
+                            NameStep::HeadWord { .. } | NameStep::ModifierWord { .. }
+                        ) && !variant.steps.contains(step)
+                    })
+                });
+                candidate.number_only = own.into_iter().any(|own| {
+                    let steps = || own.steps.iter().chain(&variant.steps);
+                    steps()
+                        .all(|s| matches!(s, NameStep::Folded { .. } | NameStep::Singular { .. }))
+                        && steps().any(|s| matches!(s, NameStep::Singular { .. }))
                 });
                 out.push(candidate.with_label(m.label));
             }
