@@ -22,7 +22,9 @@ predictions overlapping them. The first group is reported at the top; with more,
   calibration      the scored predictions' stated confidence (the mention's `confidence`, else
                    its first candidate's `confidence` or `score`) against whether they are right: ECE and the share stated
                    >= 0.9 that are wrong, those split into readings over no gold mention (the span is no
-                   mention the corpus marks) and over a gold mention of another concept.
+                   mention the corpus marks) and over a gold mention of another concept, and of
+                   those how many are over gold whose ids are all absent from the MeSH tables read
+                   (retired or moved since the corpus was annotated: the vintage ceiling).
   latency          client-side wall time of each ground_passage call, p50 and p99 in ms.
 
 The baseline, computed by the same command: a plain dictionary tagger (exact folded matches of
@@ -82,6 +84,15 @@ def read_documents(path: Path, gold_mesh_ids) -> list[dict]:
         d["text"] = d["title"] + " " + d["abstract"]
         out.append(d)
     return out
+
+
+def table_ids(tables: list[Path]) -> set[str]:
+    """Every descriptor and supplementary record id the MeSH tables hold."""
+    ids: set[str] = set()
+    for table in tables:
+        with gzip.open(table, "rt", encoding="utf-8") as f:
+            ids.update(line.split("\t", 1)[0] for line in f)
+    return ids
 
 
 def group_ids(tables: list[Path]) -> dict[str, set[str]]:
@@ -187,14 +198,14 @@ def gold_and_scored(doc: dict, preds: list[dict], ids: set[str], group: str) -> 
     return gold, scored
 
 
-def score(docs: list[dict], predictions: list[list[dict]], ids: set[str], group: str, calibration=None) -> dict:
+def score(docs: list[dict], predictions: list[list[dict]], ids: set[str], group: str, calibration=None, known: set[str] | None = None) -> dict:
     """Mention and concept P/R/F1 and recall@10, as the module doc says; with `calibration`,
     that of the scored predictions' stated confidence."""
     tp_pred = n_pred = gold_hit = n_gold = at10 = 0
     c_tp = c_pred = c_gold = 0
     stated: list[tuple[float, bool]] = []
     # Readings stated >= 0.9 and wrong: over no gold mention, or over one with another concept.
-    confident_wrong = {"no_gold_mention": 0, "another_concept": 0}
+    confident_wrong = {"no_gold_mention": 0, "another_concept": 0, "retired_gold": 0}
     for doc, preds in zip(docs, predictions):
         gold, scored = gold_and_scored(doc, preds, ids, group)
         n_pred += len(scored)
@@ -204,8 +215,10 @@ def score(docs: list[dict], predictions: list[list[dict]], ids: set[str], group:
             if p.get("stated") is not None:
                 stated.append((p["stated"], right))
                 if p["stated"] >= 0.9 and not right:
-                    over_gold = any(overlaps(p, g) for g in gold)
-                    confident_wrong["another_concept" if over_gold else "no_gold_mention"] += 1
+                    under = [g for g in gold if overlaps(p, g)]
+                    confident_wrong["another_concept" if under else "no_gold_mention"] += 1
+                    if under and known is not None and not any(set(g["ids"]) & known for g in under):
+                        confident_wrong["retired_gold"] += 1
             if right:
                 tp_pred += 1
         for g in gold:
@@ -265,6 +278,7 @@ def run(args, corpora, tables, server_factory, helpers) -> dict:
     """Grounds every abstract over MCP and scores it beside the dictionary baseline."""
     fold, id_order, mesh_local, gold_mesh_ids, percentile, tool_payload, failure, calibration = helpers
     ids_of = group_ids(tables)
+    known = table_ids(tables)
     dictionary = dictionary_tagger(tables, fold, id_order)
     sources = None if args.sources == "all" else [s for s in args.sources.split(",") if s]
     server = server_factory()
@@ -316,7 +330,7 @@ def run(args, corpora, tables, server_factory, helpers) -> dict:
                             f.write("\t".join([Path(path).name, group, *row]) + "\n")
             by_group = {
                 group: {
-                    "ontoresolve ground_passage": score(docs, ours, ids_of[group], group, calibration),
+                    "ontoresolve ground_passage": score(docs, ours, ids_of[group], group, calibration, known),
                     "plain dictionary tagger": score(docs, baseline, ids_of[group], group),
                 }
                 for group in groups
@@ -354,7 +368,8 @@ def print_report(report: dict) -> None:
                       f"stated >= 0.9: {cal['stated_at_least_0_9']}, of them wrong "
                       f"{cal['stated_at_least_0_9_wrong_share'] * 100:.1f} % "
                       f"({cal['stated_at_least_0_9_wrong_by_kind']['no_gold_mention']} over no gold mention, "
-                      f"{cal['stated_at_least_0_9_wrong_by_kind']['another_concept']} over one of another concept)")
+                      f"{cal['stated_at_least_0_9_wrong_by_kind']['another_concept']} over one of another concept, "
+                      f"{cal['stated_at_least_0_9_wrong_by_kind']['retired_gold']} of those with gold ids all absent from the MeSH tables read)")
         lat = r["latency_ms"]
         print(f"ground_passage latency over stdio: p50 {lat['p50']:.2f} ms, p99 {lat['p99']:.2f} ms "
               f"({r['chars_per_abstract']:.0f} characters per abstract); tool errors {r['tool_errors']}")
