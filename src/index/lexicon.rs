@@ -410,23 +410,33 @@ impl Lexicon {
         Ok(out)
     }
 
-    /// Checks that every key's posting list lies inside the postings file and names a record
-    /// under `records`: for a small lexicon (the registry's), read whole once when it opens,
-    /// so that its reads cannot meet damage later.
+    /// Checks that the postings file is whole lists naming records under `records`, one list
+    /// per key: for a small lexicon (the registry's), read whole once when it opens, so that
+    /// its reads cannot meet damage later. Which list each key points at is the FST's part,
+    /// under its checksum (`ontoresolve check`).
     pub fn verify_postings(&self, records: u32) -> Result<(), FileError> {
-        let mut stream = self.map.stream();
-        while let Some((_, offset)) = stream.next() {
-            for p in self.postings_at(offset)? {
-                if p.concept >= records {
-                    return Err(FileError::new(
-                        &self.postings_path,
-                        FileProblem::Inconsistent(format!(
-                            "a posting names record {} of {records}",
-                            p.concept
-                        )),
-                    ));
-                }
+        let damaged =
+            |what: String| FileError::new(&self.postings_path, FileProblem::Inconsistent(what));
+        let body_len = self.postings.body().len() as u64;
+        let (mut lists, mut at) = (0usize, 0u64);
+        while at < body_len {
+            let list = self.posting_list(at)?;
+            if let Some(p) = (list.chunks_exact(POSTING_BYTES).map(decode_posting))
+                .find(|p| p.concept >= records)
+            {
+                return Err(damaged(format!(
+                    "a posting names record {} of {records}",
+                    p.concept
+                )));
             }
+            lists += 1;
+            at += 4 + list.len() as u64;
+        }
+        if lists != self.map.len() {
+            return Err(damaged(format!(
+                "{lists} posting lists for {} keys",
+                self.map.len()
+            )));
         }
         Ok(())
     }

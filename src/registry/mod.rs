@@ -80,11 +80,13 @@ impl Entry {
     }
 }
 
-/// The registry, read whole when it opens: it is small (Bioregistry has under 2,000
-/// records), so damage in it is an error then, never a prefix missing later.
+/// The registry, checked whole when it opens (every posting list whole and naming a record,
+/// one per key; every record parsing), so damage in it is an error then, never a prefix
+/// missing later. Records are decoded on first use: a record that parsed at open and does not
+/// decode would need a build of another format, which the open refuses.
 pub struct Registry {
     files: RegistryFiles,
-    entries: Vec<Entry>,
+    entries: Vec<OnceLock<Option<Entry>>>,
 }
 
 impl Registry {
@@ -93,16 +95,10 @@ impl Registry {
         let records = files.records.len();
         files.spellings.verify_postings(records)?;
         files.uris.verify_postings(records)?;
-        let entries = (0..records)
-            .map(|id| {
-                let record = files.records.get(id)?;
-                Ok(Entry {
-                    preferred: record.preferred.as_str().into(),
-                    record,
-                    pattern: OnceLock::new(),
-                })
-            })
-            .collect::<Result<_, FileError>>()?;
+        for id in 0..records {
+            files.records.get_part::<serde::de::IgnoredAny>(id)?;
+        }
+        let entries = (0..records).map(|_| OnceLock::new()).collect();
         Ok(Registry { files, entries })
     }
 
@@ -121,7 +117,17 @@ impl Registry {
     }
 
     fn entry(&self, id: RecordId) -> Option<&Entry> {
-        self.entries.get(id.0 as usize)
+        self.entries
+            .get(id.0 as usize)?
+            .get_or_init(|| {
+                let record: PrefixRecord = self.files.records.get(id.0).ok()?;
+                Some(Entry {
+                    preferred: record.preferred.as_str().into(),
+                    record,
+                    pattern: OnceLock::new(),
+                })
+            })
+            .as_ref()
     }
 
     pub fn record(&self, id: RecordId) -> Option<&PrefixRecord> {
@@ -216,7 +222,7 @@ impl Registry {
     }
 }
 
-/// A registry lexicon read: every posting list was checked when the registry opened
+/// A registry lexicon read: every posting list was checked whole when the registry opened
 /// ([`Registry::open`]), and a build never rewrites a mapped file in place, so none fails now.
 fn verified<T: Default>(read: Result<T, FileError>) -> T {
     read.unwrap_or_default()

@@ -301,3 +301,18 @@ fn a_segment_posting_beyond_its_release_is_damage_naming_the_postings_not_an_ans
     assert_eq!(error.path, postings);
     assert!(error.to_string().contains("concept 7"), "{error}");
 }
+
+#[test]
+fn a_lexicon_read_whole_passes_when_every_posting_names_a_record_and_fails_naming_one_past_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (fst, postings) = write_entries(dir.path(), "r", &[("a", 0), ("b", 5), ("b", 1)]);
+    let lexicon = Lexicon::open(&fst, &postings).expect("open");
+    lexicon
+        .verify_postings(6)
+        .expect("every posting names one of six records");
+    let error = lexicon
+        .verify_postings(3)
+        .expect_err("record 5 of three is damage");
+    assert_eq!(error.path, postings);
+    assert!(error.to_string().contains("record 5 of 3"), "{error}");
+}
