@@ -56,6 +56,7 @@ registry! {
     EditShare = "edit_share", Candidate, "those edits over the input's length";
     CaseDiffers = "case_differs", Candidate, "the matched text differs from the input in letter case";
     NameRewritten = "name_rewritten", Candidate, "the matched name met the input only after its own head or modifier word was read as another";
+    NumberOnly = "number_only", Candidate, "the matched name met the input only in grammatical number (\"leads\" for \"Lead\")";
     AbbreviationQuery = "abbreviation_query", Candidate, "the input is short and in capitals: an abbreviation or symbol";
     First = "first", Candidate, "the candidate ranks first by match kind among its source's";
     FirstOwnName = "first_own_name", Candidate, "first, matched by a label, synonym or identifier of its own";
@@ -213,6 +214,7 @@ pub fn candidate_features(
     }
     f.flag(Feature::CaseDiffers, !c.case_exact);
     f.flag(Feature::NameRewritten, c.name_rewritten);
+    f.flag(Feature::NumberOnly, c.number_only);
     f.flag(Feature::AbbreviationQuery, abbreviation);
     // Rank is read within the candidate's own source: another source's concept for the same
     // thing is no rival (MONDO's and MeSH's breast cancer are both right).
