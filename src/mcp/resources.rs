@@ -8,7 +8,7 @@ use rmcp::model::*;
 use serde_json::{Value, json};
 
 use super::tools;
-use crate::resolve::{Outcome, ResolveError, Resolver};
+use crate::resolve::{ResolveError, Resolver};
 
 pub(super) fn source_resource(s: &crate::resolve::SourceRecord) -> Resource {
     Resource::new(format!("ontoresolve://source/{}", s.id), s.id.clone())
@@ -103,13 +103,8 @@ pub(super) fn read_concept(
     let Ok((_, outcome)) = r.resolve_identifier_in(key, None)? else {
         return Ok(None);
     };
-    let id = match outcome {
-        Outcome::Found(m) => match m.first() {
-            Some(m) => m.concept,
-            None => return Ok(None),
-        },
-        Outcome::Obsolete { concept, .. } => concept,
-        _ => return Ok(None),
+    let Some(id) = outcome.concept() else {
+        return Ok(None);
     };
     let iri = r.concept(id)?.iri;
     let detail = tools::detail(r, id)?;

@@ -49,11 +49,7 @@ pub fn concept_response(r: &Resolver, uri: &Uri, accept: Option<&str>) -> Respon
     let resolved = match r.resolve_identifier_in(&text, None) {
         Err(e) => return tool_problem(r, &e.into()),
         Ok(Err(_)) | Ok(Ok((_, Outcome::Ambiguous { .. }))) => None,
-        Ok(Ok((normalized, outcome))) => match outcome {
-            Outcome::Found(m) => m.first().map(|m| (m.concept, normalized.release)),
-            Outcome::Obsolete { concept, .. } => Some((concept, normalized.release)),
-            _ => None,
-        },
+        Ok(Ok((normalized, outcome))) => outcome.concept().map(|id| (id, normalized.release)),
     };
     let Some((id, pin)) = resolved else {
         return unresolved(r, &text, format);

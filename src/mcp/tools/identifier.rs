@@ -547,12 +547,7 @@ fn ambiguous_answer(
 /// Each loaded release of the found concept's source and how it holds the identifier;
 /// empty where one release is loaded.
 fn held_releases(r: &Resolver, outcome: &Outcome) -> Result<Vec<ReleaseHeld>, ToolError> {
-    let concept = match outcome {
-        Outcome::Found(matches) => matches.first().map(|m| m.concept),
-        Outcome::Obsolete { concept, .. } => Some(*concept),
-        _ => None,
-    };
-    let Some(id) = concept else {
+    let Some(id) = outcome.concept() else {
         return Ok(Vec::new());
     };
     Ok(release_dtos(

@@ -102,13 +102,8 @@ impl<'r> IdentifierResolution<'r> {
 
     /// The source id of the concept an outcome found.
     fn pinned_source(&self, outcome: &Outcome) -> Result<Option<String>, ResolveError> {
-        let concept = match outcome {
-            Outcome::Found(matches) => match matches.first() {
-                Some(m) => m.concept,
-                None => return Ok(None),
-            },
-            Outcome::Obsolete { concept, .. } => *concept,
-            _ => return Ok(None),
+        let Some(concept) = outcome.concept() else {
+            return Ok(None);
         };
         let c = self.r.concept(concept)?;
         Ok(self.r.source_of(&c).map(|s| s.id.clone()))
@@ -478,13 +473,8 @@ impl IdentifierResolution<'_> {
     /// as an identifier (`hp_0000118` for `HP_0000118`, `HP:0000118` written inside `<…>`).
     pub(crate) fn meant_iri(&self, iri: &str) -> Result<Option<String>, ResolveError> {
         let (_, outcome) = self.resolve_identifier(iri)?;
-        let concept = match outcome {
-            Outcome::Found(matches) => match matches.first() {
-                Some(m) => m.concept,
-                None => return Ok(None),
-            },
-            Outcome::Obsolete { concept, .. } => concept,
-            _ => return Ok(None),
+        let Some(concept) = outcome.concept() else {
+            return Ok(None);
         };
         let found = self.r.concept(concept)?.iri;
         Ok((found != iri).then_some(found))

@@ -192,5 +192,16 @@ pub enum Outcome {
     },
 }
 
+impl Outcome {
+    /// The concept the identifier names: its first live match, or the obsolete concept.
+    pub fn concept(&self) -> Option<ConceptId> {
+        match self {
+            Outcome::Found(matches) => matches.first().map(|m| m.concept),
+            Outcome::Obsolete { concept, .. } => Some(*concept),
+            _ => None,
+        }
+    }
+}
+
 /// Longer inputs are not identifiers; refusing them bounds the work per request.
 pub const MAX_IDENTIFIER_BYTES: usize = 4_096;
